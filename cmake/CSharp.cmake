@@ -1,0 +1,24 @@
+# add_csharp_assembly(<target> OUTPUT <file.dll|file.exe> SOURCES <...>
+#                     [TARGET_KIND library|exe] [REFERENCES <dll>...] [DEPENDS <target>...])
+# Builds a C# assembly with mcs, always with -debug so a .mdb lies beside it
+# (Mono 6.8 reads .mdb, never portable pdb) and stack traces carry file:line.
+function(add_csharp_assembly target)
+  cmake_parse_arguments(CS "" "OUTPUT;TARGET_KIND" "SOURCES;REFERENCES;DEPENDS" ${ARGN})
+  if(NOT CS_TARGET_KIND)
+    set(CS_TARGET_KIND library)
+  endif()
+  set(refs)
+  foreach(r IN LISTS CS_REFERENCES)
+    list(APPEND refs "-r:${r}")
+  endforeach()
+  add_custom_command(
+    OUTPUT ${CS_OUTPUT} ${CS_OUTPUT}.mdb
+    COMMAND ${SCRIPTHOST_MCS} -nologo -debug -optimize+ -warnaserror+ -langversion:7.2
+            -target:${CS_TARGET_KIND} -out:${CS_OUTPUT} ${refs} ${CS_SOURCES}
+    DEPENDS ${CS_SOURCES} ${CS_REFERENCES} ${CS_DEPENDS}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+    COMMENT "mcs ${target}"
+    VERBATIM)
+  add_custom_target(${target} ALL DEPENDS ${CS_OUTPUT} ${CS_OUTPUT}.mdb)
+  set_target_properties(${target} PROPERTIES ASSEMBLY_PATH ${CS_OUTPUT})
+endfunction()
