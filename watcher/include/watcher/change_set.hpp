@@ -1,0 +1,38 @@
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+namespace scripthost::watcher {
+
+// One coalesced batch of file changes: deduplicated absolute paths, each list sorted in
+// std::filesystem::path order (component-wise).
+struct ChangeSet {
+    std::vector<std::filesystem::path> added;    // files that did not exist before
+    std::vector<std::filesystem::path> modified; // files whose content (may have) changed
+    std::vector<std::filesystem::path> removed;  // files that no longer exist
+    // Events were missed (inotify queue overflow, backend switch, explicit rescan): the lists
+    // come from comparing a full scan with the last reported state.
+    bool rescanned = false;
+
+    // True when no file is listed (a rescanned set may still be empty).
+    [[nodiscard]] bool empty() const noexcept {
+        return added.empty() && modified.empty() && removed.empty();
+    }
+
+    // Total number of listed files.
+    [[nodiscard]] std::size_t size() const noexcept {
+        return added.size() + modified.size() + removed.size();
+    }
+
+    // Folds a later change set into this one, as if both had been one window:
+    // added+removed cancels, removed+added becomes modified, added+modified stays added.
+    void mergeLater(const ChangeSet& later);
+
+    // Sorts and deduplicates the three lists.
+    void normalize();
+
+    friend bool operator==(const ChangeSet&, const ChangeSet&) = default;
+};
+
+} // namespace scripthost::watcher

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "watcher/backend.hpp"
+#include "watcher/change_set.hpp"
+#include "watcher/watch_error.hpp"
+#include "watcher/watch_options.hpp"
+
+#include <chrono>
+#include <expected>
+#include <memory>
+#include <optional>
+
+namespace scripthost::watcher {
+
+// Watches source roots on its own thread and queues coalesced ChangeSets for the main thread.
+//
+// The watcher thread never waits for the consumer: change sets pile up in a queue (merged
+// once it gets long) that poll()/waitFor() drain. Destroying the watcher stops and joins the
+// thread and closes every descriptor.
+class SourceWatcher {
+public:
+    // Validates the roots, sets up the backend (watches are in place when this returns) and
+    // starts the watcher thread. A missing or non-folder root gives an error naming the path.
+    [[nodiscard]] static std::expected<std::unique_ptr<SourceWatcher>, WatchError>
+    start(WatchOptions options);
+
+    struct Impl; // defined in source_watcher.cpp
+    // Only start() can make the key, so only start() can construct a watcher.
+    class ConstructionKey {
+        friend class SourceWatcher;
+        ConstructionKey() = default;
+    };
+    SourceWatcher(ConstructionKey key, std::unique_ptr<Impl> impl);
+    ~SourceWatcher();
+    SourceWatcher(const SourceWatcher&) = delete;
+    SourceWatcher& operator=(const SourceWatcher&) = delete;
+    SourceWatcher(SourceWatcher&&) = delete;
+    SourceWatcher& operator=(SourceWatcher&&) = delete;
+
+    // Next queued change set, or nothing; never blocks on the watcher thread's work.
+    [[nodiscard]] std::optional<ChangeSet> poll();
+
+    // Next change set, waiting until the deadline at the latest.
+    [[nodiscard]] std::optional<ChangeSet> waitFor(std::chrono::steady_clock::time_point deadline);
+
+    // Backend currently in use (Inotify or Polling; may switch from Inotify to Polling once).
+    [[nodiscard]] Backend backend() const noexcept;
+
+    // Canonical roots actually watched (nested roots merged).
+    [[nodiscard]] const std::vector<std::filesystem::path>& roots() const noexcept;
+
+    // Asks the watcher thread for a full rescan; the result arrives as a rescanned ChangeSet.
+    void requestRescan();
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace scripthost::watcher

@@ -1,0 +1,85 @@
+#include "change_coalescer.hpp"
+
+#include <algorithm>
+
+namespace scripthost::watcher::detail {
+
+namespace fs = std::filesystem;
+
+ChangeCoalescer::ChangeCoalescer(FileIndex known, std::chrono::milliseconds quietWindow,
+                                 std::chrono::milliseconds maxLatency)
+    : known_(std::move(known)), quietWindow_(quietWindow), maxLatency_(maxLatency) {}
+
+void ChangeCoalescer::touch(Clock::time_point now) {
+    if (pending_.empty()) {
+        firstEvent_ = now;
+    }
+    lastEvent_ = now;
+}
+
+void ChangeCoalescer::noteExists(const fs::path& file, Clock::time_point now) {
+    touch(now);
+    pending_[file] = true;
+}
+
+void ChangeCoalescer::noteGone(const fs::path& file, Clock::time_point now) {
+    touch(now);
+    pending_[file] = false;
+}
+
+void ChangeCoalescer::noteSubtreeGone(const fs::path& folder, Clock::time_point now) {
+    touch(now);
+    // Paths compare component-wise, so a folder's descendants are contiguous after it.
+    for (auto it = known_.lower_bound(folder); it != known_.end() && isWithin(it->first, folder);
+         ++it) {
+        pending_[it->first] = false;
+    }
+    for (auto it = pending_.lower_bound(folder);
+         it != pending_.end() && isWithin(it->first, folder); ++it) {
+        it->second = false;
+    }
+}
+
+std::optional<ChangeCoalescer::Clock::time_point> ChangeCoalescer::deadline() const {
+    if (pending_.empty()) {
+        return std::nullopt;
+    }
+    return std::min(lastEvent_ + quietWindow_, firstEvent_ + maxLatency_);
+}
+
+bool ChangeCoalescer::due(Clock::time_point now) const {
+    const auto when = deadline();
+    return when && now >= *when;
+}
+
+bool ChangeCoalescer::overdue(Clock::time_point now) const {
+    return !pending_.empty() && now >= firstEvent_ + maxLatency_;
+}
+
+ChangeSet ChangeCoalescer::flush() {
+    ChangeSet changes;
+    for (const auto& [file, observedExisting] : pending_) {
+        const auto stamp = observedExisting ? stampOf(file) : std::nullopt;
+        const auto knownIt = known_.find(file);
+        const bool wasKnown = knownIt != known_.end();
+        if (stamp) {
+            (wasKnown ? changes.modified : changes.added).push_back(file);
+            known_.insert_or_assign(file, *stamp);
+        } else if (wasKnown) {
+            changes.removed.push_back(file);
+            known_.erase(knownIt);
+        }
+    }
+    pending_.clear();
+    return changes; // pending_ is a sorted map, so the lists are sorted and unique
+}
+
+ChangeSet ChangeCoalescer::rescan(FileIndex current) {
+    pending_.clear();
+    ChangeSet changes = diffIndexes(known_, current);
+    changes.rescanned = true;
+    known_ = std::move(current);
+    return changes;
+}
+
+} // namespace scripthost::watcher::detail
