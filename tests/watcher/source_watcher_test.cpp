@@ -146,7 +146,10 @@ TEST_SUITE("SourceWatcher") {
         const auto set = nextChangeSet(*watcher);
         REQUIRE(set.has_value());
         CHECK(set->added == Paths{temp / "A.cs"});
-        CHECK(calls.load() == 1);
+        // The callback runs right after the push, so it may trail waitFor() by a moment.
+        CHECK(waitUntil([&calls] { return calls.load() == 1; }));
+        CHECK_FALSE(watcher->waitFor(std::chrono::steady_clock::now() + silenceWindow));
+        CHECK(calls.load() == 1); // one set, one call
     }
 
     TEST_CASE_TEMPLATE("requestRescan() reports a rescanned set listing what differs", B,

@@ -128,7 +128,7 @@ SourceWatcher::start(WatchOptions options) {
     }
     auto impl = std::make_unique<Impl>(std::move(options), std::move(*roots));
     if (!impl->wake.valid()) {
-        return std::unexpected(WatchError{WatchError::Code::ThreadFailed,
+        return std::unexpected(WatchError{WatchError::Code::SystemError,
                                           "cannot create the watcher's wake-up eventfd"});
     }
 
@@ -164,7 +164,7 @@ SourceWatcher::start(WatchOptions options) {
             });
     } catch (const std::system_error& error) {
         return std::unexpected(
-            WatchError{WatchError::Code::ThreadFailed,
+            WatchError{WatchError::Code::SystemError,
                        std::string("cannot start the watcher thread: ") + error.what()});
     }
     return std::make_unique<SourceWatcher>(ConstructionKey{}, std::move(impl));

@@ -1,6 +1,7 @@
 #include "support/watch_helpers.hpp"
 
 #include <doctest/doctest.h>
+#include <thread>
 
 namespace scripthost::watcher::test {
 
@@ -52,6 +53,17 @@ std::vector<ChangeSet> collectUntil(SourceWatcher& watcher,
         }
     }
     return sets;
+}
+
+bool waitUntil(const std::function<bool()>& condition) {
+    const auto deadline = Clock::now() + arrivalTimeout;
+    while (!condition()) {
+        if (Clock::now() >= deadline) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds{1});
+    }
+    return true;
 }
 
 ChangeSet merged(const std::vector<ChangeSet>& sets) {

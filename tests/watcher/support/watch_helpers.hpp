@@ -43,6 +43,9 @@ inline constexpr std::chrono::milliseconds silenceWindow{300};
 [[nodiscard]] std::vector<ChangeSet>
 collectUntil(SourceWatcher& watcher, const std::function<bool(const ChangeSet& merged)>& done);
 
+// Checks `condition` every millisecond until it holds (true) or arrivalTimeout passes (false).
+[[nodiscard]] bool waitUntil(const std::function<bool()>& condition);
+
 // All sets folded into one (see ChangeSet::mergeLater).
 [[nodiscard]] ChangeSet merged(const std::vector<ChangeSet>& sets);
 

@@ -12,7 +12,7 @@ struct WatchError {
         RootMissing,        // a root does not exist
         RootNotDirectory,   // a root exists but is not a directory
         InotifyUnavailable, // Backend::Inotify was requested but inotify cannot watch the roots
-        ThreadFailed,       // the watcher thread could not be started
+        SystemError,        // the wake-up eventfd or the watcher thread could not be created
     };
 
     Code code;

@@ -40,7 +40,7 @@ struct WatchOptions {
     // Scan interval of the polling backend.
     std::chrono::milliseconds pollInterval{100};
     // Called on the watcher thread after a ChangeSet was queued, e.g. to wake the main loop.
-    // Must not block and must not call back into the SourceWatcher's destructor.
+    // Must not block, must not throw, and must not destroy the SourceWatcher.
     std::function<void()> onChange;
     // Test-only simulation knobs.
     WatchTestHooks testHooks;
