@@ -1,11 +1,18 @@
-# add_csharp_assembly(<target> OUTPUT <file.dll|file.exe> SOURCES <...>
+# add_csharp_assembly(<target> OUTPUT <file.dll|file.exe> SOURCES <...> [WARNINGS_AS_ERRORS] [OPTIMIZE]
 #                     [TARGET_KIND library|exe] [REFERENCES <dll>...] [DEPENDS <target>...])
 # Builds a C# assembly with mcs, always with -debug so a .mdb lies beside it
 # (Mono 6.8 reads .mdb, never portable pdb) and stack traces carry file:line.
 function(add_csharp_assembly target)
-  cmake_parse_arguments(CS "" "OUTPUT;TARGET_KIND" "SOURCES;REFERENCES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(CS "WARNINGS_AS_ERRORS;OPTIMIZE" "OUTPUT;TARGET_KIND" "SOURCES;REFERENCES;DEPENDS" ${ARGN})
   if(NOT CS_TARGET_KIND)
     set(CS_TARGET_KIND library)
+  endif()
+  set(flags -nologo -debug -langversion:7.2)
+  if(CS_OPTIMIZE)
+    list(APPEND flags -optimize+)
+  endif()
+  if(CS_WARNINGS_AS_ERRORS)
+    list(APPEND flags -warnaserror+)
   endif()
   set(refs)
   foreach(r IN LISTS CS_REFERENCES)
@@ -13,7 +20,7 @@ function(add_csharp_assembly target)
   endforeach()
   add_custom_command(
     OUTPUT ${CS_OUTPUT} ${CS_OUTPUT}.mdb
-    COMMAND ${SCRIPTHOST_MCS} -nologo -debug -optimize+ -warnaserror+ -langversion:7.2
+    COMMAND ${SCRIPTHOST_MCS} ${flags}
             -target:${CS_TARGET_KIND} -out:${CS_OUTPUT} ${refs} ${CS_SOURCES}
     DEPENDS ${CS_SOURCES} ${CS_REFERENCES} ${CS_DEPENDS}
     WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}

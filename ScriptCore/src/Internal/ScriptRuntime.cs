@@ -1,0 +1,192 @@
+using System;
+using System.Collections.Generic;
+using System.Reflection;
+using System.Runtime.CompilerServices;
+
+namespace UEngine.Internal
+{
+    /// <summary>
+    /// The managed dispatcher. The host makes one call per phase per frame (RunUpdate,
+    /// RunFixedUpdate) and this class iterates the scripts inside managed code, so a frame
+    /// costs one native→managed transition per phase instead of one per script. Only
+    /// scripts whose class overrides a message are scheduled for it. Every script call is
+    /// guarded: an exception is reported to the host, which logs it and decides whether to
+    /// disable the script; the other scripts of the phase still run.
+    /// </summary>
+    static class ScriptRuntime
+    {
+        // Phase numbers shared with the host (host/src/mono/script_phase.hpp).
+        const int PhaseInitialize = 0;
+        const int PhaseUpdate = 1;
+        const int PhaseFixedUpdate = 2;
+        const int PhaseDestroy = 3;
+
+        [Flags]
+        enum Messages { None = 0, Update = 1, FixedUpdate = 2 }
+
+        static readonly Dictionary<Type, Messages> s_MessagesByType = new Dictionary<Type, Messages>();
+        static readonly Dictionary<ulong, UMonoScriptComponent> s_ById = new Dictionary<ulong, UMonoScriptComponent>();
+        static readonly Dictionary<ulong, List<UMonoScriptComponent>> s_ByEntity = new Dictionary<ulong, List<UMonoScriptComponent>>();
+        static readonly List<UMonoScriptComponent> s_Update = new List<UMonoScriptComponent>();
+        static readonly List<UMonoScriptComponent> s_FixedUpdate = new List<UMonoScriptComponent>();
+        static bool s_NeedsCompaction;
+
+        /// <summary>
+        /// Binds a new script instance to its ids, schedules it and, when asked, runs
+        /// Initialize (a reload restores instances without running it again).
+        /// </summary>
+        static void Attach(UMonoScriptComponent script, ulong scriptId, ulong entityId, bool runInitialize)
+        {
+            script.m_NativeId = scriptId;
+            script.m_EntityId = entityId;
+            s_ById[scriptId] = script;
+            List<UMonoScriptComponent> onEntity;
+            if (!s_ByEntity.TryGetValue(entityId, out onEntity))
+            {
+                onEntity = new List<UMonoScriptComponent>();
+                s_ByEntity.Add(entityId, onEntity);
+            }
+            onEntity.Add(script);
+
+            Messages messages = MessagesOf(script.GetType());
+            if ((messages & Messages.Update) != 0) s_Update.Add(script);
+            if ((messages & Messages.FixedUpdate) != 0) s_FixedUpdate.Add(script);
+
+            if (!runInitialize) return;
+            try { script.Initialize(); }
+            catch (Exception e) { Fail(script, PhaseInitialize, e); }
+        }
+
+        /// <summary>Runs Destroy and unschedules the script. Unknown ids are ignored.</summary>
+        static void Detach(ulong scriptId)
+        {
+            UMonoScriptComponent script;
+            if (!s_ById.TryGetValue(scriptId, out script))
+                return;
+            s_ById.Remove(scriptId);
+            List<UMonoScriptComponent> onEntity;
+            if (s_ByEntity.TryGetValue(script.m_EntityId, out onEntity))
+            {
+                onEntity.Remove(script);
+                if (onEntity.Count == 0) s_ByEntity.Remove(script.m_EntityId);
+            }
+            script.m_Detached = true;
+            s_NeedsCompaction = true;
+            try { script.Destroy(); }
+            catch (Exception e) { Fail(script, PhaseDestroy, e); }
+        }
+
+        /// <summary>Enables or disables a script; a re-enabled script starts with a clean failure count.</summary>
+        static void SetEnabled(ulong scriptId, bool enabled)
+        {
+            UMonoScriptComponent script;
+            if (!s_ById.TryGetValue(scriptId, out script))
+                return;
+            script.m_Disabled = !enabled;
+            script.m_ConsecutiveFailures = 0;
+        }
+
+        static void RunUpdate(float deltaTime, double time, long frame)
+        {
+            if (s_NeedsCompaction) Compact();
+            Time.s_DeltaTime = deltaTime;
+            Time.s_Time = time;
+            Time.s_FrameCount = frame;
+            // Scripts attached during this loop run from the next frame on.
+            int count = s_Update.Count;
+            for (int i = 0; i < count; i++)
+            {
+                UMonoScriptComponent script = s_Update[i];
+                if (script.m_Disabled || script.m_Detached) continue;
+                try
+                {
+                    script.Update(deltaTime);
+                    script.m_ConsecutiveFailures = 0;
+                }
+                catch (Exception e) { Fail(script, PhaseUpdate, e); }
+            }
+        }
+
+        static void RunFixedUpdate(float fixedDeltaTime, double time)
+        {
+            if (s_NeedsCompaction) Compact();
+            Time.s_DeltaTime = fixedDeltaTime;
+            Time.s_FixedDeltaTime = fixedDeltaTime;
+            Time.s_Time = time;
+            int count = s_FixedUpdate.Count;
+            for (int i = 0; i < count; i++)
+            {
+                UMonoScriptComponent script = s_FixedUpdate[i];
+                if (script.m_Disabled || script.m_Detached) continue;
+                try
+                {
+                    script.FixedUpdate(fixedDeltaTime);
+                    script.m_ConsecutiveFailures = 0;
+                }
+                catch (Exception e) { Fail(script, PhaseFixedUpdate, e); }
+            }
+        }
+
+        /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate), disabled ones excluded.</summary>
+        static int CountScheduled(int phase)
+        {
+            List<UMonoScriptComponent> list = phase == PhaseUpdate ? s_Update : phase == PhaseFixedUpdate ? s_FixedUpdate : null;
+            if (list == null) return 0;
+            int n = 0;
+            foreach (UMonoScriptComponent s in list)
+                if (!s.m_Disabled && !s.m_Detached) n++;
+            return n;
+        }
+
+        /// <summary>The first script on the entity whose class is <paramref name="type"/> or derives from it.</summary>
+        internal static UComponent FindScript(ulong entityId, Type type)
+        {
+            List<UMonoScriptComponent> onEntity;
+            if (!s_ByEntity.TryGetValue(entityId, out onEntity))
+                return null;
+            foreach (UMonoScriptComponent s in onEntity)
+                if (type.IsInstanceOfType(s)) return s;
+            return null;
+        }
+
+        static void Fail(UMonoScriptComponent script, int phase, Exception e)
+        {
+            script.m_ConsecutiveFailures++;
+            if (Internal_ReportException(script.m_NativeId, phase, script.m_ConsecutiveFailures, e))
+                script.m_Disabled = true;
+        }
+
+        static void Compact()
+        {
+            s_Update.RemoveAll(s => s.m_Detached);
+            s_FixedUpdate.RemoveAll(s => s.m_Detached);
+            s_NeedsCompaction = false;
+        }
+
+        static Messages MessagesOf(Type type)
+        {
+            Messages messages;
+            if (s_MessagesByType.TryGetValue(type, out messages))
+                return messages;
+            messages = Messages.None;
+            if (Overrides(type, "Update")) messages |= Messages.Update;
+            if (Overrides(type, "FixedUpdate")) messages |= Messages.FixedUpdate;
+            s_MessagesByType.Add(type, messages);
+            return messages;
+        }
+
+        static bool Overrides(Type type, string name)
+        {
+            MethodInfo method = type.GetMethod(name, BindingFlags.Instance | BindingFlags.Public, null,
+                                               new[] { typeof(float) }, null);
+            return method != null && method.GetBaseDefinition().DeclaringType == typeof(UMonoScriptComponent)
+                   && method.DeclaringType != typeof(UMonoScriptComponent);
+        }
+
+        /// <summary>
+        /// Tells the host a script threw. Returns true when the host wants the script disabled.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern bool Internal_ReportException(ulong scriptId, int phase, int consecutiveFailures, Exception exception);
+    }
+}

@@ -1,0 +1,16 @@
+using System;
+
+namespace UEngine
+{
+    /// <summary>
+    /// Binds a managed proxy class to a kind of native component ("Camera", "Render", …).
+    /// The class needs a parameterless constructor (it may be non-public).
+    /// </summary>
+    [AttributeUsage(AttributeTargets.Class, AllowMultiple = false, Inherited = false)]
+    public sealed class NativeComponentAttribute : Attribute
+    {
+        public string Kind { get; private set; }
+
+        public NativeComponentAttribute(string kind) { Kind = kind; }
+    }
+}

@@ -1,0 +1,16 @@
+using System;
+
+namespace UEngine
+{
+    /// <summary>Something attached to an entity: a native component or a script.</summary>
+    public abstract class UComponent : UObject
+    {
+        internal ulong m_EntityId;
+
+        /// <summary>The entity this component is attached to.</summary>
+        public UEntity gameObject { get { return Internal.ObjectTable.Entity(m_EntityId); } }
+
+        /// <summary>The transform of the entity this component is attached to.</summary>
+        public UTransform transform { get { return gameObject.transform; } }
+    }
+}

@@ -1,0 +1,36 @@
+#pragma once
+// CompileRequest / CompileResult: what a build is asked to do and what it did.
+
+#include "compiler_bridge/diagnostic.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace scripthost::compiler {
+
+/// One build of a C# library with mcs.
+struct CompileRequest {
+    std::vector<std::filesystem::path> sources;
+    std::vector<std::filesystem::path> references; ///< e.g. ScriptCore.dll
+    std::vector<std::string> defines;
+    std::filesystem::path output; ///< the .dll to write; its .mdb goes beside it
+    bool debugSymbols = true;     ///< -debug: writes output.mdb for file:line in stack traces
+    std::chrono::milliseconds timeout{60000};
+};
+
+/// What a build produced.
+struct CompileResult {
+    bool success = false;
+    std::filesystem::path output;  ///< the .dll (valid when success)
+    std::filesystem::path symbols; ///< the .mdb, empty when not written
+    std::chrono::milliseconds duration{0};
+    std::vector<Diagnostic> diagnostics;
+    std::string log;       ///< the compiler's raw output, for messages that did not parse
+    bool timedOut = false; ///< killed after the request's timeout
+    /// Errors only.
+    [[nodiscard]] std::size_t errorCount() const;
+};
+
+} // namespace scripthost::compiler

@@ -1,0 +1,50 @@
+#pragma once
+// Scene: the JSON description of a world — entities, native components, scripts and
+// their [SerializeField] values. The reload snapshot and the state file use it too.
+
+#include "host/error.hpp"
+#include "host/transform.hpp"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace scripthost {
+
+/// A script on an entity in a scene, with initial field values by field name. Values
+/// are scene-file JSON (see valueFromJson); they are checked against the class's
+/// fields when the scene is instantiated, since only the class knows their types.
+struct SceneScript {
+    std::string className;
+    nlohmann::json fields = nlohmann::json::object();
+};
+
+struct SceneEntity {
+    std::string name;
+    Transform transform;
+    std::vector<std::string> components; ///< native component kinds, e.g. "Camera"
+    std::vector<SceneScript> scripts;
+};
+
+/// A whole scene. File format (version 1):
+/// {
+///   "format": "scripthost-scene", "version": 1,
+///   "entities": [
+///     { "name": "Camera",
+///       "transform": { "position": [0, 2, 8], "rotation": [0, 0, 0, 1], "scale": [1, 1, 1] },
+///       "components": ["Camera"],
+///       "scripts": [ { "class": "Demo.PlayerInput", "fields": { "speed": 4.0 } } ] } ] }
+/// "transform", "components", "scripts" and "fields" may be left out; rotation is a
+/// quaternion [x, y, z, w].
+struct Scene {
+    std::vector<SceneEntity> entities;
+
+    /// Parses a scene; errors name the JSON path ("entities[2].transform.position: …").
+    [[nodiscard]] static Result<Scene> fromJson(const nlohmann::json& json);
+    /// Reads and parses a scene file.
+    [[nodiscard]] static Result<Scene> load(const std::filesystem::path& file);
+    [[nodiscard]] nlohmann::json toJson() const;
+};
+
+} // namespace scripthost

@@ -1,0 +1,55 @@
+#pragma once
+// ScriptContext: what the engine API (internal calls) acts on while scripts run.
+
+#include "host/object_id.hpp"
+#include "host/script_phase.hpp"
+
+#include <functional>
+#include <string>
+
+namespace scripthost {
+
+class World;
+class InputState;
+class ScriptFailureTracker;
+
+/// One failure of a script call, as reported to the host.
+struct ScriptFailure {
+    ObjectId script;
+    std::string className;
+    ScriptPhase phase = ScriptPhase::Update;
+    int consecutive = 1;       ///< failures in a row, this one included
+    std::string exceptionType; ///< e.g. "System.NullReferenceException"
+    std::string message;
+    std::string text;          ///< type, message and managed stack with file:line
+    bool disabled = false;     ///< the host disabled the script because of it
+};
+
+/// The native state that internal calls read and write. Internal calls are registered
+/// once per process and are plain functions, so they find their world through the
+/// context bound on the main thread. A call made with no context bound raises an
+/// InvalidOperationException in the script.
+struct ScriptContext {
+    World* world = nullptr;
+    InputState* input = nullptr;
+    ScriptFailureTracker* failures = nullptr;
+    /// Called for every script failure (after logging), e.g. to count or collect them.
+    std::function<void(const ScriptFailure&)> onFailure;
+
+    /// The context bound now, or nullptr.
+    [[nodiscard]] static ScriptContext* current() noexcept;
+};
+
+/// Binds a context for its lifetime (restoring the previous one after). Move-free.
+class ScriptContextBinding {
+public:
+    explicit ScriptContextBinding(ScriptContext& context) noexcept;
+    ~ScriptContextBinding();
+    ScriptContextBinding(const ScriptContextBinding&) = delete;
+    ScriptContextBinding& operator=(const ScriptContextBinding&) = delete;
+
+private:
+    ScriptContext* previous_;
+};
+
+} // namespace scripthost

@@ -1,0 +1,101 @@
+#pragma once
+// ScriptDomain: one generation of script code — an app domain with ScriptCore and the
+// game's scripts assembly loaded, and the script instances living in it.
+
+#include "host/assembly_file.hpp"
+#include "host/error.hpp"
+#include "host/object_id.hpp"
+#include "host/script_phase.hpp"
+#include "host/value.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scripthost {
+
+/// A serialised field of a script class, as plain data.
+struct FieldInfo {
+    std::string name;
+    std::string displayName;             ///< from [SerializeField("…")], else the name
+    FieldType type;
+    std::vector<std::string> formerNames; ///< from [FormerlySerializedAs]
+    std::string declaringClass;           ///< the class (or base class) that declares it
+};
+
+/// A concrete class deriving from UEngine.UMonoScriptComponent.
+struct ScriptClassInfo {
+    std::string name;          ///< full name, "Namespace.Class" (nested: "Outer+Inner")
+    bool overridesUpdate = false;
+    bool overridesFixedUpdate = false;
+    std::vector<FieldInfo> fields; ///< [SerializeField] fields, base classes first
+};
+
+/// One generation of script code. Creating generation N+1 while N is alive works (the
+/// reload builds the new one beside the old). Every call enters this domain first and
+/// every managed call's exception is checked. Main thread only.
+class ScriptDomain {
+public:
+    /// Creates an app domain and loads ScriptCore then the scripts from their bytes (with
+    /// symbols, under a name unique to this generation), and finds the script classes.
+    /// On failure nothing is left behind: the half-made domain is unloaded.
+    [[nodiscard]] static Result<std::unique_ptr<ScriptDomain>>
+    create(std::uint32_t generation, const AssemblyFile& scriptCore, const AssemblyFile& scripts);
+
+    ~ScriptDomain();
+    ScriptDomain(const ScriptDomain&) = delete;
+    ScriptDomain& operator=(const ScriptDomain&) = delete;
+
+    [[nodiscard]] std::uint32_t generation() const noexcept;
+
+    /// Script classes in the scripts assembly, sorted by name.
+    [[nodiscard]] const std::vector<ScriptClassInfo>& scriptClasses() const noexcept;
+    /// The script class with this full (or, when unambiguous, short) name, or nullptr.
+    [[nodiscard]] const ScriptClassInfo* findScriptClass(std::string_view name) const noexcept;
+    /// Why `name` is not a usable script class: "no class …", "… does not derive from …".
+    [[nodiscard]] std::string explainMissingClass(std::string_view name) const;
+
+    /// Creates an instance of `className` for script slot `script` on `entity` by running
+    /// its parameterless constructor. The instance is not scheduled until attach().
+    [[nodiscard]] Result<void> instantiate(ObjectId script, ObjectId entity, std::string_view className);
+    /// Schedules an instantiated script; runs Initialize when `runInitialize`.
+    /// (Initialize's own exceptions are reported as script failures, not returned.)
+    [[nodiscard]] Result<void> attach(ObjectId script, bool runInitialize = true);
+    /// Runs Destroy (its exceptions are reported as script failures) and frees the instance.
+    [[nodiscard]] Result<void> detach(ObjectId script);
+    /// Enables or disables a scheduled script.
+    [[nodiscard]] Result<void> setEnabled(ObjectId script, bool enabled);
+
+    /// One managed call per phase; the dispatcher iterates the scheduled scripts.
+    [[nodiscard]] Result<void> runUpdate(float deltaTime, double time, std::int64_t frame);
+    [[nodiscard]] Result<void> runFixedUpdate(float fixedDeltaTime, double time);
+    /// Scripts scheduled (and enabled) for Update or FixedUpdate.
+    [[nodiscard]] int scheduledCount(ScriptPhase phase);
+
+    /// Reads / writes a [SerializeField] field of a script instance.
+    [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);
+    [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field, const Value& value);
+
+    /// Script instances alive in this domain.
+    [[nodiscard]] std::size_t instanceCount() const noexcept;
+
+    /// Unloads the domain: switches to the root domain, frees every GC handle and cached
+    /// pointer of this generation, then mono_domain_try_unload. Reports a failed unload.
+    /// Never call it from inside a managed call. Idempotent.
+    [[nodiscard]] Result<void> unload();
+
+    /// Runs a full garbage collection (tests and leak checks).
+    static void collectGarbage();
+    /// GC handles alive in the process (leak checks).
+    [[nodiscard]] static std::size_t liveGcHandles() noexcept;
+
+    struct Impl;
+
+private:
+    explicit ScriptDomain(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace scripthost

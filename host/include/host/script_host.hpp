@@ -1,0 +1,102 @@
+#pragma once
+// ScriptHost: the world, the scripts' current generation and the frame, put together.
+
+#include "host/assembly_file.hpp"
+#include "host/error.hpp"
+#include "host/fixed_step_clock.hpp"
+#include "host/frame_stats.hpp"
+#include "host/input_state.hpp"
+#include "host/scene.hpp"
+#include "host/script_context.hpp"
+#include "host/script_domain.hpp"
+#include "host/script_failure_tracker.hpp"
+#include "host/world.hpp"
+
+#include <deque>
+#include <filesystem>
+#include <memory>
+
+namespace scripthost {
+
+struct ScriptHostOptions {
+    std::filesystem::path scriptCore;  ///< ScriptCore.dll (its .mdb beside it)
+    int disableAfterFailures = 10;     ///< consecutive failures before a script is disabled; 0 never
+    double fixedStep = 1.0 / 50.0;     ///< FixedUpdate step, seconds
+};
+
+/// Owns the native world and the current script generation and runs frames: each tick
+/// runs the fixed steps that are due (one FixedUpdate dispatch each) and one Update
+/// dispatch. A script's failure is logged, counted and, when it keeps failing, the script
+/// is disabled; a tick never fails because of a script. Main thread only.
+class ScriptHost {
+public:
+    /// Starts the Mono runtime (once per process) and reads ScriptCore.
+    [[nodiscard]] static Result<std::unique_ptr<ScriptHost>> create(ScriptHostOptions options);
+    ~ScriptHost();
+    ScriptHost(const ScriptHost&) = delete;
+    ScriptHost& operator=(const ScriptHost&) = delete;
+
+    /// Loads a scripts assembly as the first generation. (Swapping in a new generation
+    /// while scripts run is the reload's job.)
+    [[nodiscard]] Result<void> loadScripts(const AssemblyFile& scripts);
+
+    /// Builds the scene's entities, components and scripts, sets their fields, then runs
+    /// every new script's Initialize. Checked before anything is created: an unknown
+    /// class or a bad field value fails the whole scene and leaves the world unchanged.
+    [[nodiscard]] Result<void> instantiate(const Scene& scene);
+    /// A scene with one entity per script class, each carrying that script.
+    [[nodiscard]] Scene defaultScene() const;
+
+    /// Adds a script to an entity: construct, set fields, Initialize.
+    [[nodiscard]] Result<ObjectId> addScript(ObjectId entity, const SceneScript& script);
+    /// Runs the script's Destroy and removes it.
+    [[nodiscard]] Result<void> removeScript(ObjectId script);
+    /// Removes the entity's scripts (running Destroy), then the entity.
+    [[nodiscard]] Result<void> destroyEntity(ObjectId entity);
+
+    /// Runs one frame of `deltaSeconds`.
+    void tick(double deltaSeconds);
+
+    /// Reads / writes a script's [SerializeField] field.
+    [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);
+    [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field, const Value& value);
+
+    /// Removes every script (running Destroy) and unloads the generation. Idempotent.
+    [[nodiscard]] Result<void> shutdown();
+
+    [[nodiscard]] World& world() noexcept { return world_; }
+    [[nodiscard]] InputState& input() noexcept { return input_; }
+    [[nodiscard]] const FrameStats& stats() const noexcept { return stats_; }
+    [[nodiscard]] ScriptDomain* domain() noexcept { return domain_.get(); }
+    [[nodiscard]] ScriptFailureTracker& failures() noexcept { return failures_; }
+    /// Game time in seconds and frames run.
+    [[nodiscard]] double time() const noexcept { return time_; }
+    [[nodiscard]] std::int64_t frame() const noexcept { return frame_; }
+    /// Script failures seen so far (every one, logged or not).
+    [[nodiscard]] std::uint64_t scriptFailureCount() const noexcept { return failureCount_; }
+    /// The most recent script failures, oldest first (at most kRecentFailures).
+    [[nodiscard]] const std::deque<ScriptFailure>& recentFailures() const noexcept { return recentFailures_; }
+    static constexpr std::size_t kRecentFailures = 64;
+
+private:
+    explicit ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore);
+    [[nodiscard]] Result<void> checkScript(const SceneScript& script) const;
+    [[nodiscard]] Result<ObjectId> createScript(ObjectId entity, const SceneScript& script);
+
+    ScriptHostOptions options_;
+    AssemblyFile scriptCore_;
+    World world_;
+    InputState input_;
+    ScriptFailureTracker failures_;
+    FrameStats stats_;
+    FixedStepClock fixedClock_;
+    ScriptContext context_;
+    std::unique_ptr<ScriptDomain> domain_;
+    std::uint32_t nextGeneration_ = 1;
+    double time_ = 0;
+    std::int64_t frame_ = 0;
+    std::uint64_t failureCount_ = 0;
+    std::deque<ScriptFailure> recentFailures_;
+};
+
+} // namespace scripthost

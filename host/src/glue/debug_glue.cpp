@@ -1,0 +1,25 @@
+// Internal calls of UEngine.Debug: script log lines go to the host's "script" logger.
+#include "glue/core_internal_calls.hpp"
+#include "glue/script_error.hpp"
+#include "mono/mono_text.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace scripthost::glue {
+
+namespace {
+void log(std::int32_t level, MonoString* message) {
+    guarded("Debug.Log", [&] {
+        const auto lvl = level >= spdlog::level::trace && level <= spdlog::level::critical
+                             ? static_cast<spdlog::level::level_enum>(level)
+                             : spdlog::level::info;
+        spdlog::log(lvl, "[script] {}", mono::toUtf8(message));
+    });
+}
+} // namespace
+
+void registerDebugCalls(MonoRuntime& runtime) {
+    runtime.registerInternalCall("UEngine.Debug::Internal_Log", reinterpret_cast<const void*>(&log));
+}
+
+} // namespace scripthost::glue

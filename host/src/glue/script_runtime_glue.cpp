@@ -1,0 +1,66 @@
+// Internal calls of the managed dispatcher: failure reports from scripts.
+#include "glue/core_internal_calls.hpp"
+#include "glue/glue_access.hpp"
+#include "host/script_failure_tracker.hpp"
+#include "mono/managed_exception.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace scripthost::glue {
+
+namespace {
+
+// Called by ScriptRuntime when a script's message threw. Logs (rate-limited by the
+// tracker), tells the context, and returns true when the script must be disabled.
+MonoBoolean reportException(std::uint64_t scriptId, std::int32_t phaseNumber, std::int32_t consecutive,
+                            MonoObject* exception) {
+    return guarded("ScriptRuntime.ReportException", [&]() -> MonoBoolean {
+        ScriptContext& c = context();
+        const ObjectId id = ObjectId::unpack(scriptId);
+        const auto phase = static_cast<ScriptPhase>(phaseNumber);
+        ScriptFailure failure;
+        failure.script = id;
+        failure.phase = phase;
+        failure.consecutive = consecutive;
+        if (const ScriptSlot* slot = c.world->script(id)) {
+            failure.className = slot->className;
+        }
+        const mono::ManagedException described = mono::describeException(exception);
+        failure.exceptionType = described.type;
+        failure.message = described.message;
+        failure.text = described.text;
+
+        ScriptFailureTracker fallback;
+        ScriptFailureTracker& tracker = c.failures ? *c.failures : fallback;
+        const auto decision = tracker.record(id, phase, consecutive);
+        failure.disabled = decision.disable;
+        if (ScriptSlot* slot = c.world->script(id); slot && decision.disable) {
+            slot->enabled = false;
+        }
+        if (decision.log) {
+            const std::string who = failure.className.empty() ? id.toString() : failure.className + " " + id.toString();
+            if (consecutive <= 1) {
+                spdlog::error("script {} threw in {}: {}", who, phaseName(phase), failure.text);
+            } else {
+                spdlog::error("script {} threw in {} {} times in a row: {}: {}", who, phaseName(phase),
+                              consecutive, failure.exceptionType, failure.message);
+            }
+            if (decision.disable) {
+                spdlog::error("script {} disabled after {} consecutive failures", who, consecutive);
+            }
+        }
+        if (c.onFailure) {
+            c.onFailure(failure);
+        }
+        return decision.disable ? 1 : 0;
+    });
+}
+
+} // namespace
+
+void registerScriptRuntimeCalls(MonoRuntime& runtime) {
+    runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_ReportException",
+                                 reinterpret_cast<const void*>(&reportException));
+}
+
+} // namespace scripthost::glue

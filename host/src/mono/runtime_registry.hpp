@@ -1,0 +1,23 @@
+#pragma once
+// Process-wide bookkeeping the runtime keeps for every live app domain.
+
+#include <mono/metadata/appdomain.h>
+#include <mono/metadata/assembly.h>
+#include <mono/metadata/image.h>
+
+namespace scripthost::mono {
+
+/// The root domain (valid once the runtime has started).
+MonoDomain* rootDomain() noexcept;
+
+/// Records an assembly loaded into `domain`, so the preload hook resolves references to
+/// it by name inside that domain (the safety net MONO-NOTES asks for).
+void registerAssembly(MonoDomain* domain, MonoAssembly* assembly, bool isScriptCore);
+
+/// Forgets every assembly of `domain` (before it is unloaded).
+void forgetDomain(MonoDomain* domain);
+
+/// ScriptCore's image in `domain`, or nullptr.
+MonoImage* scriptCoreImage(MonoDomain* domain);
+
+} // namespace scripthost::mono

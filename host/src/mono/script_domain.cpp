@@ -1,0 +1,565 @@
+#include "host/script_domain.hpp"
+
+#include "mono/field_access.hpp"
+#include "mono/gc_handle.hpp"
+#include "mono/managed_exception.hpp"
+#include "mono/mono_text.hpp"
+#include "mono/runtime_registry.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <fmt/format.h>
+#include <mono/metadata/appdomain.h>
+#include <mono/metadata/assembly.h>
+#include <mono/metadata/attrdefs.h>
+#include <mono/metadata/class.h>
+#include <mono/metadata/debug-helpers.h>
+#include <mono/metadata/mono-debug.h>
+#include <mono/metadata/mono-gc.h>
+#include <mono/metadata/reflection.h>
+#include <mono/metadata/tokentype.h>
+#include <spdlog/spdlog.h>
+#include <unordered_map>
+
+namespace scripthost {
+
+using mono::GcHandle;
+
+namespace {
+
+// Unmanaged thunks of the managed dispatcher (UEngine.Internal.ScriptRuntime). Thunks
+// take the managed arguments in order and a non-null MonoException** last.
+using AttachThunk = void (*)(MonoObject*, std::uint64_t, std::uint64_t, MonoBoolean, MonoException**);
+using DetachThunk = void (*)(std::uint64_t, MonoException**);
+using SetEnabledThunk = void (*)(std::uint64_t, MonoBoolean, MonoException**);
+using RunUpdateThunk = void (*)(float, double, std::int64_t, MonoException**);
+using RunFixedUpdateThunk = void (*)(float, double, MonoException**);
+using CountScheduledThunk = std::int32_t (*)(std::int32_t, MonoException**);
+
+std::string fullNameOf(MonoClass* klass) {
+    std::string name = mono_class_get_name(klass);
+    if (MonoClass* outer = mono_class_get_nesting_type(klass)) {
+        return fullNameOf(outer) + "+" + name;
+    }
+    const std::string ns = mono_class_get_namespace(klass);
+    return ns.empty() ? name : ns + "." + name;
+}
+
+std::string exceptionText(MonoObject* exception) {
+    return mono::describeException(exception).text;
+}
+
+// Reads a string property of an attribute object (a trivial managed getter).
+std::string stringProperty(MonoObject* object, const char* property) {
+    MonoClass* klass = mono_object_get_class(object);
+    MonoProperty* prop = mono_class_get_property_from_name(klass, property);
+    if (prop == nullptr) {
+        return {};
+    }
+    MonoObject* exc = nullptr;
+    MonoObject* value = mono_property_get_value(prop, object, nullptr, &exc);
+    if (exc != nullptr || value == nullptr) {
+        return {};
+    }
+    return mono::toUtf8(reinterpret_cast<MonoString*>(value));
+}
+
+} // namespace
+
+struct ScriptDomain::Impl {
+    struct ClassEntry {
+        MonoClass* klass = nullptr;
+        ScriptClassInfo info;
+        std::vector<MonoClassField*> fieldHandles; // parallel to info.fields
+    };
+    struct Instance {
+        GcHandle handle;
+        ObjectId entity;
+        const ClassEntry* entry = nullptr;
+    };
+
+    std::uint32_t generation = 0;
+    std::string name;
+    MonoDomain* domain = nullptr;
+    MonoImage* coreImage = nullptr;
+    MonoImage* scriptsImage = nullptr;
+    std::string scriptsAssemblyName;
+
+    MonoClass* scriptBase = nullptr;
+    MonoClass* serializeFieldAttribute = nullptr;
+    MonoClass* formerlySerializedAsAttribute = nullptr;
+    mono::MathClasses math;
+
+    AttachThunk attach = nullptr;
+    DetachThunk detach = nullptr;
+    SetEnabledThunk setEnabled = nullptr;
+    RunUpdateThunk runUpdate = nullptr;
+    RunFixedUpdateThunk runFixedUpdate = nullptr;
+    CountScheduledThunk countScheduled = nullptr;
+
+    std::vector<std::unique_ptr<ClassEntry>> classes; // sorted by name
+    std::vector<ScriptClassInfo> classInfos;          // copies for the public view
+    std::unordered_map<ObjectId, Instance> instances;
+
+    ~Impl() {
+        if (domain != nullptr) {
+            if (auto r = unload(); !r) {
+                spdlog::warn("{}", r.error().message);
+            }
+        }
+    }
+
+    void enter() const {
+        if (mono_domain_get() != domain) {
+            mono_domain_set(domain, false);
+        }
+    }
+
+    Result<MonoImage*> load(const AssemblyFile& file, bool isScriptCore) {
+        const std::string imageName = name + "/" + file.name;
+        MonoImageOpenStatus status = MONO_IMAGE_OK;
+        MonoImage* image = mono_image_open_from_data_with_name(
+            const_cast<char*>(file.image.data()), static_cast<std::uint32_t>(file.image.size()),
+            /*need_copy*/ 1, &status, /*refonly*/ 0, imageName.c_str());
+        if (image == nullptr || status != MONO_IMAGE_OK) {
+            return fail(fmt::format("{} is not a valid assembly: {}", file.path.string(),
+                                    mono_image_strerror(status)));
+        }
+        if (!file.symbols.empty()) {
+            mono_debug_open_image_from_memory(image,
+                                              reinterpret_cast<const mono_byte*>(file.symbols.data()),
+                                              static_cast<int>(file.symbols.size()));
+        }
+        MonoAssembly* assembly = mono_assembly_load_from_full(image, imageName.c_str(), &status, 0);
+        mono_image_close(image); // the assembly keeps its own reference
+        if (assembly == nullptr || status != MONO_IMAGE_OK) {
+            return fail(fmt::format("cannot load {}: {}", file.path.string(),
+                                    mono_image_strerror(status)));
+        }
+        mono::registerAssembly(domain, assembly, isScriptCore);
+        return mono_assembly_get_image(assembly);
+    }
+
+    Result<void> bindScriptCore() {
+        auto need = [&](const char* ns, const char* n) -> Result<MonoClass*> {
+            MonoClass* k = mono_class_from_name(coreImage, ns, n);
+            if (k == nullptr) {
+                return fail(fmt::format("ScriptCore has no class {}.{} (is ScriptCore.dll from "
+                                        "another version?)", ns, n));
+            }
+            return k;
+        };
+        auto runtime = need("UEngine.Internal", "ScriptRuntime");
+        auto base = need("UEngine", "UMonoScriptComponent");
+        auto serialize = need("UEngine", "SerializeFieldAttribute");
+        auto formerly = need("UEngine", "FormerlySerializedAsAttribute");
+        auto v2 = need("UEngine", "Vector2");
+        auto v3 = need("UEngine", "Vector3");
+        auto v4 = need("UEngine", "Vector4");
+        auto q = need("UEngine", "Quaternion");
+        for (auto* r : {&runtime, &base, &serialize, &formerly, &v2, &v3, &v4, &q}) {
+            if (!*r) return std::unexpected(r->error());
+        }
+        scriptBase = *base;
+        serializeFieldAttribute = *serialize;
+        formerlySerializedAsAttribute = *formerly;
+        math = {*v2, *v3, *v4, *q};
+
+        auto thunk = [&](const char* method, int params) -> Result<void*> {
+            MonoMethod* m = mono_class_get_method_from_name(*runtime, method, params);
+            if (m == nullptr) {
+                return fail(fmt::format("ScriptCore's dispatcher has no {}({} args)", method, params));
+            }
+            return mono_method_get_unmanaged_thunk(m);
+        };
+        auto a = thunk("Attach", 4);
+        auto d = thunk("Detach", 1);
+        auto e = thunk("SetEnabled", 2);
+        auto u = thunk("RunUpdate", 3);
+        auto f = thunk("RunFixedUpdate", 2);
+        auto c = thunk("CountScheduled", 1);
+        for (auto* r : {&a, &d, &e, &u, &f, &c}) {
+            if (!*r) return std::unexpected(r->error());
+        }
+        attach = reinterpret_cast<AttachThunk>(*a);
+        detach = reinterpret_cast<DetachThunk>(*d);
+        setEnabled = reinterpret_cast<SetEnabledThunk>(*e);
+        runUpdate = reinterpret_cast<RunUpdateThunk>(*u);
+        runFixedUpdate = reinterpret_cast<RunFixedUpdateThunk>(*f);
+        countScheduled = reinterpret_cast<CountScheduledThunk>(*c);
+        return {};
+    }
+
+    Result<void> discoverScriptClasses() {
+        const int rows = mono_image_get_table_rows(scriptsImage, MONO_TABLE_TYPEDEF);
+        std::vector<std::string> unloadable;
+        for (int row = 2; row <= rows; ++row) { // row 1 is <Module>
+            MonoClass* klass = mono_class_get(scriptsImage, MONO_TOKEN_TYPE_DEF | row);
+            if (klass == nullptr) {
+                unloadable.push_back(fmt::format("type #{}", row));
+                continue;
+            }
+            if (klass == scriptBase || !mono_class_is_subclass_of(klass, scriptBase, false)) {
+                continue;
+            }
+            // Abstract classes and open generic definitions ("Base`1") cannot be instantiated.
+            if ((mono_class_get_flags(klass) & MONO_TYPE_ATTR_ABSTRACT) != 0 ||
+                std::string_view(mono_class_get_name(klass)).find('`') != std::string_view::npos) {
+                continue;
+            }
+            auto entry = std::make_unique<ClassEntry>();
+            entry->klass = klass;
+            entry->info.name = fullNameOf(klass);
+            describeClass(*entry);
+            classes.push_back(std::move(entry));
+        }
+        if (!unloadable.empty()) {
+            spdlog::warn("{}: {} types could not be loaded (missing references?)",
+                         scriptsAssemblyName, unloadable.size());
+        }
+        std::sort(classes.begin(), classes.end(),
+                  [](const auto& a, const auto& b) { return a->info.name < b->info.name; });
+        for (const auto& entry : classes) {
+            classInfos.push_back(entry->info);
+        }
+        return {};
+    }
+
+    bool overrides(MonoClass* klass, const char* method) const {
+        // The most derived Update(float) below the script base, if any, overrides it.
+        for (MonoClass* k = klass; k != nullptr && k != scriptBase; k = mono_class_get_parent(k)) {
+            MonoMethod* m = mono_class_get_method_from_name(k, method, 1);
+            if (m != nullptr && (mono_method_get_flags(m, nullptr) & MONO_METHOD_ATTR_VIRTUAL) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void describeClass(ClassEntry& entry) {
+        entry.info.overridesUpdate = overrides(entry.klass, "Update");
+        entry.info.overridesFixedUpdate = overrides(entry.klass, "FixedUpdate");
+        std::vector<MonoClass*> chain;
+        for (MonoClass* k = entry.klass; k != nullptr && k != scriptBase; k = mono_class_get_parent(k)) {
+            chain.push_back(k);
+        }
+        std::reverse(chain.begin(), chain.end()); // base classes first
+        for (MonoClass* k : chain) {
+            void* iter = nullptr;
+            while (MonoClassField* field = mono_class_get_fields(k, &iter)) {
+                const auto flags = mono_field_get_flags(field);
+                if ((flags & (MONO_FIELD_ATTR_STATIC | MONO_FIELD_ATTR_LITERAL |
+                              MONO_FIELD_ATTR_NOT_SERIALIZED)) != 0) {
+                    continue;
+                }
+                MonoCustomAttrInfo* attrs = mono_custom_attrs_from_field(k, field);
+                if (attrs == nullptr) {
+                    continue;
+                }
+                if (!mono_custom_attrs_has_attr(attrs, serializeFieldAttribute)) {
+                    mono_custom_attrs_free(attrs);
+                    continue;
+                }
+                FieldInfo info;
+                info.name = mono_field_get_name(field);
+                info.declaringClass = fullNameOf(k);
+                info.type = mono::fieldTypeOf(mono_field_get_type(field), math);
+                if (MonoArray* objects = mono_custom_attrs_construct(attrs)) {
+                    for (uintptr_t i = 0; i < mono_array_length(objects); ++i) {
+                        MonoObject* attribute = mono_array_get(objects, MonoObject*, i);
+                        MonoClass* ak = mono_object_get_class(attribute);
+                        if (ak == serializeFieldAttribute) {
+                            info.displayName = stringProperty(attribute, "DisplayName");
+                        } else if (ak == formerlySerializedAsAttribute) {
+                            info.formerNames.push_back(stringProperty(attribute, "OldName"));
+                        }
+                    }
+                }
+                mono_custom_attrs_free(attrs);
+                if (info.displayName.empty()) {
+                    info.displayName = info.name;
+                }
+                entry.info.fields.push_back(std::move(info));
+                entry.fieldHandles.push_back(field);
+            }
+        }
+    }
+
+    const ClassEntry* findClass(std::string_view className) const {
+        const ClassEntry* shortMatch = nullptr;
+        int shortMatches = 0;
+        for (const auto& entry : classes) {
+            const std::string& full = entry->info.name;
+            if (full == className) {
+                return entry.get();
+            }
+            const auto cut = full.find_last_of(".+");
+            if (cut != std::string::npos && std::string_view(full).substr(cut + 1) == className) {
+                shortMatch = entry.get();
+                ++shortMatches;
+            }
+        }
+        return shortMatches == 1 ? shortMatch : nullptr;
+    }
+
+    Result<Instance*> instance(ObjectId script) {
+        if (domain == nullptr) {
+            return fail(fmt::format("generation {} is unloaded", generation));
+        }
+        auto it = instances.find(script);
+        if (it == instances.end()) {
+            return fail(fmt::format("no script instance {} in generation {}", script.toString(), generation));
+        }
+        return &it->second;
+    }
+
+    Result<std::size_t> fieldIndex(const ClassEntry& entry, std::string_view field) const {
+        for (std::size_t i = entry.info.fields.size(); i-- > 0;) { // most derived wins
+            if (entry.info.fields[i].name == field) {
+                return i;
+            }
+        }
+        return fail(fmt::format("{} has no [SerializeField] field named {}", entry.info.name, field));
+    }
+
+    Result<void> unload() {
+        if (domain == nullptr) {
+            return {};
+        }
+        MonoDomain* dying = domain;
+        // Never unload the current domain: switch to the root first.
+        mono_domain_set(mono::rootDomain(), true);
+        // Free this generation's handles and forget every cached pointer into it.
+        instances.clear();
+        classes.clear();
+        classInfos.clear();
+        attach = nullptr;
+        detach = nullptr;
+        setEnabled = nullptr;
+        runUpdate = nullptr;
+        runFixedUpdate = nullptr;
+        countScheduled = nullptr;
+        coreImage = scriptsImage = nullptr;
+        scriptBase = serializeFieldAttribute = formerlySerializedAsAttribute = nullptr;
+        math = {};
+        mono::forgetDomain(dying);
+        domain = nullptr;
+        MonoObject* exc = nullptr;
+        mono_domain_try_unload(dying, &exc);
+        if (exc != nullptr) {
+            return fail(fmt::format("unloading generation {} failed: {}", generation, exceptionText(exc)));
+        }
+        return {};
+    }
+};
+
+ScriptDomain::ScriptDomain(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ScriptDomain::~ScriptDomain() = default;
+
+Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generation,
+                                                           const AssemblyFile& scriptCore,
+                                                           const AssemblyFile& scripts) {
+    if (mono::rootDomain() == nullptr) {
+        return fail("the Mono runtime is not running (call MonoRuntime::start first)");
+    }
+    // Image names are a process-wide cache: a reused name can hand back old code, so
+    // every domain gets a name no other domain of this process ever had.
+    static std::atomic<std::uint64_t> serial{0};
+    auto impl = std::make_unique<Impl>();
+    impl->generation = generation;
+    impl->name = fmt::format("scripthost-gen{}-{}", generation, ++serial);
+    impl->domain = mono_domain_create_appdomain(impl->name.data(), nullptr);
+    if (impl->domain == nullptr) {
+        return fail("cannot create app domain " + impl->name);
+    }
+    mono_domain_set(impl->domain, false);
+    mono_domain_set_config(impl->domain, ".", "");
+
+    // ScriptCore first: the scripts assembly's reference to it then resolves in this domain.
+    auto core = impl->load(scriptCore, true);
+    if (!core) return std::unexpected(core.error());
+    impl->coreImage = *core;
+    if (auto bound = impl->bindScriptCore(); !bound) return std::unexpected(bound.error());
+
+    auto image = impl->load(scripts, false);
+    if (!image) return std::unexpected(image.error());
+    impl->scriptsImage = *image;
+    impl->scriptsAssemblyName = scripts.name;
+    if (auto found = impl->discoverScriptClasses(); !found) return std::unexpected(found.error());
+    return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(impl)));
+}
+
+std::uint32_t ScriptDomain::generation() const noexcept { return impl_->generation; }
+
+const std::vector<ScriptClassInfo>& ScriptDomain::scriptClasses() const noexcept {
+    return impl_->classInfos;
+}
+
+const ScriptClassInfo* ScriptDomain::findScriptClass(std::string_view name) const noexcept {
+    const Impl::ClassEntry* entry = impl_->findClass(name);
+    return entry ? &entry->info : nullptr;
+}
+
+std::string ScriptDomain::explainMissingClass(std::string_view name) const {
+    if (impl_->domain == nullptr) {
+        return "the script domain is unloaded";
+    }
+    impl_->enter();
+    const std::string full(name);
+    const auto dot = full.rfind('.');
+    const std::string ns = dot == std::string::npos ? "" : full.substr(0, dot);
+    const std::string shortName = dot == std::string::npos ? full : full.substr(dot + 1);
+    if (MonoClass* klass = mono_class_from_name(impl_->scriptsImage, ns.c_str(), shortName.c_str())) {
+        if (!mono_class_is_subclass_of(klass, impl_->scriptBase, false)) {
+            return fmt::format("class {} does not derive from UEngine.UMonoScriptComponent", full);
+        }
+        if ((mono_class_get_flags(klass) & MONO_TYPE_ATTR_ABSTRACT) != 0) {
+            return fmt::format("class {} is abstract", full);
+        }
+    }
+    std::string known;
+    for (const auto& entry : impl_->classes) {
+        known += (known.empty() ? "" : ", ") + entry->info.name;
+    }
+    return fmt::format("no script class named {} in {} (script classes: {})", full,
+                       impl_->scriptsAssemblyName, known.empty() ? "none" : known);
+}
+
+Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity, std::string_view className) {
+    if (impl_->domain == nullptr) {
+        return fail(fmt::format("generation {} is unloaded", impl_->generation));
+    }
+    const Impl::ClassEntry* entry = impl_->findClass(className);
+    if (entry == nullptr) {
+        return fail(explainMissingClass(className));
+    }
+    if (impl_->instances.contains(script)) {
+        return fail(fmt::format("script {} already has an instance", script.toString()));
+    }
+    impl_->enter();
+    MonoMethod* ctor = mono_class_get_method_from_name(entry->klass, ".ctor", 0);
+    if (ctor == nullptr) {
+        return fail(fmt::format("{} needs a parameterless constructor", entry->info.name));
+    }
+    MonoObject* object = mono_object_new(impl_->domain, entry->klass);
+    if (object == nullptr) {
+        return fail(fmt::format("cannot allocate a {}", entry->info.name));
+    }
+    MonoObject* exc = nullptr;
+    mono_runtime_invoke(ctor, object, nullptr, &exc);
+    if (exc != nullptr) {
+        return fail(fmt::format("the constructor of {} threw: {}", entry->info.name, exceptionText(exc)));
+    }
+    impl_->instances.emplace(script, Impl::Instance{GcHandle::strong(object), entity, entry});
+    return {};
+}
+
+Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
+    auto inst = impl_->instance(script);
+    if (!inst) return std::unexpected(inst.error());
+    impl_->enter();
+    MonoException* exc = nullptr;
+    impl_->attach((*inst)->handle.target(), script.packed(), (*inst)->entity.packed(),
+                  runInitialize ? 1 : 0, &exc);
+    if (exc != nullptr) {
+        return fail("attaching a script failed: " + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+    }
+    return {};
+}
+
+Result<void> ScriptDomain::detach(ObjectId script) {
+    auto inst = impl_->instance(script);
+    if (!inst) return std::unexpected(inst.error());
+    impl_->enter();
+    MonoException* exc = nullptr;
+    impl_->detach(script.packed(), &exc);
+    impl_->instances.erase(script);
+    if (exc != nullptr) {
+        return fail("detaching a script failed: " + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+    }
+    return {};
+}
+
+Result<void> ScriptDomain::setEnabled(ObjectId script, bool enabled) {
+    auto inst = impl_->instance(script);
+    if (!inst) return std::unexpected(inst.error());
+    impl_->enter();
+    MonoException* exc = nullptr;
+    impl_->setEnabled(script.packed(), enabled ? 1 : 0, &exc);
+    if (exc != nullptr) {
+        return fail(exceptionText(reinterpret_cast<MonoObject*>(exc)));
+    }
+    return {};
+}
+
+Result<void> ScriptDomain::runUpdate(float deltaTime, double time, std::int64_t frame) {
+    if (impl_->domain == nullptr) {
+        return fail("the script domain is unloaded");
+    }
+    impl_->enter();
+    MonoException* exc = nullptr;
+    impl_->runUpdate(deltaTime, time, frame, &exc);
+    if (exc != nullptr) {
+        return fail("the Update dispatcher failed: " + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+    }
+    return {};
+}
+
+Result<void> ScriptDomain::runFixedUpdate(float fixedDeltaTime, double time) {
+    if (impl_->domain == nullptr) {
+        return fail("the script domain is unloaded");
+    }
+    impl_->enter();
+    MonoException* exc = nullptr;
+    impl_->runFixedUpdate(fixedDeltaTime, time, &exc);
+    if (exc != nullptr) {
+        return fail("the FixedUpdate dispatcher failed: " +
+                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
+    }
+    return {};
+}
+
+int ScriptDomain::scheduledCount(ScriptPhase phase) {
+    if (impl_->domain == nullptr) {
+        return 0;
+    }
+    impl_->enter();
+    MonoException* exc = nullptr;
+    const int n = impl_->countScheduled(static_cast<std::int32_t>(phase), &exc);
+    return exc == nullptr ? n : 0;
+}
+
+Result<Value> ScriptDomain::getField(ObjectId script, std::string_view field) {
+    auto inst = impl_->instance(script);
+    if (!inst) return std::unexpected(inst.error());
+    auto index = impl_->fieldIndex(*(*inst)->entry, field);
+    if (!index) return std::unexpected(index.error());
+    impl_->enter();
+    return mono::readField((*inst)->handle.target(), (*inst)->entry->fieldHandles[*index],
+                           (*inst)->entry->info.fields[*index].type);
+}
+
+Result<void> ScriptDomain::setField(ObjectId script, std::string_view field, const Value& value) {
+    auto inst = impl_->instance(script);
+    if (!inst) return std::unexpected(inst.error());
+    auto index = impl_->fieldIndex(*(*inst)->entry, field);
+    if (!index) return std::unexpected(index.error());
+    impl_->enter();
+    auto written = mono::writeField(impl_->domain, (*inst)->handle.target(),
+                                    (*inst)->entry->fieldHandles[*index],
+                                    (*inst)->entry->info.fields[*index].type, value);
+    if (!written) {
+        return fail(fmt::format("{}.{}: {}", (*inst)->entry->info.name, field, written.error().message));
+    }
+    return {};
+}
+
+std::size_t ScriptDomain::instanceCount() const noexcept { return impl_->instances.size(); }
+
+Result<void> ScriptDomain::unload() { return impl_->unload(); }
+
+void ScriptDomain::collectGarbage() { mono_gc_collect(mono_gc_max_generation()); }
+
+std::size_t ScriptDomain::liveGcHandles() noexcept { return GcHandle::liveCount(); }
+
+} // namespace scripthost

@@ -1,0 +1,192 @@
+#include "host/scene.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+
+namespace scripthost {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kFormat = "scripthost-scene";
+constexpr int kVersion = 1;
+
+template <std::size_t N>
+Result<std::array<float, N>> readFloats(const json& j, const std::string& path) {
+    if (!j.is_array() || j.size() != N) {
+        return fail(fmt::format("{}: expected an array of {} numbers", path, N));
+    }
+    std::array<float, N> out{};
+    for (std::size_t i = 0; i < N; ++i) {
+        if (!j[i].is_number()) {
+            return fail(fmt::format("{}[{}]: expected a number, got {}", path, i, j[i].dump()));
+        }
+        out[i] = j[i].get<float>();
+        if (!std::isfinite(out[i])) {
+            return fail(fmt::format("{}[{}]: not a finite number", path, i));
+        }
+    }
+    return out;
+}
+
+Result<Transform> readTransform(const json& j, const std::string& path) {
+    Transform t;
+    if (!j.is_object()) {
+        return fail(path + ": expected an object");
+    }
+    for (const auto& [key, value] : j.items()) {
+        const std::string at = path + "." + key;
+        if (key == "position" || key == "scale") {
+            auto v = readFloats<3>(value, at);
+            if (!v) return std::unexpected(v.error());
+            (key == "position" ? t.position : t.scale) = glm::vec3((*v)[0], (*v)[1], (*v)[2]);
+        } else if (key == "rotation") {
+            auto v = readFloats<4>(value, at);
+            if (!v) return std::unexpected(v.error());
+            glm::quat q((*v)[3], (*v)[0], (*v)[1], (*v)[2]);
+            if (glm::length(q) < 1e-6f) {
+                return fail(at + ": a rotation quaternion cannot be zero");
+            }
+            t.rotation = glm::normalize(q);
+        } else {
+            return fail(fmt::format("{}: unknown key (expected position, rotation, scale)", at));
+        }
+    }
+    return t;
+}
+
+Result<SceneScript> readScript(const json& j, const std::string& path) {
+    if (j.is_string()) {
+        return SceneScript{j.get<std::string>(), json::object()};
+    }
+    if (!j.is_object()) {
+        return fail(path + ": expected a class name or an object with \"class\"");
+    }
+    SceneScript script;
+    auto cls = j.find("class");
+    if (cls == j.end() || !cls->is_string() || cls->get_ref<const std::string&>().empty()) {
+        return fail(path + ".class: expected the script's class name");
+    }
+    script.className = cls->get<std::string>();
+    if (auto fields = j.find("fields"); fields != j.end()) {
+        if (!fields->is_object()) {
+            return fail(path + ".fields: expected an object of field values");
+        }
+        script.fields = *fields;
+    }
+    for (const auto& [key, value] : j.items()) {
+        if (key != "class" && key != "fields") {
+            return fail(fmt::format("{}.{}: unknown key (expected class, fields)", path, key));
+        }
+    }
+    return script;
+}
+
+Result<SceneEntity> readEntity(const json& j, const std::string& path) {
+    if (!j.is_object()) {
+        return fail(path + ": expected an object");
+    }
+    SceneEntity entity;
+    for (const auto& [key, value] : j.items()) {
+        const std::string at = path + "." + key;
+        if (key == "name") {
+            if (!value.is_string()) return fail(at + ": expected a string");
+            entity.name = value.get<std::string>();
+        } else if (key == "transform") {
+            auto t = readTransform(value, at);
+            if (!t) return std::unexpected(t.error());
+            entity.transform = *t;
+        } else if (key == "components") {
+            if (!value.is_array()) return fail(at + ": expected an array of component kinds");
+            for (std::size_t i = 0; i < value.size(); ++i) {
+                if (!value[i].is_string()) {
+                    return fail(fmt::format("{}[{}]: expected a component kind such as \"Camera\"", at, i));
+                }
+                entity.components.push_back(value[i].get<std::string>());
+            }
+        } else if (key == "scripts") {
+            if (!value.is_array()) return fail(at + ": expected an array of scripts");
+            for (std::size_t i = 0; i < value.size(); ++i) {
+                auto s = readScript(value[i], fmt::format("{}[{}]", at, i));
+                if (!s) return std::unexpected(s.error());
+                entity.scripts.push_back(std::move(*s));
+            }
+        } else {
+            return fail(fmt::format("{}: unknown key (expected name, transform, components, scripts)", at));
+        }
+    }
+    return entity;
+}
+
+} // namespace
+
+Result<Scene> Scene::fromJson(const json& j) {
+    if (!j.is_object()) {
+        return fail("a scene must be a JSON object");
+    }
+    if (auto format = j.find("format"); format != j.end() && *format != kFormat) {
+        return fail(fmt::format("format: expected \"{}\", got {}", kFormat, format->dump()));
+    }
+    if (auto version = j.find("version"); version != j.end()) {
+        if (!version->is_number_integer() || version->get<int>() > kVersion) {
+            return fail(fmt::format("version: this host reads scene version {} or older, got {}",
+                                    kVersion, version->dump()));
+        }
+    }
+    Scene scene;
+    auto entities = j.find("entities");
+    if (entities == j.end()) {
+        return scene;
+    }
+    if (!entities->is_array()) {
+        return fail("entities: expected an array");
+    }
+    for (std::size_t i = 0; i < entities->size(); ++i) {
+        auto e = readEntity((*entities)[i], fmt::format("entities[{}]", i));
+        if (!e) return std::unexpected(e.error());
+        scene.entities.push_back(std::move(*e));
+    }
+    return scene;
+}
+
+Result<Scene> Scene::load(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) {
+        return fail("cannot open scene file " + file.string());
+    }
+    json j = json::parse(in, nullptr, /*allow_exceptions*/ false, /*ignore_comments*/ true);
+    if (j.is_discarded()) {
+        return fail(file.string() + " is not valid JSON");
+    }
+    auto scene = fromJson(j);
+    if (!scene) {
+        return fail(file.string() + ": " + scene.error().message);
+    }
+    return scene;
+}
+
+json Scene::toJson() const {
+    json entitiesJson = json::array();
+    for (const SceneEntity& e : entities) {
+        const Transform& t = e.transform;
+        json entity = {
+            {"name", e.name},
+            {"transform",
+             {{"position", {t.position.x, t.position.y, t.position.z}},
+              {"rotation", {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w}},
+              {"scale", {t.scale.x, t.scale.y, t.scale.z}}}},
+            {"components", e.components},
+        };
+        json scripts = json::array();
+        for (const SceneScript& s : e.scripts) {
+            scripts.push_back({{"class", s.className}, {"fields", s.fields}});
+        }
+        entity["scripts"] = std::move(scripts);
+        entitiesJson.push_back(std::move(entity));
+    }
+    return {{"format", kFormat}, {"version", kVersion}, {"entities", std::move(entitiesJson)}};
+}
+
+} // namespace scripthost

@@ -1,0 +1,263 @@
+#include "host/script_host.hpp"
+
+#include "host/mono_runtime.hpp"
+
+#include <chrono>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace scripthost {
+
+Result<std::unique_ptr<ScriptHost>> ScriptHost::create(ScriptHostOptions options) {
+    auto runtime = MonoRuntime::start();
+    if (!runtime) {
+        return std::unexpected(runtime.error());
+    }
+    auto core = AssemblyFile::read(options.scriptCore);
+    if (!core) {
+        return fail("cannot load ScriptCore: " + core.error().message);
+    }
+    return std::unique_ptr<ScriptHost>(new ScriptHost(std::move(options), std::move(*core)));
+}
+
+ScriptHost::ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore)
+    : options_(std::move(options)), scriptCore_(std::move(scriptCore)),
+      failures_(options_.disableAfterFailures), fixedClock_(options_.fixedStep) {
+    context_.world = &world_;
+    context_.input = &input_;
+    context_.failures = &failures_;
+    context_.onFailure = [this](const ScriptFailure& failure) {
+        ++failureCount_;
+        if (recentFailures_.size() == kRecentFailures) {
+            recentFailures_.pop_front();
+        }
+        recentFailures_.push_back(failure);
+    };
+}
+
+ScriptHost::~ScriptHost() {
+    if (auto r = shutdown(); !r) {
+        spdlog::warn("{}", r.error().message);
+    }
+}
+
+Result<void> ScriptHost::loadScripts(const AssemblyFile& scripts) {
+    if (domain_) {
+        return fail("scripts are already loaded (generation " + std::to_string(domain_->generation()) + ")");
+    }
+    auto domain = ScriptDomain::create(nextGeneration_, scriptCore_, scripts);
+    if (!domain) {
+        return std::unexpected(domain.error());
+    }
+    ++nextGeneration_;
+    domain_ = std::move(*domain);
+    spdlog::info("generation {} loaded: {} script classes from {}", domain_->generation(),
+                 domain_->scriptClasses().size(), scripts.path.string());
+    return {};
+}
+
+Result<void> ScriptHost::checkScript(const SceneScript& script) const {
+    if (!domain_) {
+        return fail("no scripts are loaded");
+    }
+    const ScriptClassInfo* info = domain_->findScriptClass(script.className);
+    if (info == nullptr) {
+        return fail(domain_->explainMissingClass(script.className));
+    }
+    for (const auto& [name, json] : script.fields.items()) {
+        const FieldInfo* field = nullptr;
+        for (const FieldInfo& f : info->fields) {
+            if (f.name == name) field = &f;
+        }
+        if (field == nullptr) {
+            return fail(fmt::format("{} has no [SerializeField] field named {}", info->name, name));
+        }
+        if (auto value = valueFromJson(json, field->type); !value) {
+            return fail(fmt::format("{}.{}: {}", info->name, name, value.error().message));
+        }
+    }
+    return {};
+}
+
+Result<ObjectId> ScriptHost::createScript(ObjectId entity, const SceneScript& script) {
+    const ScriptClassInfo* info = domain_->findScriptClass(script.className);
+    auto slot = world_.addScript(entity, info->name);
+    if (!slot) {
+        return std::unexpected(slot.error());
+    }
+    ScriptContextBinding bind(context_);
+    if (auto made = domain_->instantiate(*slot, entity, info->name); !made) {
+        world_.destroy(*slot);
+        return std::unexpected(made.error());
+    }
+    for (const auto& [name, json] : script.fields.items()) {
+        const FieldType* type = nullptr;
+        for (const FieldInfo& f : info->fields) {
+            if (f.name == name) type = &f.type;
+        }
+        auto value = valueFromJson(json, *type);
+        auto written = value ? domain_->setField(*slot, name, *value) : Result<void>(std::unexpected(value.error()));
+        if (!written) {
+            (void)domain_->detach(*slot);
+            world_.destroy(*slot);
+            return std::unexpected(written.error());
+        }
+    }
+    return *slot;
+}
+
+Result<void> ScriptHost::instantiate(const Scene& scene) {
+    for (std::size_t i = 0; i < scene.entities.size(); ++i) {
+        for (const SceneScript& script : scene.entities[i].scripts) {
+            if (auto ok = checkScript(script); !ok) {
+                return fail(fmt::format("entity \"{}\": {}", scene.entities[i].name, ok.error().message));
+            }
+        }
+    }
+    // Construct and set fields for everything first, then Initialize in scene order, so
+    // an Initialize that looks up another entity's script finds it ready.
+    std::vector<ObjectId> created;
+    std::vector<ObjectId> entities;
+    for (const SceneEntity& e : scene.entities) {
+        const ObjectId entity = world_.createEntity(e.name, e.transform);
+        entities.push_back(entity);
+        for (const std::string& kind : e.components) {
+            (void)world_.addComponent(entity, kind);
+        }
+        for (const SceneScript& script : e.scripts) {
+            auto slot = createScript(entity, script);
+            if (!slot) {
+                // A constructor threw: undo the whole scene.
+                for (ObjectId s : created) {
+                    (void)domain_->detach(s);
+                }
+                for (ObjectId id : entities) {
+                    world_.destroy(id);
+                }
+                return fail(fmt::format("entity \"{}\": {}", e.name, slot.error().message));
+            }
+            created.push_back(*slot);
+        }
+    }
+    ScriptContextBinding bind(context_);
+    for (ObjectId slot : created) {
+        if (auto attached = domain_->attach(slot, true); !attached) {
+            return std::unexpected(attached.error());
+        }
+    }
+    return {};
+}
+
+Scene ScriptHost::defaultScene() const {
+    Scene scene;
+    if (!domain_) {
+        return scene;
+    }
+    for (const ScriptClassInfo& info : domain_->scriptClasses()) {
+        SceneEntity entity;
+        entity.name = info.name;
+        entity.scripts.push_back(SceneScript{info.name, nlohmann::json::object()});
+        scene.entities.push_back(std::move(entity));
+    }
+    return scene;
+}
+
+Result<ObjectId> ScriptHost::addScript(ObjectId entity, const SceneScript& script) {
+    if (world_.entity(entity) == nullptr) {
+        return fail("entity " + entity.toString() + " does not exist");
+    }
+    if (auto ok = checkScript(script); !ok) {
+        return std::unexpected(ok.error());
+    }
+    auto slot = createScript(entity, script);
+    if (!slot) {
+        return slot;
+    }
+    ScriptContextBinding bind(context_);
+    if (auto attached = domain_->attach(*slot, true); !attached) {
+        return std::unexpected(attached.error());
+    }
+    return slot;
+}
+
+Result<void> ScriptHost::removeScript(ObjectId script) {
+    if (world_.script(script) == nullptr) {
+        return fail("script " + script.toString() + " does not exist");
+    }
+    Result<void> detached;
+    if (domain_) {
+        ScriptContextBinding bind(context_);
+        detached = domain_->detach(script);
+    }
+    failures_.forget(script);
+    world_.destroy(script);
+    return detached;
+}
+
+Result<void> ScriptHost::destroyEntity(ObjectId entity) {
+    const Entity* e = world_.entity(entity);
+    if (e == nullptr) {
+        return fail("entity " + entity.toString() + " does not exist");
+    }
+    const auto scripts = e->scripts;
+    for (ObjectId s : scripts) {
+        (void)removeScript(s);
+    }
+    world_.destroy(entity);
+    return {};
+}
+
+void ScriptHost::tick(double deltaSeconds) {
+    using Clock = std::chrono::steady_clock;
+    const auto frameStart = Clock::now();
+    ++frame_;
+    if (domain_) {
+        ScriptContextBinding bind(context_);
+        const int steps = fixedClock_.advance(deltaSeconds);
+        for (int i = 0; i < steps; ++i) {
+            if (auto r = domain_->runFixedUpdate(static_cast<float>(fixedClock_.step()), time_); !r) {
+                spdlog::error("{}", r.error().message);
+            }
+        }
+        time_ += deltaSeconds;
+        if (auto r = domain_->runUpdate(static_cast<float>(deltaSeconds), time_, frame_); !r) {
+            spdlog::error("{}", r.error().message);
+        }
+    } else {
+        time_ += deltaSeconds;
+    }
+    const double scriptSeconds = std::chrono::duration<double>(Clock::now() - frameStart).count();
+    // Frame time is the frame's period (what the loop asked for), script time what it cost.
+    stats_.record(deltaSeconds, scriptSeconds);
+}
+
+Result<Value> ScriptHost::getField(ObjectId script, std::string_view field) {
+    if (!domain_) return fail("no scripts are loaded");
+    ScriptContextBinding bind(context_);
+    return domain_->getField(script, field);
+}
+
+Result<void> ScriptHost::setField(ObjectId script, std::string_view field, const Value& value) {
+    if (!domain_) return fail("no scripts are loaded");
+    ScriptContextBinding bind(context_);
+    return domain_->setField(script, field, value);
+}
+
+Result<void> ScriptHost::shutdown() {
+    if (!domain_) {
+        return {};
+    }
+    {
+        ScriptContextBinding bind(context_);
+        for (ObjectId entity : world_.entities()) {
+            for (ObjectId s : world_.entity(entity)->scripts) {
+                (void)domain_->detach(s);
+            }
+        }
+    }
+    auto unloaded = domain_->unload();
+    domain_.reset();
+    return unloaded;
+}
+
+} // namespace scripthost

@@ -1,0 +1,65 @@
+#include "host/value.hpp"
+
+#include <cmath>
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace scripthost;
+using nlohmann::json;
+
+namespace {
+FieldType type(ValueKind kind) { return FieldType{kind, std::string(kindName(kind)), {}}; }
+} // namespace
+
+TEST_CASE("valueFromJson: integers must fit their width exactly") {
+    CHECK(std::get<std::int64_t>(*valueFromJson(json(-128), type(ValueKind::Int8))) == -128);
+    CHECK_FALSE(valueFromJson(json(128), type(ValueKind::Int8)));
+    CHECK_FALSE(valueFromJson(json(-1), type(ValueKind::UInt8)));
+    CHECK(std::get<std::uint64_t>(*valueFromJson(json(255), type(ValueKind::UInt8))) == 255);
+    CHECK_FALSE(valueFromJson(json(1.5), type(ValueKind::Int32)));
+    CHECK(std::get<std::int64_t>(*valueFromJson(json(3.0), type(ValueKind::Int32))) == 3);
+    CHECK(std::get<std::uint64_t>(*valueFromJson(json(UINT64_MAX), type(ValueKind::UInt64))) == UINT64_MAX);
+    CHECK(std::get<std::int64_t>(*valueFromJson(json(INT64_MIN), type(ValueKind::Int64))) == INT64_MIN);
+    CHECK_FALSE(valueFromJson(json(UINT64_MAX), type(ValueKind::Int64)));
+    CHECK_FALSE(valueFromJson(json("7"), type(ValueKind::Int32)));
+}
+
+TEST_CASE("valueFromJson: floats, strings, bools, vectors, quaternions") {
+    CHECK(std::get<float>(*valueFromJson(json(0.25), type(ValueKind::Float))) == 0.25f);
+    CHECK(std::isnan(std::get<double>(*valueFromJson(json("nan"), type(ValueKind::Double)))));
+    CHECK(std::get<double>(*valueFromJson(json("-inf"), type(ValueKind::Double))) == -INFINITY);
+    CHECK(std::get<std::string>(*valueFromJson(json("ünï"), type(ValueKind::String))) == "ünï");
+    CHECK_FALSE(valueFromJson(json(1), type(ValueKind::Bool)));
+    CHECK(std::get<glm::vec3>(*valueFromJson(json({1, 2, 3}), type(ValueKind::Vector3))) == glm::vec3(1, 2, 3));
+    CHECK_FALSE(valueFromJson(json({1, 2}), type(ValueKind::Vector3)));
+    const glm::quat q = std::get<glm::quat>(*valueFromJson(json({0.1, 0.2, 0.3, 0.9}), type(ValueKind::Quaternion)));
+    CHECK(q.x == 0.1f);
+    CHECK(q.w == 0.9f);
+}
+
+TEST_CASE("valueFromJson: enums by member name or number") {
+    FieldType mood{ValueKind::Enum, "Demo.Mood", {{"Calm", 0}, {"Happy", 5}}};
+    CHECK(std::get<std::int64_t>(*valueFromJson(json("Happy"), mood)) == 5);
+    CHECK(std::get<std::int64_t>(*valueFromJson(json(0), mood)) == 0);
+    auto bad = valueFromJson(json("Sad"), mood);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("Calm, Happy") != std::string::npos);
+}
+
+TEST_CASE("valueToJson is the inverse of valueFromJson") {
+    FieldType mood{ValueKind::Enum, "Demo.Mood", {{"Calm", 0}, {"Happy", 5}}};
+    for (const auto& [j, t] : std::vector<std::pair<json, FieldType>>{
+             {json(-5), type(ValueKind::Int16)},
+             {json(UINT64_MAX), type(ValueKind::UInt64)},
+             {json(0.5), type(ValueKind::Float)},
+             {json("inf"), type(ValueKind::Double)},
+             {json("Happy"), mood},
+             {json({1.5, -2, 0}), type(ValueKind::Vector3)},
+             {json({0, 0, 0, 1}), type(ValueKind::Quaternion)},
+             {json("text"), type(ValueKind::String)},
+             {json(true), type(ValueKind::Bool)}}) {
+        auto v = valueFromJson(j, t);
+        REQUIRE(v);
+        CHECK(valueToJson(*v, t) == j);
+    }
+}
