@@ -1,5 +1,7 @@
 #include "compiler_bridge/cold_compiler.hpp"
 
+#include "result_support.hpp"
+
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
 #include <future>
@@ -7,14 +9,6 @@
 namespace scripthost::compiler {
 
 namespace bp = boost::process;
-
-std::size_t CompileResult::errorCount() const {
-    std::size_t n = 0;
-    for (const Diagnostic& d : diagnostics) {
-        n += d.severity == Severity::Error ? 1 : 0;
-    }
-    return n;
-}
 
 ColdCompiler::ColdCompiler(std::filesystem::path mcs) : mcs_(std::move(mcs)) {}
 
@@ -36,32 +30,29 @@ std::vector<std::string> ColdCompiler::arguments(const CompileRequest& request) 
     return args;
 }
 
-CompileResult ColdCompiler::compile(const CompileRequest& request) const {
+CompileResult ColdCompiler::compile(const CompileRequest& request) {
     const auto started = std::chrono::steady_clock::now();
-    CompileResult result;
-    result.output = request.output;
-    auto finish = [&]() -> CompileResult {
-        result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
-            std::chrono::steady_clock::now() - started);
+    auto finish = [&](CompileResult result) {
+        result.duration = detail::elapsedSince(started);
         return result;
     };
-    auto failWith = [&](std::string message) {
-        result.success = false;
-        result.diagnostics.push_back({"", 0, 0, Severity::Error, "", std::move(message)});
-        return finish();
-    };
     if (request.sources.empty()) {
-        return failWith("nothing to build: no source files");
+        return finish(detail::nothingToBuildResult(request, Backend::Cold));
     }
-
+    if (std::string problem = detail::prepareOutputFolder(request); !problem.empty()) {
+        return finish(detail::failedResult(request, Backend::Cold, std::move(problem)));
+    }
     boost::filesystem::path program = mcs_.is_absolute() ? boost::filesystem::path(mcs_.string())
                                                          : bp::search_path(mcs_.string());
     if (program.empty()) {
-        return failWith("cannot find " + mcs_.string() + " on PATH (install mono-mcs)");
+        return finish(detail::failedResult(request, Backend::Cold,
+                                           "cannot find " + mcs_.string() +
+                                               " on PATH (install mono-mcs)"));
     }
-    std::error_code ec;
-    std::filesystem::create_directories(request.output.parent_path(), ec);
 
+    CompileResult result;
+    result.output = request.output;
+    result.backend = Backend::Cold;
     try {
         boost::asio::io_context io;
         std::future<std::string> out;
@@ -80,27 +71,28 @@ CompileResult ColdCompiler::compile(const CompileRequest& request) const {
         child.wait();
         result.log = out.get() + err.get();
         if (result.timedOut) {
-            return failWith("the build timed out after " + std::to_string(request.timeout.count()) +
-                            " ms and was stopped");
+            CompileResult timedOut = detail::failedResult(
+                request, Backend::Cold,
+                "the build timed out after " + std::to_string(request.timeout.count()) +
+                    " ms and was stopped");
+            timedOut.timedOut = true;
+            timedOut.log = std::move(result.log);
+            return finish(std::move(timedOut));
         }
         result.diagnostics = parseMcsDiagnostics(result.log);
         result.success = child.exit_code() == 0;
         if (!result.success && result.errorCount() == 0) {
             result.diagnostics.push_back({"", 0, 0, Severity::Error, "",
-                                          "mcs failed (exit code " + std::to_string(child.exit_code()) +
-                                              "): " + result.log});
+                                          "mcs failed (exit code " +
+                                              std::to_string(child.exit_code()) +
+                                              "): " + result.log.substr(0, 2000)});
         }
     } catch (const std::exception& e) {
-        return failWith(std::string("cannot run mcs: ") + e.what());
+        return finish(detail::failedResult(request, Backend::Cold,
+                                           std::string("cannot run mcs: ") + e.what()));
     }
-    if (result.success) {
-        std::filesystem::path mdb = request.output;
-        mdb += ".mdb";
-        if (std::filesystem::exists(mdb, ec)) {
-            result.symbols = mdb;
-        }
-    }
-    return finish();
+    detail::checkOutputs(result);
+    return finish(std::move(result));
 }
 
 } // namespace scripthost::compiler

@@ -6,9 +6,21 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scripthost::compiler {
+
+/// Which way a build was run.
+enum class Backend {
+    Cold, ///< one `mcs` process per build
+    Warm, ///< the resident compile server (mcs.exe loaded once under mono)
+};
+
+/// "cold" / "warm", for logs and JSON.
+[[nodiscard]] constexpr std::string_view backendName(Backend backend) noexcept {
+    return backend == Backend::Warm ? "warm" : "cold";
+}
 
 /// One build of a C# library with mcs.
 struct CompileRequest {
@@ -29,6 +41,10 @@ struct CompileResult {
     std::vector<Diagnostic> diagnostics;
     std::string log;       ///< the compiler's raw output, for messages that did not parse
     bool timedOut = false; ///< killed after the request's timeout
+    bool nothingToBuild = false; ///< the request listed no source files; nothing was run
+    Backend backend = Backend::Cold; ///< the backend that produced this result
+    /// Why a warm build fell back to the cold backend (empty when it did not).
+    std::string fallbackReason;
     /// Errors only.
     [[nodiscard]] std::size_t errorCount() const;
 };

@@ -1,0 +1,97 @@
+#pragma once
+// CompileServerProcess: one running scripthost-compile-server under mono, and the client
+// half of its line protocol. Private to the warm compiler.
+
+#include <boost/process/child.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <expected>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace scripthost::compiler::detail {
+
+/// A file descriptor closed on destruction; move-only.
+class UniqueFd {
+public:
+    UniqueFd() = default;
+    explicit UniqueFd(int fd) noexcept : fd_(fd) {}
+    ~UniqueFd();
+    UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+    UniqueFd& operator=(UniqueFd&& other) noexcept;
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+    [[nodiscard]] int get() const noexcept { return fd_; }
+    [[nodiscard]] explicit operator bool() const noexcept { return fd_ >= 0; }
+    void reset() noexcept;
+
+private:
+    int fd_ = -1;
+};
+
+/// How to start the server.
+struct ServerCommand {
+    std::filesystem::path mono;        ///< absolute path of the mono runtime
+    std::filesystem::path server;      ///< scripthost-compile-server.exe
+    std::filesystem::path mcsAssembly; ///< mcs.exe the server loads
+    bool warmUp = true;                ///< let the server JIT mcs with a throw-away build first
+};
+
+/// The server's answer to one BUILD.
+struct ServerReply {
+    int status = 0;     ///< 0 built, 1 compile errors, 2 the server's mcs threw
+    std::string output; ///< the compiler's messages, one per line
+};
+
+using Deadline = std::chrono::steady_clock::time_point;
+
+/// One server process. Its stdin and stdout are one end of a socketpair (so writing to a dead
+/// server gives EPIPE instead of SIGPIPE), its stderr a pipe whose tail is kept for messages.
+class CompileServerProcess {
+public:
+    /// Starts the process without waiting for it to be ready.
+    [[nodiscard]] static std::expected<std::unique_ptr<CompileServerProcess>, std::string>
+    spawn(const ServerCommand& command);
+
+    /// Asks the server to quit, waits a moment, then kills it.
+    ~CompileServerProcess();
+    CompileServerProcess(const CompileServerProcess&) = delete;
+    CompileServerProcess& operator=(const CompileServerProcess&) = delete;
+
+    /// Waits for the READY line (only the first call waits).
+    [[nodiscard]] std::expected<void, std::string> waitReady(Deadline deadline);
+
+    /// Runs one build. `onSent` runs once the request is written. Any error (timeout, exit,
+    /// garbage) leaves the process unusable: the caller kills it.
+    [[nodiscard]] std::expected<ServerReply, std::string>
+    build(const std::vector<std::string>& args, Deadline deadline,
+          const std::function<void()>& onSent);
+
+    /// Process id, for logs and tests.
+    [[nodiscard]] int pid() const noexcept { return pid_; }
+
+    /// Kills the process at once (SIGKILL) and reaps it.
+    void kill() noexcept;
+
+private:
+    CompileServerProcess(boost::process::child child, UniqueFd socket, UniqueFd errors);
+    [[nodiscard]] std::expected<std::string, std::string> readLine(Deadline deadline);
+    [[nodiscard]] std::expected<void, std::string> writeAll(std::string_view data, Deadline deadline);
+    void drainErrors() noexcept;
+    [[nodiscard]] std::string diedMessage();
+
+    boost::process::child child_;
+    UniqueFd socket_;
+    UniqueFd errors_;
+    int pid_ = 0;
+    bool ready_ = false;
+    std::uint64_t nextId_ = 1;
+    std::string buffer_;      ///< bytes read from stdout, not yet split into lines
+    std::string errorsTail_;  ///< last few KiB of the server's stderr
+};
+
+} // namespace scripthost::compiler::detail

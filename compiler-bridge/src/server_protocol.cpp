@@ -1,0 +1,106 @@
+#include "server_protocol.hpp"
+
+#include <charconv>
+
+namespace scripthost::compiler::protocol {
+
+namespace {
+
+template <typename Number>
+bool parseNumber(std::string_view text, Number& value) {
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    return ec == std::errc() && ptr == end && !text.empty();
+}
+
+/// Splits at single spaces.
+std::vector<std::string_view> words(std::string_view line) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t space = line.find(' ', start);
+        parts.push_back(line.substr(start, space - start));
+        if (space == std::string_view::npos) {
+            return parts;
+        }
+        start = space + 1;
+    }
+}
+
+} // namespace
+
+std::string escape(std::string_view text) {
+    std::string escaped;
+    escaped.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+        case '\\': escaped += "\\\\"; break;
+        case '\n': escaped += "\\n"; break;
+        case '\r': escaped += "\\r"; break;
+        default: escaped += c;
+        }
+    }
+    return escaped;
+}
+
+std::string unescape(std::string_view text) {
+    std::string plain;
+    plain.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) {
+            const char c = text[++i];
+            plain += c == 'n' ? '\n' : c == 'r' ? '\r' : c;
+        } else {
+            plain += text[i];
+        }
+    }
+    return plain;
+}
+
+std::string encodeBuild(std::uint64_t id, std::string_view workingFolder,
+                        const std::vector<std::string>& args) {
+    std::string request = "BUILD " + std::to_string(id) + " " + std::to_string(args.size()) + "\n";
+    request += escape(workingFolder);
+    request += '\n';
+    for (const std::string& arg : args) {
+        request += escape(arg);
+        request += '\n';
+    }
+    return request;
+}
+
+ServerLine parseLine(std::string_view line) {
+    using Kind = ServerLine::Kind;
+    ServerLine parsed;
+    if (line.starts_with("| ")) {
+        parsed.kind = Kind::Output;
+        parsed.text = unescape(line.substr(2));
+        return parsed;
+    }
+    if (line.starts_with("FATAL ")) {
+        parsed.kind = Kind::Fatal;
+        parsed.text = unescape(line.substr(6));
+        return parsed;
+    }
+    const auto parts = words(line);
+    if (parts[0] == "END" && parts.size() == 4 && parseNumber(parts[1], parsed.id) &&
+        parseNumber(parts[2], parsed.status)) {
+        long long ms = 0;
+        if (parseNumber(parts[3], ms)) {
+            parsed.kind = Kind::End;
+            return parsed;
+        }
+    } else if (parts[0] == "PONG" && parts.size() == 2 && parseNumber(parts[1], parsed.id)) {
+        parsed.kind = Kind::Pong;
+        return parsed;
+    } else if (parts[0] == "READY" && parts.size() >= 3 && parseNumber(parts[1], parsed.status)) {
+        parsed.kind = Kind::Ready;
+        parsed.text = unescape(line.substr(line.find(' ', 6) + 1));
+        return parsed;
+    }
+    parsed = ServerLine{};
+    parsed.text = std::string(line.substr(0, 200));
+    return parsed;
+}
+
+} // namespace scripthost::compiler::protocol

@@ -1,0 +1,44 @@
+#pragma once
+// The compile server's line protocol (see server/CompileServer.cs for the full description):
+// encoding requests and classifying response lines. Pure functions, unit-tested.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scripthost::compiler::protocol {
+
+/// Version the server announces in its READY line; a mismatch means the wrong server exe.
+inline constexpr int version = 1;
+
+/// Escapes '\\', '\n' and '\r' so any text fits on one protocol line.
+[[nodiscard]] std::string escape(std::string_view text);
+
+/// Reverses escape().
+[[nodiscard]] std::string unescape(std::string_view text);
+
+/// "BUILD <id> <argc>\n", the escaped working folder, then one escaped argument per line.
+[[nodiscard]] std::string encodeBuild(std::uint64_t id, std::string_view workingFolder,
+                                      const std::vector<std::string>& args);
+
+/// One line the server wrote, classified.
+struct ServerLine {
+    enum class Kind {
+        Ready,   ///< READY <version> <mcs>: start-up finished; `status` holds the version
+        Output,  ///< "| text": one line of compiler output; `text` is unescaped
+        End,     ///< END <id> <status> <ms>: the response to request `id` is complete
+        Pong,    ///< PONG <id>
+        Fatal,   ///< FATAL <message>: the server gave up; `text` is the message
+        Garbage, ///< anything else: the stream cannot be trusted any more
+    };
+    Kind kind = Kind::Garbage;
+    std::string text;
+    std::uint64_t id = 0;
+    int status = 0;
+};
+
+/// Classifies one line (without its '\n').
+[[nodiscard]] ServerLine parseLine(std::string_view line);
+
+} // namespace scripthost::compiler::protocol
