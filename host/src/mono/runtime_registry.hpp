@@ -20,4 +20,8 @@ void forgetDomain(MonoDomain* domain);
 /// ScriptCore's image in `domain`, or nullptr.
 MonoImage* scriptCoreImage(MonoDomain* domain);
 
+/// The image of the scripts assembly named `assemblyName` (e.g. "Scripts") in `domain`,
+/// or nullptr. For host-internal tools such as the dispatch benchmark.
+MonoImage* scriptsImage(MonoDomain* domain, const char* assemblyName);
+
 } // namespace scripthost::mono

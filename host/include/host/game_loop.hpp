@@ -1,0 +1,35 @@
+#pragma once
+// GameLoop: paces frames and drives a ScriptHost until told to stop.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+namespace scripthost {
+
+class ScriptHost;
+
+struct GameLoopOptions {
+    double fps = 60.0;          ///< target frame rate; 0 runs unpaced, as fast as possible
+    std::int64_t maxFrames = 0; ///< stop after this many frames; 0 runs until stopped
+    double maxDelta = 0.25;     ///< a frame never advances game time by more than this (s)
+};
+
+/// Runs frames at a steady rate: each frame's delta is the measured wall time since the
+/// last (capped at maxDelta, so a pause in a debugger does not become a giant step),
+/// and the loop sleeps off what is left of the frame's period. Main thread only.
+class GameLoop {
+public:
+    explicit GameLoop(GameLoopOptions options) noexcept : options_(options) {}
+
+    /// Ticks `host` until `stop` becomes true or maxFrames have run. `betweenFrames`, if
+    /// set, runs after every frame (the place for control requests and reload swaps).
+    /// Returns the number of frames run.
+    std::int64_t run(ScriptHost& host, const std::atomic<bool>& stop,
+                     const std::function<void()>& betweenFrames = {});
+
+private:
+    GameLoopOptions options_;
+};
+
+} // namespace scripthost

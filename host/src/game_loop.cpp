@@ -1,0 +1,45 @@
+#include "host/game_loop.hpp"
+
+#include "host/script_host.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace scripthost {
+
+std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,
+                           const std::function<void()>& betweenFrames) {
+    using Clock = std::chrono::steady_clock;
+    const auto period = options_.fps > 0 ? std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(1.0 / options_.fps))
+                                         : Clock::duration::zero();
+    std::int64_t frames = 0;
+    auto last = Clock::now();
+    auto nextFrame = last + period;
+    // The first frame advances by one period (or a nominal 1/60 s when unpaced).
+    double delta = options_.fps > 0 ? 1.0 / options_.fps : 1.0 / 60.0;
+    while (!stop.load(std::memory_order_relaxed) &&
+           (options_.maxFrames == 0 || frames < options_.maxFrames)) {
+        host.tick(std::min(delta, options_.maxDelta));
+        ++frames;
+        if (betweenFrames) {
+            betweenFrames();
+        }
+        if (period > Clock::duration::zero()) {
+            const auto now = Clock::now();
+            if (nextFrame > now) {
+                std::this_thread::sleep_until(nextFrame);
+                nextFrame += period;
+            } else {
+                nextFrame = now + period; // behind: do not try to catch up in a burst
+            }
+        }
+        const auto now = Clock::now();
+        delta = std::chrono::duration<double>(now - last).count();
+        last = now;
+    }
+    return frames;
+}
+
+} // namespace scripthost

@@ -1,0 +1,142 @@
+// End-to-end tests of the scripthost executable: real binary, real mcs, real temp folders.
+#include "../support/test_support.hpp"
+
+#include <boost/process.hpp>
+#include <csignal>
+#include <doctest/doctest.h>
+#include <mutex>
+#include <thread>
+
+namespace bp = boost::process;
+using namespace scripthost::testing;
+
+namespace {
+
+/// A running scripthost whose merged stdout+stderr is collected on a reader thread.
+class HostProcess {
+public:
+    explicit HostProcess(std::vector<std::string> args)
+        : child_(std::string(SCRIPTHOST_EXE), bp::args(std::move(args)), bp::std_in.close(),
+                 (bp::std_out & bp::std_err) > pipe_) {
+        reader_ = std::thread([this] {
+            std::string line;
+            while (std::getline(pipe_, line)) {
+                std::lock_guard lock(mutex_);
+                output_ += line + "\n";
+            }
+        });
+    }
+    ~HostProcess() {
+        if (child_.running()) child_.terminate();
+        if (reader_.joinable()) reader_.join();
+    }
+    std::string output() {
+        std::lock_guard lock(mutex_);
+        return output_;
+    }
+    bool waitForOutput(const std::string& text, std::chrono::milliseconds timeout) {
+        return waitUntil([&] { return output().find(text) != std::string::npos; }, timeout);
+    }
+    /// Waits for exit (with a deadline) and returns the exit code, or -1 on timeout.
+    int wait(std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+        std::error_code ec;
+        if (!child_.wait_for(timeout, ec)) {
+            child_.terminate();
+            return -1;
+        }
+        if (reader_.joinable()) reader_.join();
+        return child_.exit_code();
+    }
+    void signal(int sig) { ::kill(child_.id(), sig); }
+
+private:
+    bp::ipstream pipe_;
+    bp::child child_;
+    std::thread reader_;
+    std::mutex mutex_;
+    std::string output_;
+};
+
+const std::string kDemoScripts = std::string(SCRIPTHOST_SOURCE_DIR) + "/demo-game/scripts";
+const std::string kDemoScene = std::string(SCRIPTHOST_SOURCE_DIR) + "/demo-game/scene.json";
+
+} // namespace
+
+TEST_CASE("scripthost run: the demo runs headless for 300 frames and prints frame statistics") {
+    HostProcess host({"run", "--scripts", kDemoScripts, "--scene", kDemoScene, "--headless",
+                      "--frames", "300", "--fps", "0"});
+    const int code = host.wait();
+    const std::string out = host.output();
+    CHECK_MESSAGE(code == 0, out);
+    CHECK(out.find("running 5 entities, 5 scripts for 300 frames") != std::string::npos);
+    CHECK(out.find("stopped after 300 frames") != std::string::npos);
+    CHECK(out.find("frame statistics: 300 frames") != std::string::npos);
+    CHECK(out.find("script failure") == std::string::npos);
+}
+
+TEST_CASE("scripthost run: a syntax error prints the diagnostic and exits non-zero") {
+    TempDir dir("cli-syntax");
+    writeFile(dir / "Bad.cs", "using UEngine;\npublic class Bad : UMonoScriptComponent {\n  int x = \"no\";\n}\n");
+    HostProcess host({"run", "--scripts", dir.path().string(), "--headless", "--frames", "3"});
+    const int code = host.wait();
+    const std::string out = host.output();
+    CHECK(code == 1);
+    CHECK_MESSAGE(out.find("Bad.cs(3,11): error CS0029: Cannot implicitly convert type `string' to `int'") !=
+                      std::string::npos, out);
+    CHECK(out.find("nothing was run") != std::string::npos);
+}
+
+TEST_CASE("scripthost run: a missing folder, a missing class, a non-script class: one clear line each") {
+    TempDir dir("cli-bad");
+    {
+        HostProcess host({"run", "--scripts", (dir / "nope").string(), "--frames", "3"});
+        CHECK(host.wait() == 1);
+        CHECK(host.output().find("script folder " + (dir / "nope").string() + " does not exist") != std::string::npos);
+    }
+    writeFile(dir / "scripts" / "Plain.cs", "public class Plain { public int x; }\n"
+                                            "public class Real : UEngine.UMonoScriptComponent { }\n");
+    writeFile(dir / "missing.json", R"({"entities": [{"name": "E", "scripts": ["Ghost"]}]})");
+    writeFile(dir / "plain.json", R"({"entities": [{"name": "E", "scripts": ["Plain"]}]})");
+    {
+        HostProcess host({"run", "--scripts", (dir / "scripts").string(), "--scene", (dir / "missing.json").string(),
+                          "--headless", "--frames", "3"});
+        CHECK(host.wait() == 1);
+        CHECK_MESSAGE(host.output().find("entity \"E\": no script class named Ghost") != std::string::npos, host.output());
+    }
+    {
+        HostProcess host({"run", "--scripts", (dir / "scripts").string(), "--scene", (dir / "plain.json").string(),
+                          "--headless", "--frames", "3"});
+        CHECK(host.wait() == 1);
+        CHECK_MESSAGE(host.output().find("class Plain does not derive from UEngine.UMonoScriptComponent") !=
+                          std::string::npos, host.output());
+    }
+    {
+        writeFile(dir / "empty" / "readme.txt", "no scripts here");
+        HostProcess host({"run", "--scripts", (dir / "empty").string(), "--frames", "3"});
+        CHECK(host.wait() == 1);
+        CHECK(host.output().find("no .cs files under") != std::string::npos);
+    }
+}
+
+TEST_CASE("scripthost run: SIGTERM stops the loop cleanly between frames") {
+    HostProcess host({"run", "--scripts", kDemoScripts, "--scene", kDemoScene, "--headless"});
+    REQUIRE_MESSAGE(host.waitForOutput("running 5 entities", std::chrono::seconds(30)), host.output());
+    host.signal(SIGTERM);
+    const int code = host.wait();
+    CHECK_MESSAGE(code == 0, host.output());
+    CHECK(host.output().find("(signal)") != std::string::npos);
+    CHECK(host.output().find("frame statistics:") != std::string::npos);
+}
+
+TEST_CASE("scripthost run: a script that throws every frame is disabled and the run succeeds") {
+    TempDir dir("cli-throw");
+    writeFile(dir / "Boom.cs", "using UEngine;\npublic class Boom : UMonoScriptComponent {\n"
+                               "  public override void Update(float dt) { throw new System.Exception(\"boom\"); }\n}\n");
+    HostProcess host({"run", "--scripts", dir.path().string(), "--headless", "--frames", "50", "--fps", "0",
+                      "--disable-after", "4"});
+    CHECK(host.wait() == 0);
+    const std::string out = host.output();
+    CHECK_MESSAGE(out.find("Boom.cs:3") != std::string::npos, out);
+    CHECK(out.find("disabled after 4 consecutive failures") != std::string::npos);
+    CHECK(out.find("4 script failure(s) during the run") != std::string::npos);
+}

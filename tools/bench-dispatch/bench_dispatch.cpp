@@ -1,0 +1,187 @@
+// bench_dispatch: what one script Update costs through each calling strategy, and what
+// an internal call costs. A benchmark, not a test: it reports, it asserts nothing.
+//
+//   managed dispatcher   one thunk call per frame; ScriptRuntime iterates the scripts
+//   thunk per script     one unmanaged thunk call per script per frame (C++ loop)
+//   runtime_invoke       one mono_runtime_invoke per script per frame (the baseline)
+//   icall Vector3 get    UTransform.position from C#, vs reading a managed Vector3
+#include "host/script_context.hpp"
+#include "host/script_host.hpp"
+#include "mono/gc_handle.hpp"
+#include "mono/runtime_registry.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <mono/jit/jit.h>
+#include <mono/metadata/appdomain.h>
+#include <mono/metadata/class.h>
+#include <mono/metadata/object.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+using namespace scripthost;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+template <typename F> double timeSeconds(F&& f) {
+    const auto start = Clock::now();
+    f();
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct Figure {
+    std::string name;
+    double value; // ns
+    std::string unit;
+    std::string baseline;
+    double ratio; // value / baseline value
+};
+
+[[noreturn]] void die(const std::string& message) {
+    spdlog::error("{}", message);
+    std::exit(1);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"bench_dispatch: per-script Update dispatch cost and internal-call cost"};
+    bool quick = false, json = false;
+    std::string scriptCore = SCRIPTHOST_SCRIPTCORE_DLL, benchDll = SCRIPTHOST_BENCH_SCRIPTS_DLL;
+    app.add_flag("--quick", quick, "Short run (fewer scripts and repetitions)");
+    app.add_flag("--json", json, "Print one JSON object instead of a table");
+    app.add_option("--scriptcore", scriptCore, "ScriptCore.dll");
+    app.add_option("--bench-scripts", benchDll, "BenchScripts.dll");
+    CLI11_PARSE(app, argc, argv);
+    spdlog::set_level(spdlog::level::warn);
+
+    const int scripts = quick ? 1000 : 10000;
+    const int frames = quick ? 20 : 50;
+    const int repetitions = quick ? 5 : 11;
+    const int icalls = quick ? 200000 : 2000000;
+
+    auto host = ScriptHost::create(ScriptHostOptions{scriptCore, 0, 1.0 / 50});
+    if (!host) die(host.error().message);
+    auto bench = AssemblyFile::read(benchDll);
+    if (!bench) die(bench.error().message);
+    if (auto r = (*host)->loadScripts(*bench); !r) die(r.error().message);
+    ScriptHost& h = **host;
+
+    // Strategy 1's scripts live in the host, as in a game.
+    std::vector<ObjectId> slots;
+    for (int i = 0; i < scripts; ++i) {
+        const ObjectId e = h.world().createEntity("E" + std::to_string(i));
+        auto s = h.addScript(e, SceneScript{"Bench.Mover", nlohmann::json::object()});
+        if (!s) die(s.error().message);
+        slots.push_back(*s);
+    }
+    // Strategies 2 and 3 call instances of the same class, created here.
+    MonoDomain* domain = mono_domain_get();
+    MonoImage* image = mono::scriptsImage(domain, "BenchScripts");
+    if (image == nullptr) die("BenchScripts image not found");
+    MonoClass* mover = mono_class_from_name(image, "Bench", "Mover");
+    MonoClass* loops = mono_class_from_name(image, "Bench", "Loops");
+    MonoMethod* update = mono_class_get_method_from_name(mover, "Update", 1);
+    MonoMethod* ctor = mono_class_get_method_from_name(mover, ".ctor", 0);
+    if (!mover || !loops || !update || !ctor) die("bench classes not found");
+    std::vector<mono::GcHandle> objects;
+    for (int i = 0; i < scripts; ++i) {
+        MonoObject* o = mono_object_new(domain, mover);
+        MonoObject* exc = nullptr;
+        mono_runtime_invoke(ctor, o, nullptr, &exc);
+        objects.push_back(mono::GcHandle::strong(o));
+    }
+    using UpdateThunk = void (*)(MonoObject*, float, MonoException**);
+    auto thunk = reinterpret_cast<UpdateThunk>(mono_method_get_unmanaged_thunk(update));
+
+    auto perScriptNs = [&](auto&& frame) {
+        std::vector<double> samples;
+        frame(); // warm-up: JIT
+        for (int r = 0; r < repetitions; ++r) {
+            const double s = timeSeconds([&] {
+                for (int f = 0; f < frames; ++f) frame();
+            });
+            samples.push_back(s * 1e9 / (double(frames) * scripts));
+        }
+        return median(samples);
+    };
+    std::int64_t frameNo = 0;
+    ScriptDomain& d = *h.domain();
+    ScriptContext context{&h.world(), &h.input(), &h.failures(), {}};
+    ScriptContextBinding bind(context);
+
+    const double dispatcher = perScriptNs([&] { (void)d.runUpdate(0.016f, 0.0, ++frameNo); });
+    const double perThunk = perScriptNs([&] {
+        for (auto& o : objects) {
+            MonoException* exc = nullptr;
+            thunk(o.target(), 0.016f, &exc);
+        }
+    });
+    const double perInvoke = perScriptNs([&] {
+        float dt = 0.016f;
+        void* args[] = {&dt};
+        for (auto& o : objects) {
+            MonoObject* exc = nullptr;
+            mono_runtime_invoke(update, o.target(), args, &exc);
+        }
+    });
+
+    // Internal call: n transform.position reads vs n managed Vector3 reads, both in C#.
+    MonoMethod* readPosition = mono_class_get_method_from_name(loops, "ReadPosition", 2);
+    MonoMethod* readManaged = mono_class_get_method_from_name(loops, "ReadManagedVector", 2);
+    auto perCallNs = [&](MonoMethod* method) {
+        std::vector<double> samples;
+        MonoString* entity = mono_string_new(domain, "E0");
+        for (int r = -1; r < repetitions; ++r) { // r = -1: warm-up (JIT)
+            int n = r < 0 ? 1000 : icalls;
+            void* args[] = {entity, &n};
+            MonoObject* exc = nullptr;
+            const double s = timeSeconds([&] { mono_runtime_invoke(method, nullptr, args, &exc); });
+            if (exc != nullptr) die("an internal-call loop threw");
+            if (r >= 0) samples.push_back(s * 1e9 / n);
+        }
+        return median(samples);
+    };
+    if (!readPosition || !readManaged) die("Bench.Loops methods not found");
+    const double icall = perCallNs(readPosition);
+    const double managed = perCallNs(readManaged);
+    std::vector<Figure> figures = {
+        {"update dispatch: managed dispatcher", dispatcher, "ns/script", "mono_runtime_invoke per script",
+         dispatcher / perInvoke},
+        {"update dispatch: unmanaged thunk per script", perThunk, "ns/script",
+         "mono_runtime_invoke per script", perThunk / perInvoke},
+        {"update dispatch: mono_runtime_invoke per script", perInvoke, "ns/script",
+         "mono_runtime_invoke per script", 1.0},
+        {"internal call: UTransform.position (Vector3 get)", icall, "ns/call",
+         "managed Vector3 read", managed > 0 ? icall / managed : 0.0},
+        {"managed Vector3 read (baseline)", managed, "ns/call", "managed Vector3 read", 1.0},
+    };
+
+    if (json) {
+        nlohmann::json out{{"benchmark", "dispatch"}, {"scripts", scripts}, {"frames", frames},
+                           {"repetitions", repetitions}, {"results", nlohmann::json::array()}};
+        for (const Figure& f : figures) {
+            out["results"].push_back({{"name", f.name}, {"median_ns", f.value}, {"unit", f.unit},
+                                      {"baseline", f.baseline}, {"ratio", f.ratio}});
+        }
+        std::puts(out.dump(2).c_str());
+    } else {
+        std::printf("dispatch: %d scripts, %d frames x %d repetitions (medians)\n", scripts, frames,
+                    repetitions);
+        for (const Figure& f : figures) {
+            std::printf("  %-48s %9.1f %-10s x%.2f vs %s\n", f.name.c_str(), f.value, f.unit.c_str(),
+                        f.ratio, f.baseline.c_str());
+        }
+    }
+    objects.clear();
+    (void)h.shutdown();
+    return 0;
+}
