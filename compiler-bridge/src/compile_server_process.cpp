@@ -214,7 +214,8 @@ std::expected<std::string, std::string> CompileServerProcess::readLine(Deadline 
             const ssize_t got = ::recv(socket_.get(), chunk, sizeof chunk, 0);
             if (got > 0) {
                 buffer_.append(chunk, static_cast<std::size_t>(got));
-            } else if (got == 0) {
+            } else if (got == 0 || errno == ECONNRESET) {
+                // ECONNRESET: the server died with part of our request still unread.
                 return std::unexpected(diedMessage());
             } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 return std::unexpected(systemError("reading from the compile server"));

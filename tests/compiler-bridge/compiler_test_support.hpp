@@ -1,0 +1,82 @@
+#pragma once
+// Helpers for the compiler-bridge tests: requests over temp folders, fake programs, log capture.
+
+#include "compiler_bridge/compile_request.hpp"
+#include "support/test_support.hpp"
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <string>
+
+namespace scripthost::testing {
+
+/// A library build of `sources` into `<dir>/out/<name>.dll`, with a test-sized timeout.
+inline compiler::CompileRequest libraryRequest(const std::filesystem::path& dir,
+                                               std::vector<std::filesystem::path> sources,
+                                               const std::string& name = "Lib") {
+    compiler::CompileRequest request;
+    request.sources = std::move(sources);
+    request.output = dir / "out" / (name + ".dll");
+    request.timeout = std::chrono::seconds(30);
+    return request;
+}
+
+/// Writes an executable shell script (a fake mcs or a fake server).
+inline std::filesystem::path writeScript(const std::filesystem::path& path, const std::string& body) {
+    writeFile(path, "#!/bin/sh\n" + body);
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+}
+
+/// Does the file contain these bytes? (Class names land in a dll's metadata strings.)
+inline bool fileContains(const std::filesystem::path& file, const std::string& bytes) {
+    return readFile(file).find(bytes) != std::string::npos;
+}
+
+/// All diagnostics of a result, one formatted line each, for failure messages.
+inline std::string describe(const compiler::CompileResult& result) {
+    std::string text = std::string(result.success ? "success" : "failure") + " (" +
+                       std::string(compiler::backendName(result.backend)) + ")";
+    if (!result.fallbackReason.empty()) {
+        text += " fallback: " + result.fallbackReason;
+    }
+    for (const auto& d : result.diagnostics) {
+        text += "\n  " + compiler::format(d);
+    }
+    return text;
+}
+
+/// Routes spdlog's default logger into a string while alive, and counts warnings.
+class CapturedLog {
+public:
+    CapturedLog() : previous_(spdlog::default_logger()) {
+        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(stream_);
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("captured", sink));
+    }
+    ~CapturedLog() { spdlog::set_default_logger(previous_); }
+    CapturedLog(const CapturedLog&) = delete;
+    CapturedLog& operator=(const CapturedLog&) = delete;
+
+    [[nodiscard]] std::string text() const { return stream_.str(); }
+    [[nodiscard]] std::size_t warnings() const {
+        const std::string all = text();
+        std::size_t n = 0;
+        for (std::size_t at = all.find("[warning]"); at != std::string::npos;
+             at = all.find("[warning]", at + 1)) {
+            ++n;
+        }
+        return n;
+    }
+
+private:
+    std::ostringstream stream_;
+    std::shared_ptr<spdlog::logger> previous_;
+};
+
+} // namespace scripthost::testing

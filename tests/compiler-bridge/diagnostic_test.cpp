@@ -1,0 +1,92 @@
+// parseMcsDiagnostics / format, on output produced by the real mcs.
+#include "compiler_bridge/cold_compiler.hpp"
+#include "compiler_bridge/diagnostic.hpp"
+#include "compiler_test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace scripthost::compiler;
+using scripthost::testing::TempDir;
+using scripthost::testing::libraryRequest;
+using scripthost::testing::writeFile;
+
+namespace {
+
+/// Runs real mcs and returns its raw output.
+std::string mcsOutput(const CompileRequest& request) {
+    return ColdCompiler().compile(request).log;
+}
+
+} // namespace
+
+TEST_CASE("real mcs errors and warnings parse with file, line, column, code and message") {
+    TempDir dir("diag");
+    const auto bad = dir / "Bad.cs";
+    writeFile(bad, "class Bad {\n"
+                   "    int F() { int unused = 1; return 0; }\n"
+                   "    int G() { return missingName; }\n"
+                   "    int H() { int x = \"text\"; return x; }\n"
+                   "}\n");
+    const std::string log = mcsOutput(libraryRequest(dir.path(), {bad}));
+    const auto diagnostics = parseMcsDiagnostics(log);
+    REQUIRE_MESSAGE(diagnostics.size() == 3, log);
+
+    CHECK(diagnostics[0].file == bad.string());
+    CHECK(diagnostics[0].line == 2);
+    CHECK(diagnostics[0].severity == Severity::Warning);
+    CHECK(diagnostics[0].code == "CS0219");
+
+    CHECK(diagnostics[1].line == 3);
+    CHECK(diagnostics[1].column == 22);
+    CHECK(diagnostics[1].severity == Severity::Error);
+    CHECK(diagnostics[1].code == "CS0103");
+    CHECK(diagnostics[1].message.find("missingName") != std::string::npos);
+
+    CHECK(diagnostics[2].line == 4);
+    CHECK(diagnostics[2].code == "CS0029");
+    CHECK(diagnostics[2].message.find("`string'") != std::string::npos);
+}
+
+TEST_CASE("a missing source file gives an error without a location") {
+    TempDir dir("diag");
+    const std::string log = mcsOutput(libraryRequest(dir.path(), {dir / "Nowhere.cs"}));
+    const auto diagnostics = parseMcsDiagnostics(log);
+    REQUIRE_MESSAGE(diagnostics.size() == 1, log);
+    CHECK(diagnostics[0].file.empty());
+    CHECK(diagnostics[0].line == 0);
+    CHECK(diagnostics[0].column == 0);
+    CHECK(diagnostics[0].code == "CS2001");
+    CHECK(diagnostics[0].message.find("Nowhere.cs") != std::string::npos);
+}
+
+TEST_CASE("paths with spaces and parentheses keep their whole file name") {
+    TempDir dir("diag");
+    const auto odd = dir / "My Scripts (copy)" / "Odd (1).cs";
+    writeFile(odd, "class Odd {\n  void F() { undefinedCall(1, 2); }\n}\n");
+    const std::string log = mcsOutput(libraryRequest(dir.path(), {odd}));
+    const auto diagnostics = parseMcsDiagnostics(log);
+    REQUIRE_MESSAGE(diagnostics.size() == 1, log);
+    CHECK(diagnostics[0].file == odd.string());
+    CHECK(diagnostics[0].line == 2);
+    CHECK(diagnostics[0].column == 14);
+    CHECK(diagnostics[0].code == "CS0103");
+}
+
+TEST_CASE("summary lines, blank lines and CRLF endings are not diagnostics") {
+    const auto diagnostics = parseMcsDiagnostics(
+        "A.cs(1,2): error CS1525: Unexpected symbol `}'\r\n\r\nCompilation failed: 1 error(s), 0 warnings\n");
+    REQUIRE(diagnostics.size() == 1);
+    CHECK(diagnostics[0].message == "Unexpected symbol `}'");
+    CHECK(parseMcsDiagnostics("").empty());
+}
+
+TEST_CASE("format prints the way mcs does, with or without a location") {
+    CHECK(format({"File.cs", 12, 5, Severity::Error, "CS0103", "The name `x' does not exist"}) ==
+          "File.cs(12,5): error CS0103: The name `x' does not exist");
+    CHECK(format({"", 0, 0, Severity::Warning, "CS2002", "Source file `a.cs' specified multiple times"}) ==
+          "warning CS2002: Source file `a.cs' specified multiple times");
+    const Diagnostic original{"Dir (x)/A b.cs", 3, 9, Severity::Warning, "CS0168", "unused"};
+    const auto reparsed = parseMcsDiagnostics(format(original));
+    REQUIRE(reparsed.size() == 1);
+    CHECK(reparsed[0] == original);
+}

@@ -1,0 +1,247 @@
+// WarmCompiler: the resident compile server, its state across builds, and its fallbacks.
+#include "compiler_bridge/warm_compiler.hpp"
+#include "compiler_test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+
+using namespace scripthost::compiler;
+using namespace scripthost::testing;
+
+namespace {
+
+/// A source whose class name is unique per generation (so each dll is recognisable), valid or
+/// with one error.
+std::string generationSource(int generation, bool broken) {
+    const std::string name = "Generation" + std::to_string(generation);
+    return "public class " + name + " {\n  public int Value() { return " +
+           (broken ? "notDeclared" + std::to_string(generation) : std::to_string(generation)) +
+           "; }\n}\n";
+}
+
+} // namespace
+
+TEST_CASE("warm: the compile server is found beside the executable") {
+    CHECK(std::filesystem::is_regular_file(defaultCompileServerPath()));
+    CHECK(defaultCompileServerPath().parent_path() == executableDirectory());
+}
+
+TEST_CASE("warm: 20 builds in a row, errors followed by fixed code, all correct") {
+    TempDir dir("warm");
+    CapturedLog log;
+    WarmCompiler compiler;
+    compiler.warmUp();
+    REQUIRE(compiler.serverPid().has_value());
+    const auto source = dir / "Script.cs";
+    std::string previousDll;
+    for (int i = 0; i < 20; ++i) {
+        CAPTURE(i);
+        const bool broken = i % 3 == 1; // bad, then the next build fixes it
+        writeFile(source, generationSource(i, broken));
+        auto request = libraryRequest(dir / ("gen" + std::to_string(i)), {source}, "Scripts");
+        const CompileResult result = compiler.compile(request);
+        CHECK_MESSAGE(result.backend == Backend::Warm, describe(result));
+        CHECK(result.fallbackReason.empty());
+        if (broken) {
+            CHECK_FALSE(result.success);
+            REQUIRE(result.errorCount() == 1);
+            CHECK(result.diagnostics[0].code == "CS0103");
+            CHECK(result.diagnostics[0].file == source.string());
+            CHECK(result.diagnostics[0].line == 2);
+            CHECK(result.diagnostics[0].message.find("notDeclared" + std::to_string(i)) != std::string::npos);
+            CHECK_FALSE(std::filesystem::exists(request.output));
+        } else {
+            REQUIRE_MESSAGE(result.success, describe(result));
+            CHECK(result.diagnostics.empty());
+            CHECK(std::filesystem::is_regular_file(result.symbols));
+            const std::string dll = readFile(result.output);
+            CHECK(dll.find("Generation" + std::to_string(i)) != std::string::npos);
+            CHECK(dll != previousDll);
+            previousDll = dll;
+        }
+    }
+    const WarmCompilerStats stats = compiler.stats();
+    CHECK(stats.warmBuilds == 20);
+    CHECK(stats.coldFallbacks == 0);
+    CHECK(stats.serverStarts == 1);
+    CHECK(log.warnings() == 0);
+}
+
+TEST_CASE("warm: a rebuilt reference is seen by the next build (no stale reference cache)") {
+    TempDir dir("warm");
+    WarmCompiler compiler;
+    const auto core = dir / "Core.cs";
+    const auto user = dir / "User.cs";
+    const auto coreDll = dir / "core" / "Core.dll";
+    writeFile(core, "public class Core { public static int Old() { return 1; } }\n");
+    auto coreRequest = libraryRequest(dir.path(), {core});
+    coreRequest.output = coreDll;
+    REQUIRE(compiler.compile(coreRequest).success);
+
+    writeFile(user, "public class User { public int F() { return Core.New(); } }\n");
+    auto userRequest = libraryRequest(dir / "u1", {user}, "User");
+    userRequest.references = {coreDll};
+    const CompileResult before = compiler.compile(userRequest);
+    CHECK_FALSE(before.success); // Core.New does not exist yet
+    CHECK(before.backend == Backend::Warm);
+
+    writeFile(core, "public class Core { public static int New() { return 2; } }\n");
+    REQUIRE(compiler.compile(coreRequest).success); // same path, new content
+    userRequest.output = dir / "u2" / "User.dll";
+    const CompileResult after = compiler.compile(userRequest);
+    CHECK_MESSAGE(after.success, describe(after));
+    CHECK(after.backend == Backend::Warm);
+}
+
+TEST_CASE("warm: relative paths mean the same as for mcs (the server builds in our folder)") {
+    TempDir dir("warm");
+    writeFile(dir / "Rel.cs", "public class Rel {}\n");
+    const auto previous = std::filesystem::current_path();
+    std::filesystem::current_path(dir.path());
+    WarmCompiler compiler;
+    CompileRequest request;
+    request.sources = {"Rel.cs"};
+    request.output = "out/Rel.dll";
+    const CompileResult result = compiler.compile(request);
+    std::filesystem::current_path(previous);
+    CHECK_MESSAGE(result.success, describe(result));
+    CHECK(result.backend == Backend::Warm);
+    CHECK(std::filesystem::is_regular_file(dir / "out" / "Rel.dll"));
+}
+
+TEST_CASE("warm: killing the server mid-build falls back to cold once, then recovers") {
+    TempDir dir("warm");
+    CapturedLog log;
+    const auto source = dir / "Script.cs";
+    WarmCompilerOptions options;
+    bool killNext = false;
+    int killedPid = 0;
+    options.onRequestSent = [&](int pid) {
+        if (killNext) {
+            killNext = false;
+            killedPid = pid;
+            ::kill(pid, SIGKILL); // the server has the request: it dies mid-build
+        }
+    };
+    WarmCompiler compiler(options);
+
+    writeFile(source, generationSource(1, false));
+    const CompileResult first = compiler.compile(libraryRequest(dir / "g1", {source}));
+    REQUIRE_MESSAGE(first.success, describe(first));
+    CHECK(first.backend == Backend::Warm);
+    const std::optional<int> firstPid = compiler.serverPid();
+    REQUIRE(firstPid.has_value());
+
+    killNext = true;
+    writeFile(source, generationSource(2, false));
+    const CompileResult fallback = compiler.compile(libraryRequest(dir / "g2", {source}));
+    CHECK(killedPid == *firstPid);
+    REQUIRE_MESSAGE(fallback.success, describe(fallback));
+    CHECK(fallback.backend == Backend::Cold);
+    CHECK(fallback.fallbackReason.find("exited") != std::string::npos);
+    CHECK(fileContains(fallback.output, "Generation2"));
+    CHECK(log.warnings() == 1);
+
+    writeFile(source, generationSource(3, true));
+    const CompileResult next = compiler.compile(libraryRequest(dir / "g3", {source}));
+    CHECK(next.backend == Backend::Warm);
+    CHECK_FALSE(next.success);
+    CHECK(next.errorCount() == 1);
+    REQUIRE(compiler.serverPid().has_value());
+    CHECK(*compiler.serverPid() != *firstPid);
+
+    const WarmCompilerStats stats = compiler.stats();
+    CHECK(stats.coldFallbacks == 1);
+    CHECK(stats.warmBuilds == 2);
+    CHECK(stats.serverStarts == 2);
+    CHECK(log.warnings() == 1);
+}
+
+TEST_CASE("warm: a hung server is killed at the request's timeout and the build runs cold") {
+    TempDir dir("warm");
+    CapturedLog log;
+    // Announces itself, then reads requests forever without answering.
+    const auto hung = writeScript(dir / "hung-server", "echo 'READY 1 fake'\nwhile read line; do :; done\n");
+    WarmCompilerOptions options;
+    options.mono = "/bin/sh"; // runs `/bin/sh <server> --mcs=... --warmup`
+    options.server = hung;
+    WarmCompiler compiler(options);
+    writeFile(dir / "A.cs", generationSource(1, false));
+    auto request = libraryRequest(dir.path(), {dir / "A.cs"});
+    request.timeout = std::chrono::milliseconds(500);
+    const CompileResult result = compiler.compile(request);
+    CHECK_MESSAGE(result.success, describe(result));
+    CHECK(result.backend == Backend::Cold);
+    CHECK(result.fallbackReason.find("in time") != std::string::npos);
+    CHECK(log.warnings() == 1);
+    CHECK(compiler.stats().serverStarts == 2); // the replacement was started at once
+}
+
+TEST_CASE("warm: a server answering garbage is replaced and the build runs cold") {
+    TempDir dir("warm");
+    CapturedLog log;
+    const auto noisy = writeScript(dir / "garbage-server",
+                                   "echo 'READY 1 fake'\nwhile read line; do echo 'Unhandled Exception: boom'; done\n");
+    WarmCompilerOptions options;
+    options.mono = "/bin/sh";
+    options.server = noisy;
+    WarmCompiler compiler(options);
+    writeFile(dir / "A.cs", generationSource(1, true));
+    const CompileResult result = compiler.compile(libraryRequest(dir.path(), {dir / "A.cs"}));
+    CHECK(result.backend == Backend::Cold);
+    CHECK(result.fallbackReason.find("garbage") != std::string::npos);
+    CHECK_FALSE(result.success);
+    CHECK(result.errorCount() == 1); // the real error, found by the cold build
+    CHECK(log.warnings() == 1);
+}
+
+TEST_CASE("warm: a server that cannot start means cold builds and one warning") {
+    TempDir dir("warm");
+    CapturedLog log;
+    WarmCompilerOptions options;
+    options.server = dir / "missing-server.exe";
+    WarmCompiler compiler(options);
+    writeFile(dir / "A.cs", generationSource(1, false));
+    for (int i = 0; i < 3; ++i) {
+        const CompileResult result = compiler.compile(libraryRequest(dir / std::to_string(i), {dir / "A.cs"}));
+        CHECK_MESSAGE(result.success, describe(result));
+        CHECK(result.backend == Backend::Cold);
+        CHECK(result.fallbackReason.find("server") != std::string::npos);
+    }
+    CHECK(log.warnings() == 1); // not one per build: retried only after retryStartAfter
+    CHECK(log.text().find("missing-server.exe") != std::string::npos);
+    CHECK(compiler.stats().coldFallbacks == 3);
+}
+
+TEST_CASE("warm: a server that exits at start-up is reported, builds still succeed") {
+    TempDir dir("warm");
+    CapturedLog log;
+    const auto dying = writeScript(dir / "dying-server", "echo 'cannot load mcs.exe' >&2\nexit 3\n");
+    WarmCompilerOptions options;
+    options.mono = "/bin/sh";
+    options.server = dying;
+    WarmCompiler compiler(options);
+    writeFile(dir / "A.cs", generationSource(1, false));
+    const CompileResult result = compiler.compile(libraryRequest(dir.path(), {dir / "A.cs"}));
+    CHECK(result.success);
+    CHECK(result.backend == Backend::Cold);
+    CHECK(log.text().find("cannot load mcs.exe") != std::string::npos);
+    CHECK(log.warnings() == 1);
+}
+
+TEST_CASE("warm: recycling after N builds restarts the server and keeps results right") {
+    TempDir dir("warm");
+    WarmCompilerOptions options;
+    options.recycleAfterBuilds = 2;
+    options.serverWarmUp = false;
+    WarmCompiler compiler(options);
+    for (int i = 0; i < 5; ++i) {
+        writeFile(dir / "A.cs", generationSource(i, false));
+        const CompileResult result = compiler.compile(libraryRequest(dir / std::to_string(i), {dir / "A.cs"}));
+        CHECK_MESSAGE(result.success, describe(result));
+        CHECK(result.backend == Backend::Warm);
+        CHECK(fileContains(result.output, "Generation" + std::to_string(i)));
+    }
+    CHECK(compiler.stats().serverStarts == 3); // 2 + 2 + 1 builds
+}
