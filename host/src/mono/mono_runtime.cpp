@@ -80,6 +80,22 @@ MonoImage* scriptCoreImage(MonoDomain* domain) {
     return nullptr;
 }
 
+MonoImage* scriptsImage(MonoDomain* domain, const char* assemblyName) {
+    auto& state = runtimeState();
+    auto it = state.assemblies.find(domain);
+    if (it == state.assemblies.end()) {
+        return nullptr;
+    }
+    for (const LoadedAssembly& loaded : it->second) {
+        MonoAssemblyName* name = mono_assembly_get_name(loaded.assembly);
+        const char* text = name ? mono_assembly_name_get_name(name) : nullptr;
+        if (!loaded.isScriptCore && text != nullptr && std::string_view(text) == assemblyName) {
+            return mono_assembly_get_image(loaded.assembly);
+        }
+    }
+    return nullptr;
+}
+
 } // namespace mono
 
 MonoRuntime& MonoRuntime::instance() {
