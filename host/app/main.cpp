@@ -20,7 +20,9 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-extern "C" void onStopSignal(int) { g_stop.store(true); }
+extern "C" void onStopSignal(int) {
+    g_stop.store(true);
+}
 
 struct RunOptions {
     std::vector<fs::path> scriptDirs;
@@ -69,10 +71,10 @@ int run(const RunOptions& options) {
         return 1;
     }
 
-    BuildFolder build(options.buildDir.empty()
-                          ? fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
-                                ("run-" + std::to_string(::getpid()))
-                          : options.buildDir);
+    BuildFolder build(options.buildDir.empty() ? fs::temp_directory_path() /
+                                                     ("scripthost-" + std::to_string(::getuid())) /
+                                                     ("run-" + std::to_string(::getpid()))
+                                               : options.buildDir);
     compiler::CompileRequest request;
     request.sources = *sources;
     request.references = {scriptCore};
@@ -87,7 +89,8 @@ int run(const RunOptions& options) {
         }
     }
     if (!compiled.success) {
-        spdlog::error("compilation failed with {} error(s); nothing was run", compiled.errorCount());
+        spdlog::error("compilation failed with {} error(s); nothing was run",
+                      compiled.errorCount());
         return 1;
     }
     spdlog::info("compiled in {} ms", compiled.duration.count());
@@ -169,10 +172,13 @@ int main(int argc, char** argv) {
     app.add_flag("--version", showVersion, "Print the host, Mono and mcs versions");
 
     RunOptions options;
-    CLI::App* runCommand = app.add_subcommand("run", "Compile the scripts and run them in the game loop");
+    CLI::App* runCommand =
+        app.add_subcommand("run", "Compile the scripts and run them in the game loop");
     runCommand->add_option("--scripts", options.scriptDirs, "Folder of C# scripts (repeatable)")
         ->required();
-    runCommand->add_option("--scene", options.scene, "Scene file (JSON); default: one entity per script class")
+    runCommand
+        ->add_option("--scene", options.scene,
+                     "Scene file (JSON); default: one entity per script class")
         ->check(CLI::ExistingFile);
     runCommand->add_flag("--headless", options.headless, "Run without a renderer");
     runCommand->add_option("--frames", options.frames, "Stop after N frames (0: run until stopped)")
@@ -180,12 +186,15 @@ int main(int argc, char** argv) {
     runCommand->add_option("--fps", options.fps, "Target frame rate; 0 runs unpaced")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    runCommand->add_option("--disable-after", options.disableAfter,
-                           "Disable a script after N consecutive failures (0: never)")
+    runCommand
+        ->add_option("--disable-after", options.disableAfter,
+                     "Disable a script after N consecutive failures (0: never)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    runCommand->add_option("--scriptcore", options.scriptCore, "ScriptCore.dll (default: beside scripthost)");
-    runCommand->add_option("--build-dir", options.buildDir, "Where to put compiled scripts (default: a temp folder)");
+    runCommand->add_option("--scriptcore", options.scriptCore,
+                           "ScriptCore.dll (default: beside scripthost)");
+    runCommand->add_option("--build-dir", options.buildDir,
+                           "Where to put compiled scripts (default: a temp folder)");
     runCommand->add_option("--log-level", options.logLevel, "trace, debug, info, warn, error")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
         ->capture_default_str();

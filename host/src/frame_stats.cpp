@@ -34,7 +34,9 @@ FrameStats::Summary FrameStats::summary() const {
         s.maxScriptMs = std::max(s.maxScriptMs, sample.script * 1e3);
     }
     std::sort(frame.begin(), frame.end());
-    auto at = [&](double q) { return frame[std::min(frame.size() - 1, std::size_t(q * double(frame.size())))] * 1e3; };
+    auto at = [&](double q) {
+        return frame[std::min(frame.size() - 1, std::size_t(q * double(frame.size())))] * 1e3;
+    };
     s.medianFrameMs = frame.size() % 2 == 1
                           ? frame[frame.size() / 2] * 1e3
                           : (frame[frame.size() / 2 - 1] + frame[frame.size() / 2]) * 0.5e3;
@@ -46,10 +48,11 @@ FrameStats::Summary FrameStats::summary() const {
 
 std::string FrameStats::describe() const {
     const Summary s = summary();
-    return fmt::format("{} frames, {:.1f} fps; frame median {:.3f} ms, p95 {:.3f} ms, max {:.3f} ms; "
-                       "scripts mean {:.3f} ms, max {:.3f} ms per frame",
-                       s.frames, s.fps, s.medianFrameMs, s.p95FrameMs, s.maxFrameMs,
-                       s.meanScriptMs, s.maxScriptMs);
+    return fmt::format(
+        "{} frames, {:.1f} fps; frame median {:.3f} ms, p95 {:.3f} ms, max {:.3f} ms; "
+        "scripts mean {:.3f} ms, max {:.3f} ms per frame",
+        s.frames, s.fps, s.medianFrameMs, s.p95FrameMs, s.maxFrameMs, s.meanScriptMs,
+        s.maxScriptMs);
 }
 
 } // namespace scripthost

@@ -40,11 +40,13 @@ Result<Transform> readTransform(const json& j, const std::string& path) {
         const std::string at = path + "." + key;
         if (key == "position" || key == "scale") {
             auto v = readFloats<3>(value, at);
-            if (!v) return std::unexpected(v.error());
+            if (!v)
+                return std::unexpected(v.error());
             (key == "position" ? t.position : t.scale) = glm::vec3((*v)[0], (*v)[1], (*v)[2]);
         } else if (key == "rotation") {
             auto v = readFloats<4>(value, at);
-            if (!v) return std::unexpected(v.error());
+            if (!v)
+                return std::unexpected(v.error());
             glm::quat q((*v)[3], (*v)[0], (*v)[1], (*v)[2]);
             if (glm::length(q) < 1e-6f) {
                 return fail(at + ": a rotation quaternion cannot be zero");
@@ -92,29 +94,36 @@ Result<SceneEntity> readEntity(const json& j, const std::string& path) {
     for (const auto& [key, value] : j.items()) {
         const std::string at = path + "." + key;
         if (key == "name") {
-            if (!value.is_string()) return fail(at + ": expected a string");
+            if (!value.is_string())
+                return fail(at + ": expected a string");
             entity.name = value.get<std::string>();
         } else if (key == "transform") {
             auto t = readTransform(value, at);
-            if (!t) return std::unexpected(t.error());
+            if (!t)
+                return std::unexpected(t.error());
             entity.transform = *t;
         } else if (key == "components") {
-            if (!value.is_array()) return fail(at + ": expected an array of component kinds");
+            if (!value.is_array())
+                return fail(at + ": expected an array of component kinds");
             for (std::size_t i = 0; i < value.size(); ++i) {
                 if (!value[i].is_string()) {
-                    return fail(fmt::format("{}[{}]: expected a component kind such as \"Camera\"", at, i));
+                    return fail(
+                        fmt::format("{}[{}]: expected a component kind such as \"Camera\"", at, i));
                 }
                 entity.components.push_back(value[i].get<std::string>());
             }
         } else if (key == "scripts") {
-            if (!value.is_array()) return fail(at + ": expected an array of scripts");
+            if (!value.is_array())
+                return fail(at + ": expected an array of scripts");
             for (std::size_t i = 0; i < value.size(); ++i) {
                 auto s = readScript(value[i], fmt::format("{}[{}]", at, i));
-                if (!s) return std::unexpected(s.error());
+                if (!s)
+                    return std::unexpected(s.error());
                 entity.scripts.push_back(std::move(*s));
             }
         } else {
-            return fail(fmt::format("{}: unknown key (expected name, transform, components, scripts)", at));
+            return fail(
+                fmt::format("{}: unknown key (expected name, transform, components, scripts)", at));
         }
     }
     return entity;
@@ -145,7 +154,8 @@ Result<Scene> Scene::fromJson(const json& j) {
     }
     for (std::size_t i = 0; i < entities->size(); ++i) {
         auto e = readEntity((*entities)[i], fmt::format("entities[{}]", i));
-        if (!e) return std::unexpected(e.error());
+        if (!e)
+            return std::unexpected(e.error());
         scene.entities.push_back(std::move(*e));
     }
     return scene;

@@ -7,13 +7,16 @@ namespace {
 thread_local ScriptContext* t_current = nullptr;
 } // namespace
 
-ScriptContext* ScriptContext::current() noexcept { return t_current; }
+ScriptContext* ScriptContext::current() noexcept {
+    return t_current;
+}
 
-ScriptContextBinding::ScriptContextBinding(ScriptContext& context) noexcept
-    : previous_(t_current) {
+ScriptContextBinding::ScriptContextBinding(ScriptContext& context) noexcept : previous_(t_current) {
     t_current = &context;
 }
 
-ScriptContextBinding::~ScriptContextBinding() { t_current = previous_; }
+ScriptContextBinding::~ScriptContextBinding() {
+    t_current = previous_;
+}
 
 } // namespace scripthost

@@ -43,7 +43,8 @@ ScriptHost::~ScriptHost() {
 
 Result<void> ScriptHost::loadScripts(const AssemblyFile& scripts) {
     if (domain_) {
-        return fail("scripts are already loaded (generation " + std::to_string(domain_->generation()) + ")");
+        return fail("scripts are already loaded (generation " +
+                    std::to_string(domain_->generation()) + ")");
     }
     auto domain = ScriptDomain::create(nextGeneration_, scriptCore_, scripts);
     if (!domain) {
@@ -67,7 +68,8 @@ Result<void> ScriptHost::checkScript(const SceneScript& script) const {
     for (const auto& [name, json] : script.fields.items()) {
         const FieldInfo* field = nullptr;
         for (const FieldInfo& f : info->fields) {
-            if (f.name == name) field = &f;
+            if (f.name == name)
+                field = &f;
         }
         if (field == nullptr) {
             return fail(fmt::format("{} has no [SerializeField] field named {}", info->name, name));
@@ -93,10 +95,12 @@ Result<ObjectId> ScriptHost::createScript(ObjectId entity, const SceneScript& sc
     for (const auto& [name, json] : script.fields.items()) {
         const FieldType* type = nullptr;
         for (const FieldInfo& f : info->fields) {
-            if (f.name == name) type = &f.type;
+            if (f.name == name)
+                type = &f.type;
         }
         auto value = valueFromJson(json, *type);
-        auto written = value ? domain_->setField(*slot, name, *value) : Result<void>(std::unexpected(value.error()));
+        auto written = value ? domain_->setField(*slot, name, *value)
+                             : Result<void>(std::unexpected(value.error()));
         if (!written) {
             (void)domain_->detach(*slot);
             world_.destroy(*slot);
@@ -110,7 +114,8 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
     for (std::size_t i = 0; i < scene.entities.size(); ++i) {
         for (const SceneScript& script : scene.entities[i].scripts) {
             if (auto ok = checkScript(script); !ok) {
-                return fail(fmt::format("entity \"{}\": {}", scene.entities[i].name, ok.error().message));
+                return fail(
+                    fmt::format("entity \"{}\": {}", scene.entities[i].name, ok.error().message));
             }
         }
     }
@@ -215,7 +220,8 @@ void ScriptHost::tick(double deltaSeconds) {
         ScriptContextBinding bind(context_);
         const int steps = fixedClock_.advance(deltaSeconds);
         for (int i = 0; i < steps; ++i) {
-            if (auto r = domain_->runFixedUpdate(static_cast<float>(fixedClock_.step()), time_); !r) {
+            if (auto r = domain_->runFixedUpdate(static_cast<float>(fixedClock_.step()), time_);
+                !r) {
                 spdlog::error("{}", r.error().message);
             }
         }
@@ -232,13 +238,15 @@ void ScriptHost::tick(double deltaSeconds) {
 }
 
 Result<Value> ScriptHost::getField(ObjectId script, std::string_view field) {
-    if (!domain_) return fail("no scripts are loaded");
+    if (!domain_)
+        return fail("no scripts are loaded");
     ScriptContextBinding bind(context_);
     return domain_->getField(script, field);
 }
 
 Result<void> ScriptHost::setField(ObjectId script, std::string_view field, const Value& value) {
-    if (!domain_) return fail("no scripts are loaded");
+    if (!domain_)
+        return fail("no scripts are loaded");
     ScriptContextBinding bind(context_);
     return domain_->setField(script, field, value);
 }

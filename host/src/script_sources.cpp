@@ -20,7 +20,8 @@ Result<std::vector<fs::path>> collectScriptSources(const std::vector<fs::path>& 
             return fail(folder.string() + " is not a folder");
         }
         const std::size_t before = sources.size();
-        fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
+        fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied,
+                                            ec);
         if (ec) {
             return fail("cannot read " + folder.string() + ": " + ec.message());
         }

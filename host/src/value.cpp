@@ -11,24 +11,42 @@ using nlohmann::json;
 
 std::string_view kindName(ValueKind kind) noexcept {
     switch (kind) {
-    case ValueKind::Bool: return "bool";
-    case ValueKind::Int8: return "int8";
-    case ValueKind::UInt8: return "uint8";
-    case ValueKind::Int16: return "int16";
-    case ValueKind::UInt16: return "uint16";
-    case ValueKind::Int32: return "int32";
-    case ValueKind::UInt32: return "uint32";
-    case ValueKind::Int64: return "int64";
-    case ValueKind::UInt64: return "uint64";
-    case ValueKind::Float: return "float";
-    case ValueKind::Double: return "double";
-    case ValueKind::String: return "string";
-    case ValueKind::Enum: return "enum";
-    case ValueKind::Vector2: return "vector2";
-    case ValueKind::Vector3: return "vector3";
-    case ValueKind::Vector4: return "vector4";
-    case ValueKind::Quaternion: return "quaternion";
-    case ValueKind::Unsupported: return "unsupported";
+    case ValueKind::Bool:
+        return "bool";
+    case ValueKind::Int8:
+        return "int8";
+    case ValueKind::UInt8:
+        return "uint8";
+    case ValueKind::Int16:
+        return "int16";
+    case ValueKind::UInt16:
+        return "uint16";
+    case ValueKind::Int32:
+        return "int32";
+    case ValueKind::UInt32:
+        return "uint32";
+    case ValueKind::Int64:
+        return "int64";
+    case ValueKind::UInt64:
+        return "uint64";
+    case ValueKind::Float:
+        return "float";
+    case ValueKind::Double:
+        return "double";
+    case ValueKind::String:
+        return "string";
+    case ValueKind::Enum:
+        return "enum";
+    case ValueKind::Vector2:
+        return "vector2";
+    case ValueKind::Vector3:
+        return "vector3";
+    case ValueKind::Vector4:
+        return "vector4";
+    case ValueKind::Quaternion:
+        return "quaternion";
+    case ValueKind::Unsupported:
+        return "unsupported";
     }
     return "unknown";
 }
@@ -41,27 +59,34 @@ Result<double> floatFromJson(const json& j) {
     }
     if (j.is_string()) {
         const auto& s = j.get_ref<const std::string&>();
-        if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-        if (s == "inf") return std::numeric_limits<double>::infinity();
-        if (s == "-inf") return -std::numeric_limits<double>::infinity();
+        if (s == "nan")
+            return std::numeric_limits<double>::quiet_NaN();
+        if (s == "inf")
+            return std::numeric_limits<double>::infinity();
+        if (s == "-inf")
+            return -std::numeric_limits<double>::infinity();
     }
     return fail("expected a number, got " + j.dump());
 }
 
 json floatToJson(double v) {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
     return v;
 }
 
 Result<std::int64_t> signedFromJson(const json& j, std::int64_t lo, std::int64_t hi) {
-    if (j.is_number_integer() && !(j.is_number_unsigned() &&
-                                   j.get<std::uint64_t>() > std::uint64_t(INT64_MAX))) {
+    if (j.is_number_integer() &&
+        !(j.is_number_unsigned() && j.get<std::uint64_t>() > std::uint64_t(INT64_MAX))) {
         auto v = j.get<std::int64_t>();
-        if (v >= lo && v <= hi) return v;
+        if (v >= lo && v <= hi)
+            return v;
     } else if (j.is_number_float()) {
         double d = j.get<double>();
-        if (std::trunc(d) == d && d >= double(lo) && d <= double(hi)) return std::int64_t(d);
+        if (std::trunc(d) == d && d >= double(lo) && d <= double(hi))
+            return std::int64_t(d);
     }
     return fail(fmt::format("expected an integer in [{}, {}], got {}", lo, hi, j.dump()));
 }
@@ -69,10 +94,12 @@ Result<std::int64_t> signedFromJson(const json& j, std::int64_t lo, std::int64_t
 Result<std::uint64_t> unsignedFromJson(const json& j, std::uint64_t hi) {
     if (j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0)) {
         auto v = j.get<std::uint64_t>();
-        if (v <= hi) return v;
+        if (v <= hi)
+            return v;
     } else if (j.is_number_float()) {
         double d = j.get<double>();
-        if (std::trunc(d) == d && d >= 0 && d <= double(hi)) return std::uint64_t(d);
+        if (std::trunc(d) == d && d >= 0 && d <= double(hi))
+            return std::uint64_t(d);
     }
     return fail(fmt::format("expected an integer in [0, {}], got {}", hi, j.dump()));
 }
@@ -84,7 +111,8 @@ template <std::size_t N> Result<std::array<float, N>> floatsFromJson(const json&
     std::array<float, N> out{};
     for (std::size_t i = 0; i < N; ++i) {
         auto f = floatFromJson(j[i]);
-        if (!f) return std::unexpected(f.error());
+        if (!f)
+            return std::unexpected(f.error());
         out[i] = static_cast<float>(*f);
     }
     return out;
@@ -94,65 +122,84 @@ template <std::size_t N> Result<std::array<float, N>> floatsFromJson(const json&
 
 Result<Value> valueFromJson(const json& j, const FieldType& type) {
     auto wrap = [](auto r) -> Result<Value> {
-        if (!r) return std::unexpected(r.error());
+        if (!r)
+            return std::unexpected(r.error());
         return Value{*r};
     };
     switch (type.kind) {
     case ValueKind::Bool:
-        if (!j.is_boolean()) return fail("expected true or false, got " + j.dump());
+        if (!j.is_boolean())
+            return fail("expected true or false, got " + j.dump());
         return Value{j.get<bool>()};
-    case ValueKind::Int8: return wrap(signedFromJson(j, INT8_MIN, INT8_MAX));
-    case ValueKind::Int16: return wrap(signedFromJson(j, INT16_MIN, INT16_MAX));
-    case ValueKind::Int32: return wrap(signedFromJson(j, INT32_MIN, INT32_MAX));
-    case ValueKind::Int64: return wrap(signedFromJson(j, INT64_MIN, INT64_MAX));
-    case ValueKind::UInt8: return wrap(unsignedFromJson(j, UINT8_MAX));
-    case ValueKind::UInt16: return wrap(unsignedFromJson(j, UINT16_MAX));
-    case ValueKind::UInt32: return wrap(unsignedFromJson(j, UINT32_MAX));
-    case ValueKind::UInt64: return wrap(unsignedFromJson(j, UINT64_MAX));
+    case ValueKind::Int8:
+        return wrap(signedFromJson(j, INT8_MIN, INT8_MAX));
+    case ValueKind::Int16:
+        return wrap(signedFromJson(j, INT16_MIN, INT16_MAX));
+    case ValueKind::Int32:
+        return wrap(signedFromJson(j, INT32_MIN, INT32_MAX));
+    case ValueKind::Int64:
+        return wrap(signedFromJson(j, INT64_MIN, INT64_MAX));
+    case ValueKind::UInt8:
+        return wrap(unsignedFromJson(j, UINT8_MAX));
+    case ValueKind::UInt16:
+        return wrap(unsignedFromJson(j, UINT16_MAX));
+    case ValueKind::UInt32:
+        return wrap(unsignedFromJson(j, UINT32_MAX));
+    case ValueKind::UInt64:
+        return wrap(unsignedFromJson(j, UINT64_MAX));
     case ValueKind::Float: {
         auto f = floatFromJson(j);
-        if (!f) return std::unexpected(f.error());
+        if (!f)
+            return std::unexpected(f.error());
         return Value{static_cast<float>(*f)};
     }
-    case ValueKind::Double: return wrap(floatFromJson(j));
+    case ValueKind::Double:
+        return wrap(floatFromJson(j));
     case ValueKind::String:
-        if (!j.is_string()) return fail("expected a string, got " + j.dump());
+        if (!j.is_string())
+            return fail("expected a string, got " + j.dump());
         return Value{j.get<std::string>()};
     case ValueKind::Enum: {
         if (j.is_string()) {
             for (const auto& [name, value] : type.enumMembers) {
-                if (name == j.get_ref<const std::string&>()) return Value{value};
+                if (name == j.get_ref<const std::string&>())
+                    return Value{value};
             }
             std::string names;
             for (const auto& [name, value] : type.enumMembers) {
                 names += (names.empty() ? "" : ", ") + name;
             }
-            return fail(fmt::format("{} has no member {} (members: {})", type.typeName, j.dump(),
-                                    names));
+            return fail(
+                fmt::format("{} has no member {} (members: {})", type.typeName, j.dump(), names));
         }
         return wrap(signedFromJson(j, INT64_MIN, INT64_MAX));
     }
     case ValueKind::Vector2: {
         auto f = floatsFromJson<2>(j);
-        if (!f) return std::unexpected(f.error());
+        if (!f)
+            return std::unexpected(f.error());
         return Value{glm::vec2((*f)[0], (*f)[1])};
     }
     case ValueKind::Vector3: {
         auto f = floatsFromJson<3>(j);
-        if (!f) return std::unexpected(f.error());
+        if (!f)
+            return std::unexpected(f.error());
         return Value{glm::vec3((*f)[0], (*f)[1], (*f)[2])};
     }
     case ValueKind::Vector4: {
         auto f = floatsFromJson<4>(j);
-        if (!f) return std::unexpected(f.error());
+        if (!f)
+            return std::unexpected(f.error());
         return Value{glm::vec4((*f)[0], (*f)[1], (*f)[2], (*f)[3])};
     }
     case ValueKind::Quaternion: {
         auto f = floatsFromJson<4>(j);
-        if (!f) return std::unexpected(f.error());
+        if (!f)
+            return std::unexpected(f.error());
         return Value{glm::quat((*f)[3], (*f)[0], (*f)[1], (*f)[2])}; // json is [x, y, z, w]
     }
-    case ValueKind::Unsupported: break;
+    case ValueKind::Unsupported:
+        break;
     }
     return fail("unsupported field type " + type.typeName);
 }
@@ -166,7 +213,8 @@ json valueToJson(const Value& value, const FieldType& type) {
             } else if constexpr (std::is_same_v<T, std::int64_t>) {
                 if (type.kind == ValueKind::Enum) {
                     for (const auto& [name, member] : type.enumMembers) {
-                        if (member == v) return name;
+                        if (member == v)
+                            return name;
                     }
                 }
                 return v;

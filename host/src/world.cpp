@@ -100,7 +100,9 @@ bool World::destroy(ObjectId id) {
     return true;
 }
 
-bool World::isAlive(ObjectId id) const noexcept { return live(id) != nullptr; }
+bool World::isAlive(ObjectId id) const noexcept {
+    return live(id) != nullptr;
+}
 
 ObjectKind World::kindOf(ObjectId id) const noexcept {
     const Record* record = live(id);
@@ -108,10 +110,14 @@ ObjectKind World::kindOf(ObjectId id) const noexcept {
         return ObjectKind::None;
     }
     switch (record->payload.index()) {
-    case 1: return ObjectKind::Entity;
-    case 2: return ObjectKind::Component;
-    case 3: return ObjectKind::Script;
-    default: return ObjectKind::None;
+    case 1:
+        return ObjectKind::Entity;
+    case 2:
+        return ObjectKind::Component;
+    case 3:
+        return ObjectKind::Script;
+    default:
+        return ObjectKind::None;
     }
 }
 

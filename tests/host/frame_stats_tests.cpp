@@ -22,7 +22,8 @@ TEST_CASE("FrameStats: median, p95, max and fps over the window") {
 
 TEST_CASE("FrameStats: the window keeps only recent frames, totals keep all") {
     FrameStats stats(4);
-    for (int i = 0; i < 10; ++i) stats.record(i < 6 ? 1.0 : 0.010, 0.0);
+    for (int i = 0; i < 10; ++i)
+        stats.record(i < 6 ? 1.0 : 0.010, 0.0);
     const auto s = stats.summary();
     CHECK(s.frames == 10);
     CHECK(s.maxFrameMs == doctest::Approx(10.0));

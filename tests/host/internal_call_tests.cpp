@@ -9,14 +9,30 @@ using nlohmann::json;
 
 namespace {
 // Test-only internal calls declared by tests/host/scripts/MathProbe.cs.
-glm::vec2 echo2(glm::vec2 v) { return v; }
-glm::vec3 echo3(glm::vec3 v) { return v; }
-glm::vec4 echo4(glm::vec4 v) { return v; }
-glm::quat echoQ(glm::quat v) { return v; }
-void double2(glm::vec2* v) { *v *= 2.0f; }
-void double3(glm::vec3* v) { *v *= 2.0f; }
-void double4(glm::vec4* v) { *v *= 2.0f; }
-void doubleQ(glm::quat* v) { *v = glm::quat(v->w * 2, v->x * 2, v->y * 2, v->z * 2); }
+glm::vec2 echo2(glm::vec2 v) {
+    return v;
+}
+glm::vec3 echo3(glm::vec3 v) {
+    return v;
+}
+glm::vec4 echo4(glm::vec4 v) {
+    return v;
+}
+glm::quat echoQ(glm::quat v) {
+    return v;
+}
+void double2(glm::vec2* v) {
+    *v *= 2.0f;
+}
+void double3(glm::vec3* v) {
+    *v *= 2.0f;
+}
+void double4(glm::vec4* v) {
+    *v *= 2.0f;
+}
+void doubleQ(glm::quat* v) {
+    *v = glm::quat(v->w * 2, v->x * 2, v->y * 2, v->z * 2);
+}
 
 void registerMathProbe() {
     MonoRuntime& rt = **MonoRuntime::start();
@@ -63,22 +79,24 @@ TEST_CASE("Internal calls round-trip every math type by value and by ref") {
 
 TEST_CASE("The seed engine's camera script drives the native camera transform") {
     auto host = makeHost();
-    const ObjectId driver = spawnScript(*host, "Tests.CameraDriver", json{{"speed", 2.0}, {"turnSpeed", 90.0}},
-                                        {"Camera"});
+    const ObjectId driver = spawnScript(*host, "Tests.CameraDriver",
+                                        json{{"speed", 2.0}, {"turnSpeed", 90.0}}, {"Camera"});
     CHECK(fieldOf<bool>(*host, driver, "foundCamera"));
     CHECK(fieldOf<bool>(*host, driver, "foundRender"));
     CHECK(fieldOf<bool>(*host, driver, "sameProxy"));
     const ObjectId entity = host->world().script(driver)->entity;
 
     host->input().set("MoveForward", 1.0f);
-    for (int i = 0; i < 10; ++i) host->tick(0.1); // 1 s forward at 2 units/s along -Z
+    for (int i = 0; i < 10; ++i)
+        host->tick(0.1); // 1 s forward at 2 units/s along -Z
     const Transform& t = host->world().entity(entity)->transform;
     CHECK(t.position.x == doctest::Approx(0.0));
     CHECK(t.position.z == doctest::Approx(-2.0));
 
     host->input().set("MoveForward", 0.0f);
     host->input().set("Turn", 1.0f);
-    for (int i = 0; i < 10; ++i) host->tick(0.1); // 1 s at 90°/s: now facing -X
+    for (int i = 0; i < 10; ++i)
+        host->tick(0.1); // 1 s at 90°/s: now facing -X
     const glm::vec3 forward = host->world().entity(entity)->transform.forward();
     CHECK(forward.x == doctest::Approx(-1.0).epsilon(1e-4));
     CHECK(forward.z == doctest::Approx(0.0).scale(1.0).epsilon(1e-4));

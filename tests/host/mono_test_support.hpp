@@ -46,8 +46,9 @@ template <typename T> T fieldOf(ScriptHost& host, ObjectId script, const std::st
 }
 
 /// Compiles C# `sources` (name → text) against ScriptCore into dir/out with the real mcs.
-inline AssemblyFile compileScripts(const TempDir& dir, const std::string& out,
-                                   const std::vector<std::pair<std::string, std::string>>& sources) {
+inline AssemblyFile
+compileScripts(const TempDir& dir, const std::string& out,
+               const std::vector<std::pair<std::string, std::string>>& sources) {
     compiler::CompileRequest request;
     for (const auto& [name, text] : sources) {
         writeFile(dir / ("src-" + out) / name, text);
@@ -57,7 +58,8 @@ inline AssemblyFile compileScripts(const TempDir& dir, const std::string& out,
     request.output = dir / out;
     const auto result = compiler::ColdCompiler().compile(request);
     std::string log;
-    for (const auto& d : result.diagnostics) log += compiler::format(d) + "\n";
+    for (const auto& d : result.diagnostics)
+        log += compiler::format(d) + "\n";
     REQUIRE_MESSAGE(result.success, log);
     auto file = AssemblyFile::read(result.output);
     REQUIRE(file);

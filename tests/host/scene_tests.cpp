@@ -1,6 +1,5 @@
-#include "host/scene.hpp"
-
 #include "../support/test_support.hpp"
+#include "host/scene.hpp"
 
 #include <doctest/doctest.h>
 
@@ -32,7 +31,8 @@ TEST_CASE("Scene: parses entities, transforms, components and scripts") {
 }
 
 TEST_CASE("Scene: errors name the JSON path") {
-    auto bad = Scene::fromJson(json::parse(R"({"entities": [{"name": "A"}, {"transform": {"position": [1, 2]}}]})"));
+    auto bad = Scene::fromJson(
+        json::parse(R"({"entities": [{"name": "A"}, {"transform": {"position": [1, 2]}}]})"));
     REQUIRE_FALSE(bad);
     CHECK(bad.error().message.find("entities[1].transform.position") != std::string::npos);
     auto unknown = Scene::fromJson(json::parse(R"({"entities": [{"nmae": "A"}]})"));

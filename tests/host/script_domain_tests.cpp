@@ -12,12 +12,13 @@ using nlohmann::json;
 TEST_CASE("ScriptDomain: finds exactly the concrete script classes, and what they override") {
     auto host = makeHost();
     std::vector<std::string> names;
-    for (const auto& c : host->domain()->scriptClasses()) names.push_back(c.name);
+    for (const auto& c : host->domain()->scriptClasses())
+        names.push_back(c.name);
     CHECK(names == std::vector<std::string>{
-                       "Tests.BadArguments", "Tests.CameraDriver", "Tests.Counter", "Tests.FieldZoo",
-                       "Tests.FixedOnly", "Tests.Idle", "Tests.MathProbe", "Tests.NeedsArgument",
-                       "Tests.StaleUser", "Tests.Thrower", "Tests.ThrowsInConstructor",
-                       "Tests.ThrowsInInitialize", "Tests.ZooBase"});
+                       "Tests.BadArguments", "Tests.CameraDriver", "Tests.Counter",
+                       "Tests.FieldZoo", "Tests.FixedOnly", "Tests.Idle", "Tests.MathProbe",
+                       "Tests.NeedsArgument", "Tests.StaleUser", "Tests.Thrower",
+                       "Tests.ThrowsInConstructor", "Tests.ThrowsInInitialize", "Tests.ZooBase"});
     const ScriptClassInfo* counter = host->domain()->findScriptClass("Counter"); // short name
     REQUIRE(counter != nullptr);
     CHECK(counter->overridesUpdate);
@@ -33,7 +34,8 @@ TEST_CASE("ScriptDomain: the [SerializeField] schema is exact") {
     const ScriptClassInfo* zoo = host->domain()->findScriptClass("Tests.FieldZoo");
     REQUIRE(zoo != nullptr);
     std::vector<std::string> names;
-    for (const FieldInfo& f : zoo->fields) names.push_back(f.name);
+    for (const FieldInfo& f : zoo->fields)
+        names.push_back(f.name);
     // Base class first; public-without-attribute, [NonSerialized], static and plain
     // private fields are all excluded.
     CHECK(names == std::vector<std::string>{"baseValue", "basePrivate", "flag", "i8", "u8", "i16",
@@ -50,7 +52,8 @@ TEST_CASE("ScriptDomain: the [SerializeField] schema is exact") {
     CHECK(mood.type.kind == ValueKind::Enum);
     CHECK(mood.type.enumMembers == std::vector<std::pair<std::string, std::int64_t>>{
                                        {"Calm", 0}, {"Happy", 5}, {"Angry", -3}});
-    CHECK(zoo->fields[15].type.enumMembers.back() == std::pair<std::string, std::int64_t>{"Max", 255});
+    CHECK(zoo->fields[15].type.enumMembers.back() ==
+          std::pair<std::string, std::int64_t>{"Max", 255});
     CHECK(zoo->fields[16].type.kind == ValueKind::Vector3);
     CHECK(zoo->fields[11].type.kind == ValueKind::Float);
 }
@@ -110,7 +113,8 @@ TEST_CASE("ScriptDomain: bad field writes are errors and change nothing") {
     CHECK(fieldOf<std::string>(*host, zoo, "text") == "héllo");
     auto missing = host->setField(zoo, "nonSerialized", std::int64_t{1});
     REQUIRE_FALSE(missing);
-    CHECK(missing.error().message.find("no [SerializeField] field named nonSerialized") != std::string::npos);
+    CHECK(missing.error().message.find("no [SerializeField] field named nonSerialized") !=
+          std::string::npos);
     CHECK_FALSE(host->getField(ObjectId{999, 1}, "i8"));
 }
 
@@ -123,7 +127,8 @@ TEST_CASE("ScriptHost: Update changes a field that C++ reads back; only override
     CHECK(host->domain()->scheduledCount(ScriptPhase::Update) == 1);
     CHECK(host->domain()->scheduledCount(ScriptPhase::FixedUpdate) == 2);
 
-    for (int i = 0; i < 10; ++i) host->tick(0.01); // 0.1 s → 5 fixed steps of 0.02
+    for (int i = 0; i < 10; ++i)
+        host->tick(0.01); // 0.1 s → 5 fixed steps of 0.02
     CHECK(fieldOf<std::int64_t>(*host, counter, "updates") == 30);
     CHECK(fieldOf<float>(*host, counter, "elapsed") == doctest::Approx(0.1));
     CHECK(fieldOf<double>(*host, counter, "lastTime") == doctest::Approx(0.1).epsilon(1e-5));
@@ -158,15 +163,18 @@ TEST_CASE("ScriptHost: an exception's text carries the managed stack with File.c
     const std::string source = std::string(SCRIPTHOST_TEST_SCRIPTS_SOURCE_DIR) + "/Thrower.cs";
     const int line = lineOf(source, "THROW-LINE");
     REQUIRE(line > 0);
-    CHECK_MESSAGE(failure.text.find("Thrower.cs:" + std::to_string(line)) != std::string::npos, failure.text);
+    CHECK_MESSAGE(failure.text.find("Thrower.cs:" + std::to_string(line)) != std::string::npos,
+                  failure.text);
     CHECK(failure.text.find("Tests.Thrower.Update") != std::string::npos);
 }
 
-TEST_CASE("ScriptHost: a script that throws every frame is disabled after N while the others run on") {
+TEST_CASE(
+    "ScriptHost: a script that throws every frame is disabled after N while the others run on") {
     auto host = makeHost(/*disableAfterFailures*/ 5);
     const ObjectId thrower = spawnScript(*host, "Tests.Thrower");
     const ObjectId counter = spawnScript(*host, "Tests.Counter");
-    for (int i = 0; i < 20; ++i) host->tick(0.016);
+    for (int i = 0; i < 20; ++i)
+        host->tick(0.016);
     CHECK(host->scriptFailureCount() == 5);
     CHECK(fieldOf<std::int64_t>(*host, thrower, "calls") == 5); // not called once disabled
     CHECK(fieldOf<std::int64_t>(*host, counter, "updates") == 20);
@@ -202,7 +210,8 @@ TEST_CASE("ScriptHost: construction failures are clear errors and leave the worl
     CHECK(noDefault.error().message.find("parameterless constructor") != std::string::npos);
     auto notScript = host->addScript(entity, SceneScript{"Tests.NotAScript", json::object()});
     REQUIRE_FALSE(notScript);
-    CHECK(notScript.error().message == "class Tests.NotAScript does not derive from UEngine.UMonoScriptComponent");
+    CHECK(notScript.error().message ==
+          "class Tests.NotAScript does not derive from UEngine.UMonoScriptComponent");
     auto missing = host->addScript(entity, SceneScript{"Tests.Nope", json::object()});
     REQUIRE_FALSE(missing);
     CHECK(missing.error().message.find("no script class named Tests.Nope") != std::string::npos);
@@ -256,7 +265,9 @@ TEST_CASE("ScriptDomain: two generations coexist, and the old one unloads cleanl
     TempDir dir("generations");
     const auto source = [](int version) {
         return "using UEngine;\npublic class Gen : UMonoScriptComponent {\n"
-               "  [SerializeField] int version = " + std::to_string(version) + ";\n"
+               "  [SerializeField] int version = " +
+               std::to_string(version) +
+               ";\n"
                "  [SerializeField] int updates;\n"
                "  public override void Update(float dt) { updates += version; }\n}\n";
     };
@@ -305,7 +316,8 @@ TEST_CASE("ScriptDomain: two generations coexist, and the old one unloads cleanl
     CHECK(g2.unload()); // idempotent
 }
 
-TEST_CASE("ScriptDomain: 200 create/unload cycles return handles to baseline and print RSS growth") {
+TEST_CASE(
+    "ScriptDomain: 200 create/unload cycles return handles to baseline and print RSS growth") {
     auto host = makeHost(); // starts the runtime and gives a world for the scripts
     auto core = AssemblyFile::read(SCRIPTHOST_SCRIPTCORE_DLL);
     auto scripts = AssemblyFile::read(SCRIPTHOST_TEST_SCRIPTS_DLL);
@@ -329,15 +341,18 @@ TEST_CASE("ScriptDomain: 200 create/unload cycles return handles to baseline and
         auto unloaded = (*domain)->unload();
         REQUIRE_MESSAGE(unloaded, (unloaded ? "" : unloaded.error().message));
     };
-    for (std::uint32_t g = 0; g < 20; ++g) cycle(g); // warm-up: JIT, caches
+    for (std::uint32_t g = 0; g < 20; ++g)
+        cycle(g); // warm-up: JIT, caches
     ScriptDomain::collectGarbage();
     const long rssBefore = residentKiB();
-    for (std::uint32_t g = 20; g < 220; ++g) cycle(g);
+    for (std::uint32_t g = 20; g < 220; ++g)
+        cycle(g);
     ScriptDomain::collectGarbage();
     const long rssAfter = residentKiB();
     CHECK(ScriptDomain::liveGcHandles() == handles);
     MESSAGE("RSS over 200 generations: " << rssBefore << " KiB -> " << rssAfter << " KiB ("
-            << (rssAfter - rssBefore) / 200.0 << " KiB per generation)");
+                                         << (rssAfter - rssBefore) / 200.0
+                                         << " KiB per generation)");
     std::printf("RSS growth over 200 create/unload cycles: %ld KiB (%.1f KiB per generation)\n",
                 rssAfter - rssBefore, (rssAfter - rssBefore) / 200.0);
     // A leak of a whole domain per cycle (images, JIT code) would be megabytes; bound it.

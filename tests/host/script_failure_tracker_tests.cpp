@@ -11,8 +11,10 @@ TEST_CASE("ScriptFailureTracker: logs the first failure and powers of ten, disab
     int disabledAt = 0;
     for (int n = 1; n <= 25; ++n) {
         const auto d = tracker.record(s, ScriptPhase::Update, n);
-        if (d.log) logged.push_back(n);
-        if (d.disable && disabledAt == 0) disabledAt = n;
+        if (d.log)
+            logged.push_back(n);
+        if (d.disable && disabledAt == 0)
+            disabledAt = n;
     }
     CHECK(logged == std::vector<int>{1, 10, 25});
     CHECK(disabledAt == 25);

@@ -27,8 +27,10 @@ public:
         });
     }
     ~HostProcess() {
-        if (child_.running()) child_.terminate();
-        if (reader_.joinable()) reader_.join();
+        if (child_.running())
+            child_.terminate();
+        if (reader_.joinable())
+            reader_.join();
     }
     std::string output() {
         std::lock_guard lock(mutex_);
@@ -44,7 +46,8 @@ public:
             child_.terminate();
             return -1;
         }
-        if (reader_.joinable()) reader_.join();
+        if (reader_.joinable())
+            reader_.join();
         return child_.exit_code();
     }
     void signal(int sig) { ::kill(child_.id(), sig); }
@@ -76,39 +79,49 @@ TEST_CASE("scripthost run: the demo runs headless for 300 frames and prints fram
 
 TEST_CASE("scripthost run: a syntax error prints the diagnostic and exits non-zero") {
     TempDir dir("cli-syntax");
-    writeFile(dir / "Bad.cs", "using UEngine;\npublic class Bad : UMonoScriptComponent {\n  int x = \"no\";\n}\n");
+    writeFile(dir / "Bad.cs",
+              "using UEngine;\npublic class Bad : UMonoScriptComponent {\n  int x = \"no\";\n}\n");
     HostProcess host({"run", "--scripts", dir.path().string(), "--headless", "--frames", "3"});
     const int code = host.wait();
     const std::string out = host.output();
     CHECK(code == 1);
-    CHECK_MESSAGE(out.find("Bad.cs(3,11): error CS0029: Cannot implicitly convert type `string' to `int'") !=
-                      std::string::npos, out);
+    CHECK_MESSAGE(
+        out.find("Bad.cs(3,11): error CS0029: Cannot implicitly convert type `string' to `int'") !=
+            std::string::npos,
+        out);
     CHECK(out.find("nothing was run") != std::string::npos);
 }
 
-TEST_CASE("scripthost run: a missing folder, a missing class, a non-script class: one clear line each") {
+TEST_CASE(
+    "scripthost run: a missing folder, a missing class, a non-script class: one clear line each") {
     TempDir dir("cli-bad");
     {
         HostProcess host({"run", "--scripts", (dir / "nope").string(), "--frames", "3"});
         CHECK(host.wait() == 1);
-        CHECK(host.output().find("script folder " + (dir / "nope").string() + " does not exist") != std::string::npos);
+        CHECK(host.output().find("script folder " + (dir / "nope").string() + " does not exist") !=
+              std::string::npos);
     }
-    writeFile(dir / "scripts" / "Plain.cs", "public class Plain { public int x; }\n"
-                                            "public class Real : UEngine.UMonoScriptComponent { }\n");
+    writeFile(dir / "scripts" / "Plain.cs",
+              "public class Plain { public int x; }\n"
+              "public class Real : UEngine.UMonoScriptComponent { }\n");
     writeFile(dir / "missing.json", R"({"entities": [{"name": "E", "scripts": ["Ghost"]}]})");
     writeFile(dir / "plain.json", R"({"entities": [{"name": "E", "scripts": ["Plain"]}]})");
     {
-        HostProcess host({"run", "--scripts", (dir / "scripts").string(), "--scene", (dir / "missing.json").string(),
-                          "--headless", "--frames", "3"});
+        HostProcess host({"run", "--scripts", (dir / "scripts").string(), "--scene",
+                          (dir / "missing.json").string(), "--headless", "--frames", "3"});
         CHECK(host.wait() == 1);
-        CHECK_MESSAGE(host.output().find("entity \"E\": no script class named Ghost") != std::string::npos, host.output());
+        CHECK_MESSAGE(host.output().find("entity \"E\": no script class named Ghost") !=
+                          std::string::npos,
+                      host.output());
     }
     {
-        HostProcess host({"run", "--scripts", (dir / "scripts").string(), "--scene", (dir / "plain.json").string(),
-                          "--headless", "--frames", "3"});
+        HostProcess host({"run", "--scripts", (dir / "scripts").string(), "--scene",
+                          (dir / "plain.json").string(), "--headless", "--frames", "3"});
         CHECK(host.wait() == 1);
-        CHECK_MESSAGE(host.output().find("class Plain does not derive from UEngine.UMonoScriptComponent") !=
-                          std::string::npos, host.output());
+        CHECK_MESSAGE(
+            host.output().find("class Plain does not derive from UEngine.UMonoScriptComponent") !=
+                std::string::npos,
+            host.output());
     }
     {
         writeFile(dir / "empty" / "readme.txt", "no scripts here");
@@ -120,7 +133,8 @@ TEST_CASE("scripthost run: a missing folder, a missing class, a non-script class
 
 TEST_CASE("scripthost run: SIGTERM stops the loop cleanly between frames") {
     HostProcess host({"run", "--scripts", kDemoScripts, "--scene", kDemoScene, "--headless"});
-    REQUIRE_MESSAGE(host.waitForOutput("running 5 entities", std::chrono::seconds(30)), host.output());
+    REQUIRE_MESSAGE(host.waitForOutput("running 5 entities", std::chrono::seconds(30)),
+                    host.output());
     host.signal(SIGTERM);
     const int code = host.wait();
     CHECK_MESSAGE(code == 0, host.output());
@@ -130,10 +144,12 @@ TEST_CASE("scripthost run: SIGTERM stops the loop cleanly between frames") {
 
 TEST_CASE("scripthost run: a script that throws every frame is disabled and the run succeeds") {
     TempDir dir("cli-throw");
-    writeFile(dir / "Boom.cs", "using UEngine;\npublic class Boom : UMonoScriptComponent {\n"
-                               "  public override void Update(float dt) { throw new System.Exception(\"boom\"); }\n}\n");
-    HostProcess host({"run", "--scripts", dir.path().string(), "--headless", "--frames", "50", "--fps", "0",
-                      "--disable-after", "4"});
+    writeFile(
+        dir / "Boom.cs",
+        "using UEngine;\npublic class Boom : UMonoScriptComponent {\n"
+        "  public override void Update(float dt) { throw new System.Exception(\"boom\"); }\n}\n");
+    HostProcess host({"run", "--scripts", dir.path().string(), "--headless", "--frames", "50",
+                      "--fps", "0", "--disable-after", "4"});
     CHECK(host.wait() == 0);
     const std::string out = host.output();
     CHECK_MESSAGE(out.find("Boom.cs:3") != std::string::npos, out);

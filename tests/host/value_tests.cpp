@@ -8,7 +8,9 @@ using namespace scripthost;
 using nlohmann::json;
 
 namespace {
-FieldType type(ValueKind kind) { return FieldType{kind, std::string(kindName(kind)), {}}; }
+FieldType type(ValueKind kind) {
+    return FieldType{kind, std::string(kindName(kind)), {}};
+}
 } // namespace
 
 TEST_CASE("valueFromJson: integers must fit their width exactly") {
@@ -18,8 +20,10 @@ TEST_CASE("valueFromJson: integers must fit their width exactly") {
     CHECK(std::get<std::uint64_t>(*valueFromJson(json(255), type(ValueKind::UInt8))) == 255);
     CHECK_FALSE(valueFromJson(json(1.5), type(ValueKind::Int32)));
     CHECK(std::get<std::int64_t>(*valueFromJson(json(3.0), type(ValueKind::Int32))) == 3);
-    CHECK(std::get<std::uint64_t>(*valueFromJson(json(UINT64_MAX), type(ValueKind::UInt64))) == UINT64_MAX);
-    CHECK(std::get<std::int64_t>(*valueFromJson(json(INT64_MIN), type(ValueKind::Int64))) == INT64_MIN);
+    CHECK(std::get<std::uint64_t>(*valueFromJson(json(UINT64_MAX), type(ValueKind::UInt64))) ==
+          UINT64_MAX);
+    CHECK(std::get<std::int64_t>(*valueFromJson(json(INT64_MIN), type(ValueKind::Int64))) ==
+          INT64_MIN);
     CHECK_FALSE(valueFromJson(json(UINT64_MAX), type(ValueKind::Int64)));
     CHECK_FALSE(valueFromJson(json("7"), type(ValueKind::Int32)));
 }
@@ -30,9 +34,11 @@ TEST_CASE("valueFromJson: floats, strings, bools, vectors, quaternions") {
     CHECK(std::get<double>(*valueFromJson(json("-inf"), type(ValueKind::Double))) == -INFINITY);
     CHECK(std::get<std::string>(*valueFromJson(json("ünï"), type(ValueKind::String))) == "ünï");
     CHECK_FALSE(valueFromJson(json(1), type(ValueKind::Bool)));
-    CHECK(std::get<glm::vec3>(*valueFromJson(json({1, 2, 3}), type(ValueKind::Vector3))) == glm::vec3(1, 2, 3));
+    CHECK(std::get<glm::vec3>(*valueFromJson(json({1, 2, 3}), type(ValueKind::Vector3))) ==
+          glm::vec3(1, 2, 3));
     CHECK_FALSE(valueFromJson(json({1, 2}), type(ValueKind::Vector3)));
-    const glm::quat q = std::get<glm::quat>(*valueFromJson(json({0.1, 0.2, 0.3, 0.9}), type(ValueKind::Quaternion)));
+    const glm::quat q = std::get<glm::quat>(
+        *valueFromJson(json({0.1, 0.2, 0.3, 0.9}), type(ValueKind::Quaternion)));
     CHECK(q.x == 0.1f);
     CHECK(q.w == 0.9f);
 }
@@ -48,16 +54,16 @@ TEST_CASE("valueFromJson: enums by member name or number") {
 
 TEST_CASE("valueToJson is the inverse of valueFromJson") {
     FieldType mood{ValueKind::Enum, "Demo.Mood", {{"Calm", 0}, {"Happy", 5}}};
-    for (const auto& [j, t] : std::vector<std::pair<json, FieldType>>{
-             {json(-5), type(ValueKind::Int16)},
-             {json(UINT64_MAX), type(ValueKind::UInt64)},
-             {json(0.5), type(ValueKind::Float)},
-             {json("inf"), type(ValueKind::Double)},
-             {json("Happy"), mood},
-             {json({1.5, -2, 0}), type(ValueKind::Vector3)},
-             {json({0, 0, 0, 1}), type(ValueKind::Quaternion)},
-             {json("text"), type(ValueKind::String)},
-             {json(true), type(ValueKind::Bool)}}) {
+    for (const auto& [j, t] :
+         std::vector<std::pair<json, FieldType>>{{json(-5), type(ValueKind::Int16)},
+                                                 {json(UINT64_MAX), type(ValueKind::UInt64)},
+                                                 {json(0.5), type(ValueKind::Float)},
+                                                 {json("inf"), type(ValueKind::Double)},
+                                                 {json("Happy"), mood},
+                                                 {json({1.5, -2, 0}), type(ValueKind::Vector3)},
+                                                 {json({0, 0, 0, 1}), type(ValueKind::Quaternion)},
+                                                 {json("text"), type(ValueKind::String)},
+                                                 {json(true), type(ValueKind::Bool)}}) {
         auto v = valueFromJson(j, t);
         REQUIRE(v);
         CHECK(valueToJson(*v, t) == j);

@@ -20,8 +20,9 @@ class TempDir {
 public:
     explicit TempDir(const std::string& tag = "test") {
         std::random_device rd;
-        path_ = std::filesystem::temp_directory_path() /
-                ("scripthost-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+        path_ =
+            std::filesystem::temp_directory_path() /
+            ("scripthost-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
         std::filesystem::create_directories(path_);
     }
     ~TempDir() {
@@ -31,7 +32,9 @@ public:
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
     [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
-    [[nodiscard]] std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+    [[nodiscard]] std::filesystem::path operator/(const std::string& name) const {
+        return path_ / name;
+    }
 
 private:
     std::filesystem::path path_;
@@ -41,7 +44,8 @@ inline void writeFile(const std::filesystem::path& path, const std::string& text
     std::filesystem::create_directories(path.parent_path());
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << text;
-    if (!out) throw std::runtime_error("cannot write " + path.string());
+    if (!out)
+        throw std::runtime_error("cannot write " + path.string());
 }
 
 inline std::string readFile(const std::filesystem::path& path) {
@@ -56,7 +60,8 @@ inline int lineOf(const std::filesystem::path& file, const std::string& marker) 
     std::ifstream in(file);
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {
-        if (line.find(marker) != std::string::npos) return n;
+        if (line.find(marker) != std::string::npos)
+            return n;
     }
     return 0;
 }
@@ -66,7 +71,8 @@ inline bool waitUntil(const std::function<bool()>& condition,
                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
-        if (condition()) return true;
+        if (condition())
+            return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     return condition();

@@ -69,10 +69,13 @@ int main(int argc, char** argv) {
     const int icalls = quick ? 200000 : 2000000;
 
     auto host = ScriptHost::create(ScriptHostOptions{scriptCore, 0, 1.0 / 50});
-    if (!host) die(host.error().message);
+    if (!host)
+        die(host.error().message);
     auto bench = AssemblyFile::read(benchDll);
-    if (!bench) die(bench.error().message);
-    if (auto r = (*host)->loadScripts(*bench); !r) die(r.error().message);
+    if (!bench)
+        die(bench.error().message);
+    if (auto r = (*host)->loadScripts(*bench); !r)
+        die(r.error().message);
     ScriptHost& h = **host;
 
     // Strategy 1's scripts live in the host, as in a game.
@@ -80,18 +83,21 @@ int main(int argc, char** argv) {
     for (int i = 0; i < scripts; ++i) {
         const ObjectId e = h.world().createEntity("E" + std::to_string(i));
         auto s = h.addScript(e, SceneScript{"Bench.Mover", nlohmann::json::object()});
-        if (!s) die(s.error().message);
+        if (!s)
+            die(s.error().message);
         slots.push_back(*s);
     }
     // Strategies 2 and 3 call instances of the same class, created here.
     MonoDomain* domain = mono_domain_get();
     MonoImage* image = mono::scriptsImage(domain, "BenchScripts");
-    if (image == nullptr) die("BenchScripts image not found");
+    if (image == nullptr)
+        die("BenchScripts image not found");
     MonoClass* mover = mono_class_from_name(image, "Bench", "Mover");
     MonoClass* loops = mono_class_from_name(image, "Bench", "Loops");
     MonoMethod* update = mono_class_get_method_from_name(mover, "Update", 1);
     MonoMethod* ctor = mono_class_get_method_from_name(mover, ".ctor", 0);
-    if (!mover || !loops || !update || !ctor) die("bench classes not found");
+    if (!mover || !loops || !update || !ctor)
+        die("bench classes not found");
     std::vector<mono::GcHandle> objects;
     for (int i = 0; i < scripts; ++i) {
         MonoObject* o = mono_object_new(domain, mover);
@@ -107,7 +113,8 @@ int main(int argc, char** argv) {
         frame(); // warm-up: JIT
         for (int r = 0; r < repetitions; ++r) {
             const double s = timeSeconds([&] {
-                for (int f = 0; f < frames; ++f) frame();
+                for (int f = 0; f < frames; ++f)
+                    frame();
             });
             samples.push_back(s * 1e9 / (double(frames) * scripts));
         }
@@ -145,17 +152,20 @@ int main(int argc, char** argv) {
             void* args[] = {entity, &n};
             MonoObject* exc = nullptr;
             const double s = timeSeconds([&] { mono_runtime_invoke(method, nullptr, args, &exc); });
-            if (exc != nullptr) die("an internal-call loop threw");
-            if (r >= 0) samples.push_back(s * 1e9 / n);
+            if (exc != nullptr)
+                die("an internal-call loop threw");
+            if (r >= 0)
+                samples.push_back(s * 1e9 / n);
         }
         return median(samples);
     };
-    if (!readPosition || !readManaged) die("Bench.Loops methods not found");
+    if (!readPosition || !readManaged)
+        die("Bench.Loops methods not found");
     const double icall = perCallNs(readPosition);
     const double managed = perCallNs(readManaged);
     std::vector<Figure> figures = {
-        {"update dispatch: managed dispatcher", dispatcher, "ns/script", "mono_runtime_invoke per script",
-         dispatcher / perInvoke},
+        {"update dispatch: managed dispatcher", dispatcher, "ns/script",
+         "mono_runtime_invoke per script", dispatcher / perInvoke},
         {"update dispatch: unmanaged thunk per script", perThunk, "ns/script",
          "mono_runtime_invoke per script", perThunk / perInvoke},
         {"update dispatch: mono_runtime_invoke per script", perInvoke, "ns/script",
@@ -166,19 +176,25 @@ int main(int argc, char** argv) {
     };
 
     if (json) {
-        nlohmann::json out{{"benchmark", "dispatch"}, {"scripts", scripts}, {"frames", frames},
-                           {"repetitions", repetitions}, {"results", nlohmann::json::array()}};
+        nlohmann::json out{{"benchmark", "dispatch"},
+                           {"scripts", scripts},
+                           {"frames", frames},
+                           {"repetitions", repetitions},
+                           {"results", nlohmann::json::array()}};
         for (const Figure& f : figures) {
-            out["results"].push_back({{"name", f.name}, {"median_ns", f.value}, {"unit", f.unit},
-                                      {"baseline", f.baseline}, {"ratio", f.ratio}});
+            out["results"].push_back({{"name", f.name},
+                                      {"median_ns", f.value},
+                                      {"unit", f.unit},
+                                      {"baseline", f.baseline},
+                                      {"ratio", f.ratio}});
         }
         std::puts(out.dump(2).c_str());
     } else {
         std::printf("dispatch: %d scripts, %d frames x %d repetitions (medians)\n", scripts, frames,
                     repetitions);
         for (const Figure& f : figures) {
-            std::printf("  %-48s %9.1f %-10s x%.2f vs %s\n", f.name.c_str(), f.value, f.unit.c_str(),
-                        f.ratio, f.baseline.c_str());
+            std::printf("  %-48s %9.1f %-10s x%.2f vs %s\n", f.name.c_str(), f.value,
+                        f.unit.c_str(), f.ratio, f.baseline.c_str());
         }
     }
     objects.clear();

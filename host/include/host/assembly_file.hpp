@@ -13,10 +13,10 @@ namespace scripthost {
 /// from these bytes, never from the path, so a rebuilt file can never be half-read and
 /// Mono's per-path image cache can never hand back old code.
 struct AssemblyFile {
-    std::string name;                ///< file name, e.g. "Scripts.dll"
-    std::filesystem::path path;      ///< where it was read from
-    std::vector<char> image;         ///< the PE image
-    std::vector<char> symbols;       ///< the .mdb, empty when absent
+    std::string name;           ///< file name, e.g. "Scripts.dll"
+    std::filesystem::path path; ///< where it was read from
+    std::vector<char> image;    ///< the PE image
+    std::vector<char> symbols;  ///< the .mdb, empty when absent
 
     /// Reads `dll` and `dll.mdb` (when present).
     [[nodiscard]] static Result<AssemblyFile> read(const std::filesystem::path& dll);

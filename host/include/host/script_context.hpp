@@ -21,8 +21,8 @@ struct ScriptFailure {
     int consecutive = 1;       ///< failures in a row, this one included
     std::string exceptionType; ///< e.g. "System.NullReferenceException"
     std::string message;
-    std::string text;          ///< type, message and managed stack with file:line
-    bool disabled = false;     ///< the host disabled the script because of it
+    std::string text;      ///< type, message and managed stack with file:line
+    bool disabled = false; ///< the host disabled the script because of it
 };
 
 /// The native state that internal calls read and write. Internal calls are registered

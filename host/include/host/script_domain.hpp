@@ -19,7 +19,7 @@ namespace scripthost {
 /// A serialised field of a script class, as plain data.
 struct FieldInfo {
     std::string name;
-    std::string displayName;             ///< from [SerializeField("…")], else the name
+    std::string displayName; ///< from [SerializeField("…")], else the name
     FieldType type;
     std::vector<std::string> formerNames; ///< from [FormerlySerializedAs]
     std::string declaringClass;           ///< the class (or base class) that declares it
@@ -27,7 +27,7 @@ struct FieldInfo {
 
 /// A concrete class deriving from UEngine.UMonoScriptComponent.
 struct ScriptClassInfo {
-    std::string name;          ///< full name, "Namespace.Class" (nested: "Outer+Inner")
+    std::string name; ///< full name, "Namespace.Class" (nested: "Outer+Inner")
     bool overridesUpdate = false;
     bool overridesFixedUpdate = false;
     std::vector<FieldInfo> fields; ///< [SerializeField] fields, base classes first
@@ -59,7 +59,8 @@ public:
 
     /// Creates an instance of `className` for script slot `script` on `entity` by running
     /// its parameterless constructor. The instance is not scheduled until attach().
-    [[nodiscard]] Result<void> instantiate(ObjectId script, ObjectId entity, std::string_view className);
+    [[nodiscard]] Result<void> instantiate(ObjectId script, ObjectId entity,
+                                           std::string_view className);
     /// Schedules an instantiated script; runs Initialize when `runInitialize`.
     /// (Initialize's own exceptions are reported as script failures, not returned.)
     [[nodiscard]] Result<void> attach(ObjectId script, bool runInitialize = true);
@@ -76,7 +77,8 @@ public:
 
     /// Reads / writes a [SerializeField] field of a script instance.
     [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);
-    [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field, const Value& value);
+    [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field,
+                                        const Value& value);
 
     /// Script instances alive in this domain.
     [[nodiscard]] std::size_t instanceCount() const noexcept;

@@ -19,8 +19,8 @@ public:
     explicit ScriptFailureTracker(int disableAfter = 10) noexcept : disableAfter_(disableAfter) {}
 
     struct Decision {
-        bool log = false;     ///< write this failure to the log
-        bool disable = false; ///< disable the script now
+        bool log = false;                ///< write this failure to the log
+        bool disable = false;            ///< disable the script now
         std::uint64_t totalFailures = 0; ///< all failures of this script so far
     };
 

@@ -19,9 +19,9 @@
 namespace scripthost {
 
 struct ScriptHostOptions {
-    std::filesystem::path scriptCore;  ///< ScriptCore.dll (its .mdb beside it)
-    int disableAfterFailures = 10;     ///< consecutive failures before a script is disabled; 0 never
-    double fixedStep = 1.0 / 50.0;     ///< FixedUpdate step, seconds
+    std::filesystem::path scriptCore; ///< ScriptCore.dll (its .mdb beside it)
+    int disableAfterFailures = 10;    ///< consecutive failures before a script is disabled; 0 never
+    double fixedStep = 1.0 / 50.0;    ///< FixedUpdate step, seconds
 };
 
 /// Owns the native world and the current script generation and runs frames: each tick
@@ -59,7 +59,8 @@ public:
 
     /// Reads / writes a script's [SerializeField] field.
     [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);
-    [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field, const Value& value);
+    [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field,
+                                        const Value& value);
 
     /// Removes every script (running Destroy) and unloads the generation. Idempotent.
     [[nodiscard]] Result<void> shutdown();
@@ -75,7 +76,9 @@ public:
     /// Script failures seen so far (every one, logged or not).
     [[nodiscard]] std::uint64_t scriptFailureCount() const noexcept { return failureCount_; }
     /// The most recent script failures, oldest first (at most kRecentFailures).
-    [[nodiscard]] const std::deque<ScriptFailure>& recentFailures() const noexcept { return recentFailures_; }
+    [[nodiscard]] const std::deque<ScriptFailure>& recentFailures() const noexcept {
+        return recentFailures_;
+    }
     static constexpr std::size_t kRecentFailures = 64;
 
 private:

@@ -17,11 +17,16 @@ enum class ScriptPhase : int {
 
 [[nodiscard]] constexpr std::string_view phaseName(ScriptPhase phase) noexcept {
     switch (phase) {
-    case ScriptPhase::Initialize: return "Initialize";
-    case ScriptPhase::Update: return "Update";
-    case ScriptPhase::FixedUpdate: return "FixedUpdate";
-    case ScriptPhase::Destroy: return "Destroy";
-    case ScriptPhase::Constructor: return "constructor";
+    case ScriptPhase::Initialize:
+        return "Initialize";
+    case ScriptPhase::Update:
+        return "Update";
+    case ScriptPhase::FixedUpdate:
+        return "FixedUpdate";
+    case ScriptPhase::Destroy:
+        return "Destroy";
+    case ScriptPhase::Constructor:
+        return "constructor";
     }
     return "unknown phase";
 }

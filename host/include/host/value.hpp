@@ -19,11 +19,22 @@ namespace scripthost {
 /// The kinds of field value the host can read, write and save.
 enum class ValueKind {
     Bool,
-    Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64,
-    Float, Double,
+    Int8,
+    UInt8,
+    Int16,
+    UInt16,
+    Int32,
+    UInt32,
+    Int64,
+    UInt64,
+    Float,
+    Double,
     String,
     Enum,
-    Vector2, Vector3, Vector4, Quaternion,
+    Vector2,
+    Vector3,
+    Vector4,
+    Quaternion,
     Unsupported, ///< a type the host cannot carry yet (kept in the schema, never written)
 };
 
@@ -39,8 +50,8 @@ struct FieldType {
 
 /// A field value. Signed integers and enums are held as int64, unsigned as uint64,
 /// so every width round-trips exactly; the FieldType says what the field really is.
-using Value = std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string,
-                           glm::vec2, glm::vec3, glm::vec4, glm::quat>;
+using Value = std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string, glm::vec2,
+                           glm::vec3, glm::vec4, glm::quat>;
 
 /// Converts a scene-file JSON value to a value of `type`. Numbers must fit the field's
 /// type exactly (a 300 into a byte field is an error, not a wrap-around); enums accept a

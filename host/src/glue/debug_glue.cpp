@@ -19,7 +19,8 @@ void log(std::int32_t level, MonoString* message) {
 } // namespace
 
 void registerDebugCalls(MonoRuntime& runtime) {
-    runtime.registerInternalCall("UEngine.Debug::Internal_Log", reinterpret_cast<const void*>(&log));
+    runtime.registerInternalCall("UEngine.Debug::Internal_Log",
+                                 reinterpret_cast<const void*>(&log));
 }
 
 } // namespace scripthost::glue

@@ -11,20 +11,23 @@ namespace {
 
 std::uint64_t find(MonoString* name) {
     return guarded("UEntity.Find", [&]() -> std::uint64_t {
-        if (name == nullptr) throw ScriptError(ManagedError::ArgumentNull, "name");
+        if (name == nullptr)
+            throw ScriptError(ManagedError::ArgumentNull, "name");
         return context().world->findEntity(mono::toUtf8(name)).packed();
     });
 }
 MonoString* getName(std::uint64_t e) {
     return guarded("UEntity.name", [&]() -> MonoString* {
         auto s = mono::newString(mono_domain_get(), requireEntity(e).name);
-        if (!s) throw ScriptError(ManagedError::InvalidOperation, s.error().message);
+        if (!s)
+            throw ScriptError(ManagedError::InvalidOperation, s.error().message);
         return *s;
     });
 }
 void setName(std::uint64_t e, MonoString* name) {
     guarded("UEntity.name", [&] {
-        if (name == nullptr) throw ScriptError(ManagedError::ArgumentNull, "value");
+        if (name == nullptr)
+            throw ScriptError(ManagedError::ArgumentNull, "value");
         requireEntity(e).name = mono::toUtf8(name);
     });
 }
@@ -47,7 +50,8 @@ std::uint64_t componentAt(std::uint64_t e, std::int32_t index, MonoString** kind
         const ObjectId id = entity.components[static_cast<std::size_t>(index)];
         const NativeComponent* component = context().world->component(id);
         auto s = mono::newString(mono_domain_get(), component ? component->kind : "");
-        if (!s) throw ScriptError(ManagedError::InvalidOperation, s.error().message);
+        if (!s)
+            throw ScriptError(ManagedError::InvalidOperation, s.error().message);
         *kind = *s;
         return id.packed();
     });
@@ -61,8 +65,10 @@ void registerEntityCalls(MonoRuntime& runtime) {
     runtime.registerInternalCall(c + "Internal_GetName", reinterpret_cast<const void*>(&getName));
     runtime.registerInternalCall(c + "Internal_SetName", reinterpret_cast<const void*>(&setName));
     runtime.registerInternalCall(c + "Internal_IsAlive", reinterpret_cast<const void*>(&isAlive));
-    runtime.registerInternalCall(c + "Internal_GetComponentCount", reinterpret_cast<const void*>(&componentCount));
-    runtime.registerInternalCall(c + "Internal_GetComponentAt", reinterpret_cast<const void*>(&componentAt));
+    runtime.registerInternalCall(c + "Internal_GetComponentCount",
+                                 reinterpret_cast<const void*>(&componentCount));
+    runtime.registerInternalCall(c + "Internal_GetComponentAt",
+                                 reinterpret_cast<const void*>(&componentAt));
 }
 
 } // namespace scripthost::glue

@@ -8,7 +8,8 @@ namespace scripthost::glue {
 namespace {
 float getActionState(MonoString* action) {
     return guarded("UInputSystem.GetActionState", [&]() -> float {
-        if (action == nullptr) throw ScriptError(ManagedError::ArgumentNull, "action");
+        if (action == nullptr)
+            throw ScriptError(ManagedError::ArgumentNull, "action");
         const ScriptContext& c = context();
         return c.input ? c.input->get(mono::toUtf8(action)) : 0.0f;
     });

@@ -10,10 +10,10 @@ namespace scripthost::glue {
 
 /// Which managed exception a failed internal call raises in the script.
 enum class ManagedError {
-    ArgumentNull,      ///< System.ArgumentNullException
-    Argument,          ///< System.ArgumentException
-    MissingReference,  ///< UEngine.MissingReferenceException (destroyed object)
-    InvalidOperation,  ///< System.InvalidOperationException
+    ArgumentNull,     ///< System.ArgumentNullException
+    Argument,         ///< System.ArgumentException
+    MissingReference, ///< UEngine.MissingReferenceException (destroyed object)
+    InvalidOperation, ///< System.InvalidOperationException
 };
 
 /// Thrown inside an internal call; guarded() converts it into the managed exception.

@@ -12,8 +12,8 @@ namespace {
 
 // Called by ScriptRuntime when a script's message threw. Logs (rate-limited by the
 // tracker), tells the context, and returns true when the script must be disabled.
-MonoBoolean reportException(std::uint64_t scriptId, std::int32_t phaseNumber, std::int32_t consecutive,
-                            MonoObject* exception) {
+MonoBoolean reportException(std::uint64_t scriptId, std::int32_t phaseNumber,
+                            std::int32_t consecutive, MonoObject* exception) {
     return guarded("ScriptRuntime.ReportException", [&]() -> MonoBoolean {
         ScriptContext& c = context();
         const ObjectId id = ObjectId::unpack(scriptId);
@@ -38,12 +38,14 @@ MonoBoolean reportException(std::uint64_t scriptId, std::int32_t phaseNumber, st
             slot->enabled = false;
         }
         if (decision.log) {
-            const std::string who = failure.className.empty() ? id.toString() : failure.className + " " + id.toString();
+            const std::string who =
+                failure.className.empty() ? id.toString() : failure.className + " " + id.toString();
             if (consecutive <= 1) {
                 spdlog::error("script {} threw in {}: {}", who, phaseName(phase), failure.text);
             } else {
-                spdlog::error("script {} threw in {} {} times in a row: {}: {}", who, phaseName(phase),
-                              consecutive, failure.exceptionType, failure.message);
+                spdlog::error("script {} threw in {} {} times in a row: {}: {}", who,
+                              phaseName(phase), consecutive, failure.exceptionType,
+                              failure.message);
             }
             if (decision.disable) {
                 spdlog::error("script {} disabled after {} consecutive failures", who, consecutive);

@@ -4,8 +4,8 @@
 
 #include <cmath>
 #include <cstddef>
-#include <type_traits>
 #include <glm/gtc/quaternion.hpp>
+#include <type_traits>
 
 namespace scripthost::glue {
 
@@ -17,7 +17,8 @@ namespace {
 // hidden pointer and read garbage.
 static_assert(std::is_trivially_copyable_v<glm::vec3> && std::is_trivially_copyable_v<glm::quat>);
 static_assert(sizeof(glm::vec2) == 8 && sizeof(glm::vec3) == 12 && sizeof(glm::vec4) == 16);
-static_assert(sizeof(glm::quat) == 16 && offsetof(glm::quat, x) == 0 && offsetof(glm::quat, w) == 12,
+static_assert(sizeof(glm::quat) == 16 && offsetof(glm::quat, x) == 0 &&
+                  offsetof(glm::quat, w) == 12,
               "UEngine.Quaternion is laid out x, y, z, w");
 
 template <typename T> const T& requireArg(const T* value, const char* name) {
@@ -31,7 +32,8 @@ void getPosition(std::uint64_t e, glm::vec3* out) {
     guarded("UTransform.position", [&] { *out = requireEntity(e).transform.position; });
 }
 void setPosition(std::uint64_t e, const glm::vec3* value) {
-    guarded("UTransform.position", [&] { requireEntity(e).transform.position = requireArg(value, "value"); });
+    guarded("UTransform.position",
+            [&] { requireEntity(e).transform.position = requireArg(value, "value"); });
 }
 void getRotation(std::uint64_t e, glm::quat* out) {
     guarded("UTransform.rotation", [&] { *out = requireEntity(e).transform.rotation; });
@@ -41,7 +43,8 @@ void setRotation(std::uint64_t e, const glm::quat* value) {
         const glm::quat q = requireArg(value, "value");
         const float length = glm::length(q);
         if (!std::isfinite(length) || length < 1e-6f) {
-            throw ScriptError(ManagedError::Argument, "rotation must be a non-zero, finite quaternion");
+            throw ScriptError(ManagedError::Argument,
+                              "rotation must be a non-zero, finite quaternion");
         }
         requireEntity(e).transform.rotation = q / length;
     });
@@ -50,7 +53,8 @@ void getScaling(std::uint64_t e, glm::vec3* out) {
     guarded("UTransform.scaling", [&] { *out = requireEntity(e).transform.scale; });
 }
 void setScaling(std::uint64_t e, const glm::vec3* value) {
-    guarded("UTransform.scaling", [&] { requireEntity(e).transform.scale = requireArg(value, "value"); });
+    guarded("UTransform.scaling",
+            [&] { requireEntity(e).transform.scale = requireArg(value, "value"); });
 }
 void getAxis(std::uint64_t e, std::int32_t which, glm::vec3* out) {
     guarded("UTransform axis", [&] {
@@ -70,19 +74,26 @@ void rotate(std::uint64_t e, glm::vec3 axis, float degrees) {
     });
 }
 void scale(std::uint64_t e, const glm::vec3* factor) {
-    guarded("UTransform.Scale", [&] { requireEntity(e).transform.scaleBy(requireArg(factor, "factor")); });
+    guarded("UTransform.Scale",
+            [&] { requireEntity(e).transform.scaleBy(requireArg(factor, "factor")); });
 }
 
 } // namespace
 
 void registerTransformCalls(MonoRuntime& runtime) {
     const std::string c = "UEngine.UTransform::";
-    runtime.registerInternalCall(c + "Internal_GetPosition", reinterpret_cast<const void*>(&getPosition));
-    runtime.registerInternalCall(c + "Internal_SetPosition", reinterpret_cast<const void*>(&setPosition));
-    runtime.registerInternalCall(c + "Internal_GetRotation", reinterpret_cast<const void*>(&getRotation));
-    runtime.registerInternalCall(c + "Internal_SetRotation", reinterpret_cast<const void*>(&setRotation));
-    runtime.registerInternalCall(c + "Internal_GetScaling", reinterpret_cast<const void*>(&getScaling));
-    runtime.registerInternalCall(c + "Internal_SetScaling", reinterpret_cast<const void*>(&setScaling));
+    runtime.registerInternalCall(c + "Internal_GetPosition",
+                                 reinterpret_cast<const void*>(&getPosition));
+    runtime.registerInternalCall(c + "Internal_SetPosition",
+                                 reinterpret_cast<const void*>(&setPosition));
+    runtime.registerInternalCall(c + "Internal_GetRotation",
+                                 reinterpret_cast<const void*>(&getRotation));
+    runtime.registerInternalCall(c + "Internal_SetRotation",
+                                 reinterpret_cast<const void*>(&setRotation));
+    runtime.registerInternalCall(c + "Internal_GetScaling",
+                                 reinterpret_cast<const void*>(&getScaling));
+    runtime.registerInternalCall(c + "Internal_SetScaling",
+                                 reinterpret_cast<const void*>(&setScaling));
     runtime.registerInternalCall(c + "Internal_GetAxis", reinterpret_cast<const void*>(&getAxis));
     runtime.registerInternalCall(c + "Internal_Move", reinterpret_cast<const void*>(&move));
     runtime.registerInternalCall(c + "Internal_Rotate", reinterpret_cast<const void*>(&rotate));

@@ -16,19 +16,33 @@ namespace {
 ValueKind kindOfTypeCode(int code, bool& ok) {
     ok = true;
     switch (code) {
-    case MONO_TYPE_BOOLEAN: return ValueKind::Bool;
-    case MONO_TYPE_I1: return ValueKind::Int8;
-    case MONO_TYPE_U1: return ValueKind::UInt8;
-    case MONO_TYPE_I2: return ValueKind::Int16;
-    case MONO_TYPE_U2: return ValueKind::UInt16;
-    case MONO_TYPE_I4: return ValueKind::Int32;
-    case MONO_TYPE_U4: return ValueKind::UInt32;
-    case MONO_TYPE_I8: return ValueKind::Int64;
-    case MONO_TYPE_U8: return ValueKind::UInt64;
-    case MONO_TYPE_R4: return ValueKind::Float;
-    case MONO_TYPE_R8: return ValueKind::Double;
-    case MONO_TYPE_STRING: return ValueKind::String;
-    default: ok = false; return ValueKind::Unsupported;
+    case MONO_TYPE_BOOLEAN:
+        return ValueKind::Bool;
+    case MONO_TYPE_I1:
+        return ValueKind::Int8;
+    case MONO_TYPE_U1:
+        return ValueKind::UInt8;
+    case MONO_TYPE_I2:
+        return ValueKind::Int16;
+    case MONO_TYPE_U2:
+        return ValueKind::UInt16;
+    case MONO_TYPE_I4:
+        return ValueKind::Int32;
+    case MONO_TYPE_U4:
+        return ValueKind::UInt32;
+    case MONO_TYPE_I8:
+        return ValueKind::Int64;
+    case MONO_TYPE_U8:
+        return ValueKind::UInt64;
+    case MONO_TYPE_R4:
+        return ValueKind::Float;
+    case MONO_TYPE_R8:
+        return ValueKind::Double;
+    case MONO_TYPE_STRING:
+        return ValueKind::String;
+    default:
+        ok = false;
+        return ValueKind::Unsupported;
     }
 }
 
@@ -46,15 +60,32 @@ struct IntegerLayout {
 };
 bool integerLayout(ValueKind kind, IntegerLayout& out) {
     switch (kind) {
-    case ValueKind::Int8: out = {1, true}; return true;
-    case ValueKind::UInt8: out = {1, false}; return true;
-    case ValueKind::Int16: out = {2, true}; return true;
-    case ValueKind::UInt16: out = {2, false}; return true;
-    case ValueKind::Int32: out = {4, true}; return true;
-    case ValueKind::UInt32: out = {4, false}; return true;
-    case ValueKind::Int64: out = {8, true}; return true;
-    case ValueKind::UInt64: out = {8, false}; return true;
-    default: return false;
+    case ValueKind::Int8:
+        out = {1, true};
+        return true;
+    case ValueKind::UInt8:
+        out = {1, false};
+        return true;
+    case ValueKind::Int16:
+        out = {2, true};
+        return true;
+    case ValueKind::UInt16:
+        out = {2, false};
+        return true;
+    case ValueKind::Int32:
+        out = {4, true};
+        return true;
+    case ValueKind::UInt32:
+        out = {4, false};
+        return true;
+    case ValueKind::Int64:
+        out = {8, true};
+        return true;
+    case ValueKind::UInt64:
+        out = {8, false};
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -74,15 +105,24 @@ template <typename T> T readRaw(MonoObject* object, MonoClassField* field) {
 
 Result<Value> readInteger(MonoObject* object, MonoClassField* field, ValueKind kind) {
     switch (kind) {
-    case ValueKind::Int8: return Value{std::int64_t{readRaw<std::int8_t>(object, field)}};
-    case ValueKind::UInt8: return Value{std::uint64_t{readRaw<std::uint8_t>(object, field)}};
-    case ValueKind::Int16: return Value{std::int64_t{readRaw<std::int16_t>(object, field)}};
-    case ValueKind::UInt16: return Value{std::uint64_t{readRaw<std::uint16_t>(object, field)}};
-    case ValueKind::Int32: return Value{std::int64_t{readRaw<std::int32_t>(object, field)}};
-    case ValueKind::UInt32: return Value{std::uint64_t{readRaw<std::uint32_t>(object, field)}};
-    case ValueKind::Int64: return Value{readRaw<std::int64_t>(object, field)};
-    case ValueKind::UInt64: return Value{readRaw<std::uint64_t>(object, field)};
-    default: return fail("not an integer kind");
+    case ValueKind::Int8:
+        return Value{std::int64_t{readRaw<std::int8_t>(object, field)}};
+    case ValueKind::UInt8:
+        return Value{std::uint64_t{readRaw<std::uint8_t>(object, field)}};
+    case ValueKind::Int16:
+        return Value{std::int64_t{readRaw<std::int16_t>(object, field)}};
+    case ValueKind::UInt16:
+        return Value{std::uint64_t{readRaw<std::uint16_t>(object, field)}};
+    case ValueKind::Int32:
+        return Value{std::int64_t{readRaw<std::int32_t>(object, field)}};
+    case ValueKind::UInt32:
+        return Value{std::uint64_t{readRaw<std::uint32_t>(object, field)}};
+    case ValueKind::Int64:
+        return Value{readRaw<std::int64_t>(object, field)};
+    case ValueKind::UInt64:
+        return Value{readRaw<std::uint64_t>(object, field)};
+    default:
+        return fail("not an integer kind");
     }
 }
 
@@ -115,8 +155,9 @@ Result<void> writeInteger(MonoObject* object, MonoClassField* field, ValueKind k
     return {};
 }
 
-template <typename T> Result<void> writeStruct(MonoObject* object, MonoClassField* field,
-                                               const Value& value, const char* what) {
+template <typename T>
+Result<void> writeStruct(MonoObject* object, MonoClassField* field, const Value& value,
+                         const char* what) {
     auto* v = std::get_if<T>(&value);
     if (v == nullptr) {
         return fail(std::string("expected a ") + what + ", got " + describe(value));
@@ -165,7 +206,8 @@ FieldType fieldTypeOf(MonoType* type, const MathClasses& math) {
             }
             // Sign-extend from the underlying width.
             bool baseOk = false;
-            ValueKind base = kindOfTypeCode(mono_type_get_type(mono_class_enum_basetype(klass)), baseOk);
+            ValueKind base =
+                kindOfTypeCode(mono_type_get_type(mono_class_enum_basetype(klass)), baseOk);
             IntegerLayout layout{8, true};
             integerLayout(base, layout);
             if (layout.isSigned && layout.size < 8) {
@@ -184,9 +226,12 @@ FieldType fieldTypeOf(MonoType* type, const MathClasses& math) {
 
 Result<Value> readField(MonoObject* object, MonoClassField* field, const FieldType& type) {
     switch (type.kind) {
-    case ValueKind::Bool: return Value{readRaw<std::uint8_t>(object, field) != 0};
-    case ValueKind::Float: return Value{readRaw<float>(object, field)};
-    case ValueKind::Double: return Value{readRaw<double>(object, field)};
+    case ValueKind::Bool:
+        return Value{readRaw<std::uint8_t>(object, field) != 0};
+    case ValueKind::Float:
+        return Value{readRaw<float>(object, field)};
+    case ValueKind::Double:
+        return Value{readRaw<double>(object, field)};
     case ValueKind::String: {
         MonoString* string = nullptr;
         mono_field_get_value(object, field, &string);
@@ -194,18 +239,25 @@ Result<Value> readField(MonoObject* object, MonoClassField* field, const FieldTy
     }
     case ValueKind::Enum: {
         Result<Value> raw = readInteger(object, field, enumUnderlying(field));
-        if (!raw) return raw;
+        if (!raw)
+            return raw;
         if (auto* u = std::get_if<std::uint64_t>(&*raw)) {
             return Value{static_cast<std::int64_t>(*u)};
         }
         return raw;
     }
-    case ValueKind::Vector2: return Value{readRaw<glm::vec2>(object, field)};
-    case ValueKind::Vector3: return Value{readRaw<glm::vec3>(object, field)};
-    case ValueKind::Vector4: return Value{readRaw<glm::vec4>(object, field)};
-    case ValueKind::Quaternion: return Value{readRaw<glm::quat>(object, field)};
-    case ValueKind::Unsupported: return fail("fields of type " + type.typeName + " are not supported yet");
-    default: return readInteger(object, field, type.kind);
+    case ValueKind::Vector2:
+        return Value{readRaw<glm::vec2>(object, field)};
+    case ValueKind::Vector3:
+        return Value{readRaw<glm::vec3>(object, field)};
+    case ValueKind::Vector4:
+        return Value{readRaw<glm::vec4>(object, field)};
+    case ValueKind::Quaternion:
+        return Value{readRaw<glm::quat>(object, field)};
+    case ValueKind::Unsupported:
+        return fail("fields of type " + type.typeName + " are not supported yet");
+    default:
+        return readInteger(object, field, type.kind);
     }
 }
 
@@ -214,42 +266,58 @@ Result<void> writeField(MonoDomain* domain, MonoObject* object, MonoClassField* 
     switch (type.kind) {
     case ValueKind::Bool: {
         auto* b = std::get_if<bool>(&value);
-        if (b == nullptr) return fail("expected true or false, got " + describe(value));
+        if (b == nullptr)
+            return fail("expected true or false, got " + describe(value));
         std::uint8_t raw = *b ? 1 : 0;
         mono_field_set_value(object, field, &raw);
         return {};
     }
     case ValueKind::Float: {
         float f;
-        if (auto* pf = std::get_if<float>(&value)) f = *pf;
-        else if (auto* pd = std::get_if<double>(&value)) f = static_cast<float>(*pd);
-        else return fail("expected a number, got " + describe(value));
+        if (auto* pf = std::get_if<float>(&value))
+            f = *pf;
+        else if (auto* pd = std::get_if<double>(&value))
+            f = static_cast<float>(*pd);
+        else
+            return fail("expected a number, got " + describe(value));
         mono_field_set_value(object, field, &f);
         return {};
     }
     case ValueKind::Double: {
         double d;
-        if (auto* pd = std::get_if<double>(&value)) d = *pd;
-        else if (auto* pf = std::get_if<float>(&value)) d = *pf;
-        else return fail("expected a number, got " + describe(value));
+        if (auto* pd = std::get_if<double>(&value))
+            d = *pd;
+        else if (auto* pf = std::get_if<float>(&value))
+            d = *pf;
+        else
+            return fail("expected a number, got " + describe(value));
         mono_field_set_value(object, field, &d);
         return {};
     }
     case ValueKind::String: {
         auto* s = std::get_if<std::string>(&value);
-        if (s == nullptr) return fail("expected a string, got " + describe(value));
+        if (s == nullptr)
+            return fail("expected a string, got " + describe(value));
         Result<MonoString*> string = newString(domain, *s);
-        if (!string) return std::unexpected(string.error());
+        if (!string)
+            return std::unexpected(string.error());
         mono_field_set_value(object, field, *string); // reference: the pointer itself
         return {};
     }
-    case ValueKind::Enum: return writeInteger(object, field, enumUnderlying(field), value);
-    case ValueKind::Vector2: return writeStruct<glm::vec2>(object, field, value, "Vector2");
-    case ValueKind::Vector3: return writeStruct<glm::vec3>(object, field, value, "Vector3");
-    case ValueKind::Vector4: return writeStruct<glm::vec4>(object, field, value, "Vector4");
-    case ValueKind::Quaternion: return writeStruct<glm::quat>(object, field, value, "Quaternion");
-    case ValueKind::Unsupported: return fail("fields of type " + type.typeName + " are not supported yet");
-    default: return writeInteger(object, field, type.kind, value);
+    case ValueKind::Enum:
+        return writeInteger(object, field, enumUnderlying(field), value);
+    case ValueKind::Vector2:
+        return writeStruct<glm::vec2>(object, field, value, "Vector2");
+    case ValueKind::Vector3:
+        return writeStruct<glm::vec3>(object, field, value, "Vector3");
+    case ValueKind::Vector4:
+        return writeStruct<glm::vec4>(object, field, value, "Vector4");
+    case ValueKind::Quaternion:
+        return writeStruct<glm::quat>(object, field, value, "Quaternion");
+    case ValueKind::Unsupported:
+        return fail("fields of type " + type.typeName + " are not supported yet");
+    default:
+        return writeInteger(object, field, type.kind, value);
     }
 }
 

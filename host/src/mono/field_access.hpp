@@ -21,7 +21,8 @@ struct MathClasses {
 [[nodiscard]] FieldType fieldTypeOf(MonoType* type, const MathClasses& math);
 
 /// Reads `field` of `object` as a Value of `type`.
-[[nodiscard]] Result<Value> readField(MonoObject* object, MonoClassField* field, const FieldType& type);
+[[nodiscard]] Result<Value> readField(MonoObject* object, MonoClassField* field,
+                                      const FieldType& type);
 
 /// Writes `value` into `field` of `object`. The Value's alternative must match the type's
 /// kind (int64 for signed and enums, uint64 for unsigned, …) and fit its width.

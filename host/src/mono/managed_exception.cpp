@@ -19,8 +19,8 @@ ManagedException describeException(MonoObject* exception) {
     out.type = ns.empty() ? mono_class_get_name(klass) : ns + "." + mono_class_get_name(klass);
 
     MonoObject* nested = nullptr;
-    if (MonoProperty* messageProperty = mono_class_get_property_from_name(
-            mono_get_exception_class(), "Message")) {
+    if (MonoProperty* messageProperty =
+            mono_class_get_property_from_name(mono_get_exception_class(), "Message")) {
         MonoObject* message = mono_property_get_value(messageProperty, exception, nullptr, &nested);
         if (nested == nullptr && message != nullptr) {
             out.message = toUtf8(reinterpret_cast<MonoString*>(message));

@@ -58,13 +58,17 @@ MonoAssembly* preloadHook(MonoAssemblyName* name, char** /*paths*/, void* /*user
 
 namespace mono {
 
-MonoDomain* rootDomain() noexcept { return runtimeState().root; }
+MonoDomain* rootDomain() noexcept {
+    return runtimeState().root;
+}
 
 void registerAssembly(MonoDomain* domain, MonoAssembly* assembly, bool isScriptCore) {
     runtimeState().assemblies[domain].push_back({assembly, isScriptCore});
 }
 
-void forgetDomain(MonoDomain* domain) { runtimeState().assemblies.erase(domain); }
+void forgetDomain(MonoDomain* domain) {
+    runtimeState().assemblies.erase(domain);
+}
 
 MonoImage* scriptCoreImage(MonoDomain* domain) {
     auto& state = runtimeState();

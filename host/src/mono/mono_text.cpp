@@ -28,21 +28,35 @@ Result<MonoString*> newString(MonoDomain* domain, std::string_view utf8) {
     while (p < end) {
         char32_t cp;
         int extra;
-        if (*p < 0x80) { cp = *p; extra = 0; }
-        else if ((*p & 0xE0) == 0xC0) { cp = *p & 0x1F; extra = 1; }
-        else if ((*p & 0xF0) == 0xE0) { cp = *p & 0x0F; extra = 2; }
-        else if ((*p & 0xF8) == 0xF0) { cp = *p & 0x07; extra = 3; }
-        else return fail("invalid UTF-8 at byte " + std::to_string(p - reinterpret_cast<const unsigned char*>(utf8.data())));
+        if (*p < 0x80) {
+            cp = *p;
+            extra = 0;
+        } else if ((*p & 0xE0) == 0xC0) {
+            cp = *p & 0x1F;
+            extra = 1;
+        } else if ((*p & 0xF0) == 0xE0) {
+            cp = *p & 0x0F;
+            extra = 2;
+        } else if ((*p & 0xF8) == 0xF0) {
+            cp = *p & 0x07;
+            extra = 3;
+        } else
+            return fail("invalid UTF-8 at byte " +
+                        std::to_string(p - reinterpret_cast<const unsigned char*>(utf8.data())));
         const auto* start = p++;
         for (int i = 0; i < extra; ++i, ++p) {
             if (p >= end || (*p & 0xC0) != 0x80) {
-                return fail("invalid UTF-8 at byte " + std::to_string(start - reinterpret_cast<const unsigned char*>(utf8.data())));
+                return fail(
+                    "invalid UTF-8 at byte " +
+                    std::to_string(start - reinterpret_cast<const unsigned char*>(utf8.data())));
             }
             cp = (cp << 6) | (*p & 0x3F);
         }
         static constexpr char32_t minimum[] = {0, 0x80, 0x800, 0x10000};
         if (cp < minimum[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            return fail("invalid UTF-8 at byte " + std::to_string(start - reinterpret_cast<const unsigned char*>(utf8.data())));
+            return fail(
+                "invalid UTF-8 at byte " +
+                std::to_string(start - reinterpret_cast<const unsigned char*>(utf8.data())));
         }
         if (cp >= 0x10000) {
             cp -= 0x10000;
@@ -52,7 +66,8 @@ Result<MonoString*> newString(MonoDomain* domain, std::string_view utf8) {
             utf16.push_back(static_cast<mono_unichar2>(cp));
         }
     }
-    MonoString* string = mono_string_new_utf16(domain, utf16.data(), static_cast<int32_t>(utf16.size()));
+    MonoString* string =
+        mono_string_new_utf16(domain, utf16.data(), static_cast<int32_t>(utf16.size()));
     if (string == nullptr) {
         return fail("out of memory creating a managed string");
     }

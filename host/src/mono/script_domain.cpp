@@ -19,6 +19,7 @@
 #include <mono/metadata/reflection.h>
 #include <mono/metadata/tokentype.h>
 #include <spdlog/spdlog.h>
+#include <memory>
 #include <unordered_map>
 
 namespace scripthost {
@@ -29,7 +30,8 @@ namespace {
 
 // Unmanaged thunks of the managed dispatcher (UEngine.Internal.ScriptRuntime). Thunks
 // take the managed arguments in order and a non-null MonoException** last.
-using AttachThunk = void (*)(MonoObject*, std::uint64_t, std::uint64_t, MonoBoolean, MonoException**);
+using AttachThunk = void (*)(MonoObject*, std::uint64_t, std::uint64_t, MonoBoolean,
+                             MonoException**);
 using DetachThunk = void (*)(std::uint64_t, MonoException**);
 using SetEnabledThunk = void (*)(std::uint64_t, MonoBoolean, MonoException**);
 using RunUpdateThunk = void (*)(float, double, std::int64_t, MonoException**);
@@ -126,15 +128,15 @@ struct ScriptDomain::Impl {
                                     mono_image_strerror(status)));
         }
         if (!file.symbols.empty()) {
-            mono_debug_open_image_from_memory(image,
-                                              reinterpret_cast<const mono_byte*>(file.symbols.data()),
-                                              static_cast<int>(file.symbols.size()));
+            mono_debug_open_image_from_memory(
+                image, reinterpret_cast<const mono_byte*>(file.symbols.data()),
+                static_cast<int>(file.symbols.size()));
         }
         MonoAssembly* assembly = mono_assembly_load_from_full(image, imageName.c_str(), &status, 0);
         mono_image_close(image); // the assembly keeps its own reference
         if (assembly == nullptr || status != MONO_IMAGE_OK) {
-            return fail(fmt::format("cannot load {}: {}", file.path.string(),
-                                    mono_image_strerror(status)));
+            return fail(
+                fmt::format("cannot load {}: {}", file.path.string(), mono_image_strerror(status)));
         }
         mono::registerAssembly(domain, assembly, isScriptCore);
         return mono_assembly_get_image(assembly);
@@ -145,7 +147,8 @@ struct ScriptDomain::Impl {
             MonoClass* k = mono_class_from_name(coreImage, ns, n);
             if (k == nullptr) {
                 return fail(fmt::format("ScriptCore has no class {}.{} (is ScriptCore.dll from "
-                                        "another version?)", ns, n));
+                                        "another version?)",
+                                        ns, n));
             }
             return k;
         };
@@ -158,7 +161,8 @@ struct ScriptDomain::Impl {
         auto v4 = need("UEngine", "Vector4");
         auto q = need("UEngine", "Quaternion");
         for (auto* r : {&runtime, &base, &serialize, &formerly, &v2, &v3, &v4, &q}) {
-            if (!*r) return std::unexpected(r->error());
+            if (!*r)
+                return std::unexpected(r->error());
         }
         scriptBase = *base;
         serializeFieldAttribute = *serialize;
@@ -168,7 +172,8 @@ struct ScriptDomain::Impl {
         auto thunk = [&](const char* method, int params) -> Result<void*> {
             MonoMethod* m = mono_class_get_method_from_name(*runtime, method, params);
             if (m == nullptr) {
-                return fail(fmt::format("ScriptCore's dispatcher has no {}({} args)", method, params));
+                return fail(
+                    fmt::format("ScriptCore's dispatcher has no {}({} args)", method, params));
             }
             return mono_method_get_unmanaged_thunk(m);
         };
@@ -179,7 +184,8 @@ struct ScriptDomain::Impl {
         auto f = thunk("RunFixedUpdate", 2);
         auto c = thunk("CountScheduled", 1);
         for (auto* r : {&a, &d, &e, &u, &f, &c}) {
-            if (!*r) return std::unexpected(r->error());
+            if (!*r)
+                return std::unexpected(r->error());
         }
         attach = reinterpret_cast<AttachThunk>(*a);
         detach = reinterpret_cast<DetachThunk>(*d);
@@ -229,7 +235,8 @@ struct ScriptDomain::Impl {
         // The most derived Update(float) below the script base, if any, overrides it.
         for (MonoClass* k = klass; k != nullptr && k != scriptBase; k = mono_class_get_parent(k)) {
             MonoMethod* m = mono_class_get_method_from_name(k, method, 1);
-            if (m != nullptr && (mono_method_get_flags(m, nullptr) & MONO_METHOD_ATTR_VIRTUAL) != 0) {
+            if (m != nullptr &&
+                (mono_method_get_flags(m, nullptr) & MONO_METHOD_ATTR_VIRTUAL) != 0) {
                 return true;
             }
         }
@@ -240,7 +247,8 @@ struct ScriptDomain::Impl {
         entry.info.overridesUpdate = overrides(entry.klass, "Update");
         entry.info.overridesFixedUpdate = overrides(entry.klass, "FixedUpdate");
         std::vector<MonoClass*> chain;
-        for (MonoClass* k = entry.klass; k != nullptr && k != scriptBase; k = mono_class_get_parent(k)) {
+        for (MonoClass* k = entry.klass; k != nullptr && k != scriptBase;
+             k = mono_class_get_parent(k)) {
             chain.push_back(k);
         }
         std::reverse(chain.begin(), chain.end()); // base classes first
@@ -252,19 +260,17 @@ struct ScriptDomain::Impl {
                               MONO_FIELD_ATTR_NOT_SERIALIZED)) != 0) {
                     continue;
                 }
-                MonoCustomAttrInfo* attrs = mono_custom_attrs_from_field(k, field);
-                if (attrs == nullptr) {
-                    continue;
-                }
-                if (!mono_custom_attrs_has_attr(attrs, serializeFieldAttribute)) {
-                    mono_custom_attrs_free(attrs);
+                // Owned attribute info: freed on every path out of this iteration.
+                std::unique_ptr<MonoCustomAttrInfo, decltype(&mono_custom_attrs_free)> attrs(
+                    mono_custom_attrs_from_field(k, field), &mono_custom_attrs_free);
+                if (!attrs || !mono_custom_attrs_has_attr(attrs.get(), serializeFieldAttribute)) {
                     continue;
                 }
                 FieldInfo info;
                 info.name = mono_field_get_name(field);
                 info.declaringClass = fullNameOf(k);
                 info.type = mono::fieldTypeOf(mono_field_get_type(field), math);
-                if (MonoArray* objects = mono_custom_attrs_construct(attrs)) {
+                if (MonoArray* objects = mono_custom_attrs_construct(attrs.get())) {
                     for (uintptr_t i = 0; i < mono_array_length(objects); ++i) {
                         MonoObject* attribute = mono_array_get(objects, MonoObject*, i);
                         MonoClass* ak = mono_object_get_class(attribute);
@@ -275,7 +281,6 @@ struct ScriptDomain::Impl {
                         }
                     }
                 }
-                mono_custom_attrs_free(attrs);
                 if (info.displayName.empty()) {
                     info.displayName = info.name;
                 }
@@ -308,7 +313,8 @@ struct ScriptDomain::Impl {
         }
         auto it = instances.find(script);
         if (it == instances.end()) {
-            return fail(fmt::format("no script instance {} in generation {}", script.toString(), generation));
+            return fail(fmt::format("no script instance {} in generation {}", script.toString(),
+                                    generation));
         }
         return &it->second;
     }
@@ -319,7 +325,8 @@ struct ScriptDomain::Impl {
                 return i;
             }
         }
-        return fail(fmt::format("{} has no [SerializeField] field named {}", entry.info.name, field));
+        return fail(
+            fmt::format("{} has no [SerializeField] field named {}", entry.info.name, field));
     }
 
     Result<void> unload() {
@@ -347,7 +354,8 @@ struct ScriptDomain::Impl {
         MonoObject* exc = nullptr;
         mono_domain_try_unload(dying, &exc);
         if (exc != nullptr) {
-            return fail(fmt::format("unloading generation {} failed: {}", generation, exceptionText(exc)));
+            return fail(
+                fmt::format("unloading generation {} failed: {}", generation, exceptionText(exc)));
         }
         return {};
     }
@@ -377,19 +385,25 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generat
 
     // ScriptCore first: the scripts assembly's reference to it then resolves in this domain.
     auto core = impl->load(scriptCore, true);
-    if (!core) return std::unexpected(core.error());
+    if (!core)
+        return std::unexpected(core.error());
     impl->coreImage = *core;
-    if (auto bound = impl->bindScriptCore(); !bound) return std::unexpected(bound.error());
+    if (auto bound = impl->bindScriptCore(); !bound)
+        return std::unexpected(bound.error());
 
     auto image = impl->load(scripts, false);
-    if (!image) return std::unexpected(image.error());
+    if (!image)
+        return std::unexpected(image.error());
     impl->scriptsImage = *image;
     impl->scriptsAssemblyName = scripts.name;
-    if (auto found = impl->discoverScriptClasses(); !found) return std::unexpected(found.error());
+    if (auto found = impl->discoverScriptClasses(); !found)
+        return std::unexpected(found.error());
     return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(impl)));
 }
 
-std::uint32_t ScriptDomain::generation() const noexcept { return impl_->generation; }
+std::uint32_t ScriptDomain::generation() const noexcept {
+    return impl_->generation;
+}
 
 const std::vector<ScriptClassInfo>& ScriptDomain::scriptClasses() const noexcept {
     return impl_->classInfos;
@@ -409,7 +423,8 @@ std::string ScriptDomain::explainMissingClass(std::string_view name) const {
     const auto dot = full.rfind('.');
     const std::string ns = dot == std::string::npos ? "" : full.substr(0, dot);
     const std::string shortName = dot == std::string::npos ? full : full.substr(dot + 1);
-    if (MonoClass* klass = mono_class_from_name(impl_->scriptsImage, ns.c_str(), shortName.c_str())) {
+    if (MonoClass* klass =
+            mono_class_from_name(impl_->scriptsImage, ns.c_str(), shortName.c_str())) {
         if (!mono_class_is_subclass_of(klass, impl_->scriptBase, false)) {
             return fmt::format("class {} does not derive from UEngine.UMonoScriptComponent", full);
         }
@@ -425,7 +440,8 @@ std::string ScriptDomain::explainMissingClass(std::string_view name) const {
                        impl_->scriptsAssemblyName, known.empty() ? "none" : known);
 }
 
-Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity, std::string_view className) {
+Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity,
+                                       std::string_view className) {
     if (impl_->domain == nullptr) {
         return fail(fmt::format("generation {} is unloaded", impl_->generation));
     }
@@ -448,7 +464,8 @@ Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity, std::st
     MonoObject* exc = nullptr;
     mono_runtime_invoke(ctor, object, nullptr, &exc);
     if (exc != nullptr) {
-        return fail(fmt::format("the constructor of {} threw: {}", entry->info.name, exceptionText(exc)));
+        return fail(
+            fmt::format("the constructor of {} threw: {}", entry->info.name, exceptionText(exc)));
     }
     impl_->instances.emplace(script, Impl::Instance{GcHandle::strong(object), entity, entry});
     return {};
@@ -456,33 +473,38 @@ Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity, std::st
 
 Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
     auto inst = impl_->instance(script);
-    if (!inst) return std::unexpected(inst.error());
+    if (!inst)
+        return std::unexpected(inst.error());
     impl_->enter();
     MonoException* exc = nullptr;
     impl_->attach((*inst)->handle.target(), script.packed(), (*inst)->entity.packed(),
                   runInitialize ? 1 : 0, &exc);
     if (exc != nullptr) {
-        return fail("attaching a script failed: " + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+        return fail("attaching a script failed: " +
+                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
     }
     return {};
 }
 
 Result<void> ScriptDomain::detach(ObjectId script) {
     auto inst = impl_->instance(script);
-    if (!inst) return std::unexpected(inst.error());
+    if (!inst)
+        return std::unexpected(inst.error());
     impl_->enter();
     MonoException* exc = nullptr;
     impl_->detach(script.packed(), &exc);
     impl_->instances.erase(script);
     if (exc != nullptr) {
-        return fail("detaching a script failed: " + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+        return fail("detaching a script failed: " +
+                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
     }
     return {};
 }
 
 Result<void> ScriptDomain::setEnabled(ObjectId script, bool enabled) {
     auto inst = impl_->instance(script);
-    if (!inst) return std::unexpected(inst.error());
+    if (!inst)
+        return std::unexpected(inst.error());
     impl_->enter();
     MonoException* exc = nullptr;
     impl_->setEnabled(script.packed(), enabled ? 1 : 0, &exc);
@@ -500,7 +522,8 @@ Result<void> ScriptDomain::runUpdate(float deltaTime, double time, std::int64_t 
     MonoException* exc = nullptr;
     impl_->runUpdate(deltaTime, time, frame, &exc);
     if (exc != nullptr) {
-        return fail("the Update dispatcher failed: " + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+        return fail("the Update dispatcher failed: " +
+                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
     }
     return {};
 }
@@ -531,9 +554,11 @@ int ScriptDomain::scheduledCount(ScriptPhase phase) {
 
 Result<Value> ScriptDomain::getField(ObjectId script, std::string_view field) {
     auto inst = impl_->instance(script);
-    if (!inst) return std::unexpected(inst.error());
+    if (!inst)
+        return std::unexpected(inst.error());
     auto index = impl_->fieldIndex(*(*inst)->entry, field);
-    if (!index) return std::unexpected(index.error());
+    if (!index)
+        return std::unexpected(index.error());
     impl_->enter();
     return mono::readField((*inst)->handle.target(), (*inst)->entry->fieldHandles[*index],
                            (*inst)->entry->info.fields[*index].type);
@@ -541,25 +566,36 @@ Result<Value> ScriptDomain::getField(ObjectId script, std::string_view field) {
 
 Result<void> ScriptDomain::setField(ObjectId script, std::string_view field, const Value& value) {
     auto inst = impl_->instance(script);
-    if (!inst) return std::unexpected(inst.error());
+    if (!inst)
+        return std::unexpected(inst.error());
     auto index = impl_->fieldIndex(*(*inst)->entry, field);
-    if (!index) return std::unexpected(index.error());
+    if (!index)
+        return std::unexpected(index.error());
     impl_->enter();
     auto written = mono::writeField(impl_->domain, (*inst)->handle.target(),
                                     (*inst)->entry->fieldHandles[*index],
                                     (*inst)->entry->info.fields[*index].type, value);
     if (!written) {
-        return fail(fmt::format("{}.{}: {}", (*inst)->entry->info.name, field, written.error().message));
+        return fail(
+            fmt::format("{}.{}: {}", (*inst)->entry->info.name, field, written.error().message));
     }
     return {};
 }
 
-std::size_t ScriptDomain::instanceCount() const noexcept { return impl_->instances.size(); }
+std::size_t ScriptDomain::instanceCount() const noexcept {
+    return impl_->instances.size();
+}
 
-Result<void> ScriptDomain::unload() { return impl_->unload(); }
+Result<void> ScriptDomain::unload() {
+    return impl_->unload();
+}
 
-void ScriptDomain::collectGarbage() { mono_gc_collect(mono_gc_max_generation()); }
+void ScriptDomain::collectGarbage() {
+    mono_gc_collect(mono_gc_max_generation());
+}
 
-std::size_t ScriptDomain::liveGcHandles() noexcept { return GcHandle::liveCount(); }
+std::size_t ScriptDomain::liveGcHandles() noexcept {
+    return GcHandle::liveCount();
+}
 
 } // namespace scripthost
