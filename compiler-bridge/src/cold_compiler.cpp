@@ -45,9 +45,9 @@ CompileResult ColdCompiler::compile(const CompileRequest& request) {
     boost::filesystem::path program = mcs_.is_absolute() ? boost::filesystem::path(mcs_.string())
                                                          : bp::search_path(mcs_.string());
     if (program.empty()) {
-        return finish(detail::failedResult(request, Backend::Cold,
-                                           "cannot find " + mcs_.string() +
-                                               " on PATH (install mono-mcs)"));
+        return finish(
+            detail::failedResult(request, Backend::Cold,
+                                 "cannot find " + mcs_.string() + " on PATH (install mono-mcs)"));
     }
 
     CompileResult result;

@@ -5,7 +5,6 @@
 #include <boost/process/args.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/posix.hpp>
-
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -34,7 +33,9 @@ int millisecondsUntil(Deadline deadline) {
 
 } // namespace
 
-UniqueFd::~UniqueFd() { reset(); }
+UniqueFd::~UniqueFd() {
+    reset();
+}
 
 UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
     if (this != &other) {
@@ -274,7 +275,8 @@ std::string CompileServerProcess::diedMessage() {
         message += " (exit code " + std::to_string(child_.exit_code()) + ")";
     }
     if (!errorsTail_.empty()) {
-        message += "; it said: " + errorsTail_.substr(errorsTail_.size() > 500 ? errorsTail_.size() - 500 : 0);
+        message += "; it said: " +
+                   errorsTail_.substr(errorsTail_.size() > 500 ? errorsTail_.size() - 500 : 0);
     }
     return message;
 }

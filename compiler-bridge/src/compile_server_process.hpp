@@ -3,7 +3,6 @@
 // half of its line protocol. Private to the warm compiler.
 
 #include <boost/process/child.hpp>
-
 #include <chrono>
 #include <cstdint>
 #include <expected>
@@ -80,7 +79,8 @@ public:
 private:
     CompileServerProcess(boost::process::child child, UniqueFd socket, UniqueFd errors);
     [[nodiscard]] std::expected<std::string, std::string> readLine(Deadline deadline);
-    [[nodiscard]] std::expected<void, std::string> writeAll(std::string_view data, Deadline deadline);
+    [[nodiscard]] std::expected<void, std::string> writeAll(std::string_view data,
+                                                            Deadline deadline);
     void drainErrors() noexcept;
     [[nodiscard]] std::string diedMessage();
 
@@ -90,8 +90,8 @@ private:
     int pid_ = 0;
     bool ready_ = false;
     std::uint64_t nextId_ = 1;
-    std::string buffer_;      ///< bytes read from stdout, not yet split into lines
-    std::string errorsTail_;  ///< last few KiB of the server's stderr
+    std::string buffer_;     ///< bytes read from stdout, not yet split into lines
+    std::string errorsTail_; ///< last few KiB of the server's stderr
 };
 
 } // namespace scripthost::compiler::detail

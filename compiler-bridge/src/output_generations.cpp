@@ -20,10 +20,12 @@ std::uint64_t generationOf(const std::filesystem::path& folder) {
     return ec == std::errc() && ptr == end ? n : 0;
 }
 
-std::vector<std::pair<std::uint64_t, std::filesystem::path>> generations(const std::filesystem::path& folder) {
+std::vector<std::pair<std::uint64_t, std::filesystem::path>>
+generations(const std::filesystem::path& folder) {
     std::vector<std::pair<std::uint64_t, std::filesystem::path>> found;
     std::error_code ec;
-    for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end;
+         it.increment(ec)) {
         if (const std::uint64_t n = generationOf(it->path()); n != 0 && it->is_directory(ec)) {
             found.emplace_back(n, it->path());
         }

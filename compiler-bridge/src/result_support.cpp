@@ -48,9 +48,9 @@ void checkOutputs(CompileResult& result) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(result.output, ec)) {
         result.success = false;
-        result.diagnostics.push_back({"", 0, 0, Severity::Error, "",
-                                      "the compiler reported success but did not write " +
-                                          result.output.string()});
+        result.diagnostics.push_back(
+            {"", 0, 0, Severity::Error, "",
+             "the compiler reported success but did not write " + result.output.string()});
         return;
     }
     std::filesystem::path mdb = result.output;

@@ -6,8 +6,7 @@ namespace scripthost::compiler::protocol {
 
 namespace {
 
-template <typename Number>
-bool parseNumber(std::string_view text, Number& value) {
+template <typename Number> bool parseNumber(std::string_view text, Number& value) {
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
     return ec == std::errc() && ptr == end && !text.empty();
@@ -34,10 +33,17 @@ std::string escape(std::string_view text) {
     escaped.reserve(text.size());
     for (const char c : text) {
         switch (c) {
-        case '\\': escaped += "\\\\"; break;
-        case '\n': escaped += "\\n"; break;
-        case '\r': escaped += "\\r"; break;
-        default: escaped += c;
+        case '\\':
+            escaped += "\\\\";
+            break;
+        case '\n':
+            escaped += "\\n";
+            break;
+        case '\r':
+            escaped += "\\r";
+            break;
+        default:
+            escaped += c;
         }
     }
     return escaped;

@@ -27,7 +27,8 @@ TEST_CASE("bad input: an empty file builds an empty library") {
         CAPTURE(backendName(backend));
         TempDir dir("bad");
         writeFile(dir / "Empty.cs", "");
-        const CompileResult result = makeCompiler(backend)->compile(libraryRequest(dir.path(), {dir / "Empty.cs"}));
+        const CompileResult result =
+            makeCompiler(backend)->compile(libraryRequest(dir.path(), {dir / "Empty.cs"}));
         CHECK_MESSAGE(result.success, describe(result));
         CHECK(result.backend == backend);
         CHECK(std::filesystem::is_regular_file(result.output));
@@ -39,13 +40,16 @@ TEST_CASE("bad input: invalid UTF-8 in a source and in an identifier") {
         CAPTURE(backendName(backend));
         TempDir dir("bad");
         // In a string literal mcs accepts it (replacement characters)...
-        writeFile(dir / "Bytes.cs", "public class Bytes { public string S = \"\xff\xfe \xc3 end\"; }\n");
+        writeFile(dir / "Bytes.cs",
+                  "public class Bytes { public string S = \"\xff\xfe \xc3 end\"; }\n");
         auto compiler = makeCompiler(backend);
-        const CompileResult inString = compiler->compile(libraryRequest(dir.path(), {dir / "Bytes.cs"}));
+        const CompileResult inString =
+            compiler->compile(libraryRequest(dir.path(), {dir / "Bytes.cs"}));
         CHECK_MESSAGE(inString.success, describe(inString));
         // ...as code it is an error, reported with a location, and the message text survives.
         writeFile(dir / "Code.cs", "public class Code { int \xff\xfe = \xc3; }\n");
-        const CompileResult inCode = compiler->compile(libraryRequest(dir / "2", {dir / "Code.cs"}));
+        const CompileResult inCode =
+            compiler->compile(libraryRequest(dir / "2", {dir / "Code.cs"}));
         CHECK_FALSE(inCode.success);
         CHECK(inCode.backend == backend);
         REQUIRE(inCode.errorCount() >= 1);
@@ -58,8 +62,8 @@ TEST_CASE("bad input: a 5 MB generated file builds") {
     TempDir dir("bad");
     std::string source = "public class Big {\n";
     for (int i = 0; source.size() < 5 * 1024 * 1024; ++i) {
-        source += "    public int Method" + std::to_string(i) + "(int x) { return x * " + std::to_string(i % 97) +
-                  " + " + std::to_string(i) + "; }\n";
+        source += "    public int Method" + std::to_string(i) + "(int x) { return x * " +
+                  std::to_string(i % 97) + " + " + std::to_string(i) + "; }\n";
     }
     writeFile(dir / "Big.cs", source + "}\n");
     WarmCompiler compiler;
@@ -77,7 +81,8 @@ TEST_CASE("bad input: a file deleted between the change event and the build") {
         writeFile(dir / "Gone.cs", "public class Gone {}\n");
         const auto sources = collectSources(dir.path()); // the event's view of the folder
         std::filesystem::remove(dir / "Gone.cs");
-        const CompileResult result = makeCompiler(backend)->compile(libraryRequest(dir.path(), sources));
+        const CompileResult result =
+            makeCompiler(backend)->compile(libraryRequest(dir.path(), sources));
         CHECK_FALSE(result.success);
         CHECK(result.backend == backend);
         REQUIRE(result.errorCount() == 1);

@@ -4,9 +4,8 @@
 #include "compiler_bridge/warm_compiler.hpp"
 #include "compiler_test_support.hpp"
 
-#include <doctest/doctest.h>
-
 #include <condition_variable>
+#include <doctest/doctest.h>
 #include <mutex>
 
 using namespace scripthost::compiler;
@@ -57,7 +56,8 @@ TEST_CASE("queue: a newer submission supersedes the build in flight and the wait
     const BuildId first = queue.submit(requestFor("first"));
     {
         std::unique_lock lock(gate->mutex);
-        REQUIRE(gate->changed.wait_for(lock, std::chrono::seconds(10), [&] { return gate->started.size() == 1; }));
+        REQUIRE(gate->changed.wait_for(lock, std::chrono::seconds(10),
+                                       [&] { return gate->started.size() == 1; }));
     }
     // "first" is building; these two queue up, and "third" replaces "second" unbuilt.
     const BuildId second = queue.submit(requestFor("second"));
@@ -110,7 +110,8 @@ TEST_CASE("queue: 100 saves within a second end in one correct build of the last
     const auto source = dir / "Script.cs";
     BuildId last = 0;
     for (int i = 0; i < 100; ++i) {
-        writeFile(source, "public class Save" + std::to_string(i) + " { public int V = " + std::to_string(i) + "; }\n");
+        writeFile(source, "public class Save" + std::to_string(i) +
+                              " { public int V = " + std::to_string(i) + "; }\n");
         last = queue.submit(libraryRequest(dir / ("gen" + std::to_string(i)), {source}, "Scripts"));
     }
     std::optional<FinishedBuild> finished;

@@ -25,7 +25,8 @@ TEST_CASE("cold: a good library builds, with its .mdb beside it") {
 TEST_CASE("cold: compile errors give an unsuccessful result with diagnostics") {
     TempDir dir("cold");
     writeFile(dir / "Bad.cs", "public class Bad { public int F() { return nope; } }\n");
-    const CompileResult result = ColdCompiler().compile(libraryRequest(dir.path(), {dir / "Bad.cs"}));
+    const CompileResult result =
+        ColdCompiler().compile(libraryRequest(dir.path(), {dir / "Bad.cs"}));
     CHECK_FALSE(result.success);
     REQUIRE(result.errorCount() == 1);
     CHECK(result.diagnostics[0].code == "CS0103");
@@ -37,10 +38,13 @@ TEST_CASE("cold: references and defines reach mcs") {
     TempDir dir("cold");
     writeFile(dir / "Base.cs", "public class Base { public static int Value = 3; }\n");
     ColdCompiler compiler;
-    const CompileResult base = compiler.compile(libraryRequest(dir.path(), {dir / "Base.cs"}, "Base"));
+    const CompileResult base =
+        compiler.compile(libraryRequest(dir.path(), {dir / "Base.cs"}, "Base"));
     REQUIRE_MESSAGE(base.success, describe(base));
 
-    writeFile(dir / "User.cs", "public class User {\n#if FLAVOUR\n public int F() { return Base.Value; }\n#endif\n}\n");
+    writeFile(
+        dir / "User.cs",
+        "public class User {\n#if FLAVOUR\n public int F() { return Base.Value; }\n#endif\n}\n");
     auto request = libraryRequest(dir / "u", {dir / "User.cs"}, "User");
     request.references = {base.output};
     request.defines = {"FLAVOUR"};
@@ -75,12 +79,14 @@ TEST_CASE("cold: megabytes of compiler output on both pipes do not deadlock") {
     TempDir dir("cold");
     writeFile(dir / "A.cs", "class A {}\n");
     // 4 MB of diagnostics on stderr and 4 MB of noise on stdout, far above pipe buffers.
-    const auto fake = writeScript(
-        dir / "loud-mcs",
-        "i=0\nwhile [ $i -lt 40000 ]; do\n"
-        "  echo \"A.cs($i,1): error CS0103: The name \\`x$i' does not exist in the current context padding padding\" >&2\n"
-        "  echo \"stdout noise line $i ........................................................................\"\n"
-        "  i=$((i+1))\ndone\nexit 1\n");
+    const auto fake =
+        writeScript(dir / "loud-mcs",
+                    "i=0\nwhile [ $i -lt 40000 ]; do\n"
+                    "  echo \"A.cs($i,1): error CS0103: The name \\`x$i' does not exist in the "
+                    "current context padding padding\" >&2\n"
+                    "  echo \"stdout noise line $i "
+                    "........................................................................\"\n"
+                    "  i=$((i+1))\ndone\nexit 1\n");
     auto request = libraryRequest(dir.path(), {dir / "A.cs"});
     const CompileResult result = ColdCompiler(fake).compile(request);
     CHECK_FALSE(result.timedOut);
@@ -93,10 +99,12 @@ TEST_CASE("cold: thousands of real errors are all reported") {
     TempDir dir("cold");
     std::string source = "class Many {\n";
     for (int i = 0; i < 3000; ++i) {
-        source += "  int F" + std::to_string(i) + "() { return missing" + std::to_string(i) + "; }\n";
+        source +=
+            "  int F" + std::to_string(i) + "() { return missing" + std::to_string(i) + "; }\n";
     }
     writeFile(dir / "Many.cs", source + "}\n");
-    const CompileResult result = ColdCompiler().compile(libraryRequest(dir.path(), {dir / "Many.cs"}));
+    const CompileResult result =
+        ColdCompiler().compile(libraryRequest(dir.path(), {dir / "Many.cs"}));
     CHECK_FALSE(result.success);
     CHECK(result.errorCount() == 3000);
 }
@@ -118,7 +126,8 @@ TEST_CASE("cold: the command line carries outputs, references, defines and sourc
     request.defines = {"DEBUG"};
     request.output = "/o/S.dll";
     const auto args = ColdCompiler::arguments(request);
-    const std::vector<std::string> expected{"-nologo", "-target:library", "-langversion:7.2", "-out:/o/S.dll",
-                                            "-debug", "-r:/x/ScriptCore.dll", "-define:DEBUG", "a b.cs"};
+    const std::vector<std::string> expected{
+        "-nologo", "-target:library",      "-langversion:7.2", "-out:/o/S.dll",
+        "-debug",  "-r:/x/ScriptCore.dll", "-define:DEBUG",    "a b.cs"};
     CHECK(args == expected);
 }

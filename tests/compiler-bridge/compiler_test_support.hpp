@@ -4,13 +4,12 @@
 #include "compiler_bridge/compile_request.hpp"
 #include "support/test_support.hpp"
 
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <iterator>
 #include <memory>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 #include <sstream>
 #include <string>
 
@@ -28,7 +27,8 @@ inline compiler::CompileRequest libraryRequest(const std::filesystem::path& dir,
 }
 
 /// Writes an executable shell script (a fake mcs or a fake server).
-inline std::filesystem::path writeScript(const std::filesystem::path& path, const std::string& body) {
+inline std::filesystem::path writeScript(const std::filesystem::path& path,
+                                         const std::string& body) {
     writeFile(path, "#!/bin/sh\n" + body);
     std::filesystem::permissions(path, std::filesystem::perms::owner_all);
     return path;

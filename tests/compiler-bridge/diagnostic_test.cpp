@@ -6,8 +6,8 @@
 #include <doctest/doctest.h>
 
 using namespace scripthost::compiler;
-using scripthost::testing::TempDir;
 using scripthost::testing::libraryRequest;
+using scripthost::testing::TempDir;
 using scripthost::testing::writeFile;
 
 namespace {
@@ -73,8 +73,9 @@ TEST_CASE("paths with spaces and parentheses keep their whole file name") {
 }
 
 TEST_CASE("summary lines, blank lines and CRLF endings are not diagnostics") {
-    const auto diagnostics = parseMcsDiagnostics(
-        "A.cs(1,2): error CS1525: Unexpected symbol `}'\r\n\r\nCompilation failed: 1 error(s), 0 warnings\n");
+    const auto diagnostics =
+        parseMcsDiagnostics("A.cs(1,2): error CS1525: Unexpected symbol `}'\r\n\r\nCompilation "
+                            "failed: 1 error(s), 0 warnings\n");
     REQUIRE(diagnostics.size() == 1);
     CHECK(diagnostics[0].message == "Unexpected symbol `}'");
     CHECK(parseMcsDiagnostics("").empty());
@@ -83,7 +84,8 @@ TEST_CASE("summary lines, blank lines and CRLF endings are not diagnostics") {
 TEST_CASE("format prints the way mcs does, with or without a location") {
     CHECK(format({"File.cs", 12, 5, Severity::Error, "CS0103", "The name `x' does not exist"}) ==
           "File.cs(12,5): error CS0103: The name `x' does not exist");
-    CHECK(format({"", 0, 0, Severity::Warning, "CS2002", "Source file `a.cs' specified multiple times"}) ==
+    CHECK(format({"", 0, 0, Severity::Warning, "CS2002",
+                  "Source file `a.cs' specified multiple times"}) ==
           "warning CS2002: Source file `a.cs' specified multiple times");
     const Diagnostic original{"Dir (x)/A b.cs", 3, 9, Severity::Warning, "CS0168", "unused"};
     const auto reparsed = parseMcsDiagnostics(format(original));

@@ -38,8 +38,8 @@ TEST_CASE("response lines are classified strictly") {
     CHECK(parseLine("PONG 3").kind == Kind::Pong);
     CHECK(parseLine("FATAL cannot load mcs").text == "cannot load mcs");
 
-    for (const char* garbage : {"", "END", "END 1 x 3", "END 1 0 4 extra", "END -1 0 3", "|no space",
-                                "READY", "hello", "END 1 0"}) {
+    for (const char* garbage : {"", "END", "END 1 x 3", "END 1 0 4 extra", "END -1 0 3",
+                                "|no space", "READY", "hello", "END 1 0"}) {
         CAPTURE(garbage);
         CHECK(parseLine(garbage).kind == Kind::Garbage);
     }

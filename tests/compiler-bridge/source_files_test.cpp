@@ -19,7 +19,8 @@ TEST_CASE("sources: .cs files, recursively, sorted, skipping bin/obj/hidden fold
     writeFile(dir / ".git" / "x.cs", "");
     writeFile(dir / ".#lock.cs", "");
     const auto sources = collectSources(dir.path());
-    const std::vector<std::filesystem::path> expected{dir / "a.cs", dir / "b.cs", dir / "sub" / "deeper" / "c.cs"};
+    const std::vector<std::filesystem::path> expected{dir / "a.cs", dir / "b.cs",
+                                                      dir / "sub" / "deeper" / "c.cs"};
     CHECK(sources == expected);
 }
 

@@ -2,9 +2,8 @@
 #include "compiler_bridge/warm_compiler.hpp"
 #include "compiler_test_support.hpp"
 
-#include <doctest/doctest.h>
-
 #include <csignal>
+#include <doctest/doctest.h>
 
 using namespace scripthost::compiler;
 using namespace scripthost::testing;
@@ -49,7 +48,8 @@ TEST_CASE("warm: 20 builds in a row, errors followed by fixed code, all correct"
             CHECK(result.diagnostics[0].code == "CS0103");
             CHECK(result.diagnostics[0].file == source.string());
             CHECK(result.diagnostics[0].line == 2);
-            CHECK(result.diagnostics[0].message.find("notDeclared" + std::to_string(i)) != std::string::npos);
+            CHECK(result.diagnostics[0].message.find("notDeclared" + std::to_string(i)) !=
+                  std::string::npos);
             CHECK_FALSE(std::filesystem::exists(request.output));
         } else {
             REQUIRE_MESSAGE(result.success, describe(result));
@@ -162,7 +162,8 @@ TEST_CASE("warm: a hung server is killed at the request's timeout and the build 
     TempDir dir("warm");
     CapturedLog log;
     // Announces itself, then reads requests forever without answering.
-    const auto hung = writeScript(dir / "hung-server", "echo 'READY 1 fake'\nwhile read line; do :; done\n");
+    const auto hung =
+        writeScript(dir / "hung-server", "echo 'READY 1 fake'\nwhile read line; do :; done\n");
     WarmCompilerOptions options;
     options.mono = "/bin/sh"; // runs `/bin/sh <server> --mcs=... --warmup`
     options.server = hung;
@@ -181,8 +182,9 @@ TEST_CASE("warm: a hung server is killed at the request's timeout and the build 
 TEST_CASE("warm: a server answering garbage is replaced and the build runs cold") {
     TempDir dir("warm");
     CapturedLog log;
-    const auto noisy = writeScript(dir / "garbage-server",
-                                   "echo 'READY 1 fake'\nwhile read line; do echo 'Unhandled Exception: boom'; done\n");
+    const auto noisy = writeScript(
+        dir / "garbage-server",
+        "echo 'READY 1 fake'\nwhile read line; do echo 'Unhandled Exception: boom'; done\n");
     WarmCompilerOptions options;
     options.mono = "/bin/sh";
     options.server = noisy;
@@ -204,7 +206,8 @@ TEST_CASE("warm: a server that cannot start means cold builds and one warning") 
     WarmCompiler compiler(options);
     writeFile(dir / "A.cs", generationSource(1, false));
     for (int i = 0; i < 3; ++i) {
-        const CompileResult result = compiler.compile(libraryRequest(dir / std::to_string(i), {dir / "A.cs"}));
+        const CompileResult result =
+            compiler.compile(libraryRequest(dir / std::to_string(i), {dir / "A.cs"}));
         CHECK_MESSAGE(result.success, describe(result));
         CHECK(result.backend == Backend::Cold);
         CHECK(result.fallbackReason.find("server") != std::string::npos);
@@ -217,7 +220,8 @@ TEST_CASE("warm: a server that cannot start means cold builds and one warning") 
 TEST_CASE("warm: a server that exits at start-up is reported, builds still succeed") {
     TempDir dir("warm");
     CapturedLog log;
-    const auto dying = writeScript(dir / "dying-server", "echo 'cannot load mcs.exe' >&2\nexit 3\n");
+    const auto dying =
+        writeScript(dir / "dying-server", "echo 'cannot load mcs.exe' >&2\nexit 3\n");
     WarmCompilerOptions options;
     options.mono = "/bin/sh";
     options.server = dying;
@@ -238,7 +242,8 @@ TEST_CASE("warm: recycling after N builds restarts the server and keeps results 
     WarmCompiler compiler(options);
     for (int i = 0; i < 5; ++i) {
         writeFile(dir / "A.cs", generationSource(i, false));
-        const CompileResult result = compiler.compile(libraryRequest(dir / std::to_string(i), {dir / "A.cs"}));
+        const CompileResult result =
+            compiler.compile(libraryRequest(dir / std::to_string(i), {dir / "A.cs"}));
         CHECK_MESSAGE(result.success, describe(result));
         CHECK(result.backend == Backend::Warm);
         CHECK(fileContains(result.output, "Generation" + std::to_string(i)));

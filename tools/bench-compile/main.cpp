@@ -12,11 +12,10 @@
 #include "watcher/source_watcher.hpp"
 
 #include <CLI/CLI.hpp>
-#include <fmt/core.h>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <fmt/core.h>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <unistd.h>
 
@@ -36,7 +35,8 @@ struct Samples {
         }
         std::vector<double> sorted = ms;
         std::sort(sorted.begin(), sorted.end());
-        const auto rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p * static_cast<double>(sorted.size()))));
+        const auto rank = static_cast<std::size_t>(
+            std::max(1.0, std::ceil(p * static_cast<double>(sorted.size()))));
         return sorted[std::min(rank, sorted.size()) - 1];
     }
     [[nodiscard]] double median() const { return medianOf(ms); }
@@ -67,7 +67,8 @@ std::string classSource(int index, int edit) {
         "    public int Counter;\n"
         "    public List<float> Values = new List<float>();\n"
         "    public int Step(int x) {{ Counter += x * {1}; return Counter; }}\n"
-        "    public float Sum() {{ float s = 0; foreach (var v in Values) s += v; return s + {2}; }}\n"
+        "    public float Sum() {{ float s = 0; foreach (var v in Values) s += v; return s + {2}; "
+        "}}\n"
         "    public override string ToString() {{ return \"Script{0}:\" + Counter; }}\n"
         "  }}\n}}\n",
         index, index % 7 + 1, edit);
@@ -90,23 +91,24 @@ Project makeProject(const fs::path& folder, int count) {
 }
 
 /// One build into a fresh generation; throws when it fails (a benchmark of failures is useless).
-void buildOnce(compiler::Compiler& compiler, const Project& project, compiler::OutputGenerations& outputs,
-               compiler::Backend expected) {
+void buildOnce(compiler::Compiler& compiler, const Project& project,
+               compiler::OutputGenerations& outputs, compiler::Backend expected) {
     compiler::CompileRequest request;
     request.sources = project.sources;
     request.output = outputs.next();
     const compiler::CompileResult result = compiler.compile(request);
     if (!result.success || !fs::exists(result.output)) {
-        throw std::runtime_error("build failed: " +
-                                 (result.diagnostics.empty() ? result.log : compiler::format(result.diagnostics[0])));
+        throw std::runtime_error(
+            "build failed: " +
+            (result.diagnostics.empty() ? result.log : compiler::format(result.diagnostics[0])));
     }
     if (result.backend != expected) {
         throw std::runtime_error("the warm build fell back to cold: " + result.fallbackReason);
     }
 }
 
-Samples measureCompile(compiler::Compiler& compiler, const Project& project, compiler::OutputGenerations& outputs,
-                       int runs, compiler::Backend expected) {
+Samples measureCompile(compiler::Compiler& compiler, const Project& project,
+                       compiler::OutputGenerations& outputs, int runs, compiler::Backend expected) {
     Samples samples;
     for (int run = -2; run < runs; ++run) { // two unmeasured runs first
         write(project.edited, classSource(0, run + 100));
@@ -120,8 +122,8 @@ Samples measureCompile(compiler::Compiler& compiler, const Project& project, com
     return samples;
 }
 
-Samples measureSave(compiler::Compiler& compiler, const Project& project, compiler::OutputGenerations& outputs,
-                    int runs, compiler::Backend expected) {
+Samples measureSave(compiler::Compiler& compiler, const Project& project,
+                    compiler::OutputGenerations& outputs, int runs, compiler::Backend expected) {
     watcher::WatchOptions options;
     options.roots = {project.folder};
     auto watching = watcher::SourceWatcher::start(options);
@@ -139,7 +141,8 @@ Samples measureSave(compiler::Compiler& compiler, const Project& project, compil
         if (!sourceWatcher.waitFor(Clock::now() + std::chrono::seconds(10))) {
             throw std::runtime_error("the watcher reported no change");
         }
-        const double reported = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+        const double reported =
+            std::chrono::duration<double, std::milli>(Clock::now() - started).count();
         buildOnce(compiler, project, outputs, expected);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
         if (run >= 0) {
@@ -166,14 +169,18 @@ int main(int argc, char** argv) {
     fs::path server = compiler::defaultCompileServerPath();
     app.add_flag("--quick", quick, "5 runs per case instead of 20");
     app.add_flag("--json", json, "Print one JSON object instead of a table");
-    app.add_option("--runs", runs, "Runs per case")->capture_default_str()->check(CLI::PositiveNumber);
-    app.add_option("--server", server, "Path of scripthost-compile-server.exe")->capture_default_str();
+    app.add_option("--runs", runs, "Runs per case")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--server", server, "Path of scripthost-compile-server.exe")
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     if (quick && app.count("--runs") == 0) {
         runs = 5;
     }
 
-    const fs::path scratch = fs::temp_directory_path() / fmt::format("scripthost-bench-compile-{}", ::getpid());
+    const fs::path scratch =
+        fs::temp_directory_path() / fmt::format("scripthost-bench-compile-{}", ::getpid());
     std::vector<Row> rows;
     int status = 0;
     try {
@@ -187,9 +194,11 @@ int main(int argc, char** argv) {
             const Project project = makeProject(scratch / fmt::format("src{}", files), files);
             const std::string label = files == 1 ? "1 file" : fmt::format("{} files", files);
             using compiler::Backend;
-            rows.push_back({"compile, " + label, measureCompile(cold, project, outputs, runs, Backend::Cold),
+            rows.push_back({"compile, " + label,
+                            measureCompile(cold, project, outputs, runs, Backend::Cold),
                             measureCompile(warm, project, outputs, runs, Backend::Warm)});
-            rows.push_back({"save->dll, " + label, measureSave(cold, project, outputs, runs, Backend::Cold),
+            rows.push_back({"save->dll, " + label,
+                            measureSave(cold, project, outputs, runs, Backend::Cold),
                             measureSave(warm, project, outputs, runs, Backend::Warm)});
             outputs.prune(1);
         }
@@ -207,7 +216,8 @@ int main(int argc, char** argv) {
         for (char& c : text) {
             c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
         }
-        text.erase(std::unique(text.begin(), text.end(), [](char a, char b) { return a == '_' && b == '_'; }),
+        text.erase(std::unique(text.begin(), text.end(),
+                               [](char a, char b) { return a == '_' && b == '_'; }),
                    text.end());
         return text;
     };
@@ -232,20 +242,25 @@ int main(int argc, char** argv) {
             results.push_back(cold);
             results.push_back(warm);
         }
-        fmt::print("{}\n", nlohmann::json{{"benchmark", "compile"}, {"runs", runs}, {"results", results}}.dump());
+        fmt::print(
+            "{}\n",
+            nlohmann::json{{"benchmark", "compile"}, {"runs", runs}, {"results", results}}.dump());
         return 0;
     }
     fmt::print("bench_compile: {} runs per case (after 2 unmeasured), times in ms\n", runs);
     fmt::print("  compile   = compile() call until the .dll exists\n");
-    fmt::print("  save->dll = source written until the .dll exists, via the watcher (30 ms quiet window)\n\n");
-    fmt::print("{:<22} {:>12} {:>9} {:>12} {:>9} {:>10} {:>14}\n", "case", "cold median", "cold p95",
-               "warm median", "warm p95", "warm/cold", "watcher part");
+    fmt::print("  save->dll = source written until the .dll exists, via the watcher (30 ms quiet "
+               "window)\n\n");
+    fmt::print("{:<22} {:>12} {:>9} {:>12} {:>9} {:>10} {:>14}\n", "case", "cold median",
+               "cold p95", "warm median", "warm p95", "warm/cold", "watcher part");
     for (const Row& row : rows) {
-        fmt::print("{:<22} {:>12.1f} {:>9.1f} {:>12.1f} {:>9.1f} {:>10.2f} {:>14}\n", row.what, row.cold.median(),
-                   row.cold.percentile(0.95), row.warm.median(), row.warm.percentile(0.95),
-                   row.warm.median() / row.cold.median(),
-                   row.warm.watcherMs.empty() ? std::string("-") : fmt::format("{:.1f}", row.warm.watcherMedian()));
+        fmt::print("{:<22} {:>12.1f} {:>9.1f} {:>12.1f} {:>9.1f} {:>10.2f} {:>14}\n", row.what,
+                   row.cold.median(), row.cold.percentile(0.95), row.warm.median(),
+                   row.warm.percentile(0.95), row.warm.median() / row.cold.median(),
+                   row.warm.watcherMs.empty() ? std::string("-")
+                                              : fmt::format("{:.1f}", row.warm.watcherMedian()));
     }
-    fmt::print("\n(watcher part: median time from the write until the watcher reported it, warm runs)\n");
+    fmt::print(
+        "\n(watcher part: median time from the write until the watcher reported it, warm runs)\n");
     return 0;
 }

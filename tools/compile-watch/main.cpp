@@ -10,14 +10,13 @@
 #include "watcher/source_watcher.hpp"
 
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
-
-#include <atomic>
-#include <csignal>
-#include <cstdio>
 #include <unistd.h>
 
 namespace {
@@ -28,7 +27,9 @@ using Clock = std::chrono::steady_clock;
 
 std::atomic<bool> stopRequested{false}; // set by the signal handler, read by the loop
 
-extern "C" void onStopSignal(int) { stopRequested.store(true); }
+extern "C" void onStopSignal(int) {
+    stopRequested.store(true);
+}
 
 /// The path as the user will recognise it: relative to the watched folder when inside it.
 std::string shown(const std::string& file, const fs::path& root) {
@@ -78,12 +79,13 @@ void printJson(const compiler::FinishedBuild& build, const fs::path& root) {
     const std::size_t sourceCount = build.request.sources.size();
     nlohmann::json diagnostics = nlohmann::json::array();
     for (const auto& d : r.diagnostics) {
-        diagnostics.push_back({{"file", shown(d.file, root)},
-                               {"line", d.line},
-                               {"column", d.column},
-                               {"severity", d.severity == compiler::Severity::Error ? "error" : "warning"},
-                               {"code", d.code},
-                               {"message", d.message}});
+        diagnostics.push_back(
+            {{"file", shown(d.file, root)},
+             {"line", d.line},
+             {"column", d.column},
+             {"severity", d.severity == compiler::Severity::Error ? "error" : "warning"},
+             {"code", d.code},
+             {"message", d.message}});
     }
     const nlohmann::json line{{"event", "build"},
                               {"id", build.id},
@@ -114,12 +116,17 @@ int main(int argc, char** argv) {
     std::string name = "Scripts";
     fs::path server = compiler::defaultCompileServerPath();
     std::size_t keep = 5;
-    app.add_option("DIR", root, "Folder of C# sources (watched recursively)")->required()->check(CLI::ExistingDirectory);
+    app.add_option("DIR", root, "Folder of C# sources (watched recursively)")
+        ->required()
+        ->check(CLI::ExistingDirectory);
     app.add_flag("--cold", cold, "Run mcs once per build instead of the warm compile server");
-    app.add_option("--reference,-r", references, "Assembly to reference (repeatable)")->check(CLI::ExistingFile);
-    app.add_option("--out,-o", out, "Output folder (default: a temp folder); builds go to <out>/gen<N>/<name>.dll");
+    app.add_option("--reference,-r", references, "Assembly to reference (repeatable)")
+        ->check(CLI::ExistingFile);
+    app.add_option("--out,-o", out,
+                   "Output folder (default: a temp folder); builds go to <out>/gen<N>/<name>.dll");
     app.add_option("--name", name, "Assembly name")->capture_default_str();
-    app.add_option("--server", server, "Path of scripthost-compile-server.exe")->capture_default_str();
+    app.add_option("--server", server, "Path of scripthost-compile-server.exe")
+        ->capture_default_str();
     app.add_option("--keep", keep, "Generations kept on disk")->capture_default_str();
     app.add_flag("--json", json, "Print one JSON object per build instead of text");
     CLI11_PARSE(app, argc, argv);
@@ -128,7 +135,8 @@ int main(int argc, char** argv) {
         spdlog::set_level(spdlog::level::warn); // stdout is for JSON; logs go to stderr anyway
     }
     spdlog::default_logger()->sinks().clear();
-    spdlog::default_logger()->sinks().push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+    spdlog::default_logger()->sinks().push_back(
+        std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
 
     std::error_code ec;
     root = fs::canonical(root, ec);
@@ -173,9 +181,9 @@ int main(int argc, char** argv) {
     };
 
     if (!json) {
-        fmt::print("watching {} ({} backend, {} watcher); output in {}; Ctrl-C to stop\n", root.string(),
-                   compiler::backendName(queue.backend()), watcher::backendName((*watching)->backend()),
-                   out.string());
+        fmt::print("watching {} ({} backend, {} watcher); output in {}; Ctrl-C to stop\n",
+                   root.string(), compiler::backendName(queue.backend()),
+                   watcher::backendName((*watching)->backend()), out.string());
         std::fflush(stdout);
     }
     submitBuild();

@@ -53,7 +53,8 @@ public:
     [[nodiscard]] std::optional<FinishedBuild> poll();
 
     /// Like poll(), waiting until the deadline at the latest.
-    [[nodiscard]] std::optional<FinishedBuild> waitFor(std::chrono::steady_clock::time_point deadline);
+    [[nodiscard]] std::optional<FinishedBuild>
+    waitFor(std::chrono::steady_clock::time_point deadline);
 
     /// True when nothing is waiting, building or ready to collect.
     [[nodiscard]] bool idle() const;

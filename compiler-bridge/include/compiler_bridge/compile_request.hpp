@@ -39,9 +39,9 @@ struct CompileResult {
     std::filesystem::path symbols; ///< the .mdb, empty when not written
     std::chrono::milliseconds duration{0};
     std::vector<Diagnostic> diagnostics;
-    std::string log;       ///< the compiler's raw output, for messages that did not parse
-    bool timedOut = false; ///< killed after the request's timeout
-    bool nothingToBuild = false; ///< the request listed no source files; nothing was run
+    std::string log;                 ///< the compiler's raw output, for messages that did not parse
+    bool timedOut = false;           ///< killed after the request's timeout
+    bool nothingToBuild = false;     ///< the request listed no source files; nothing was run
     Backend backend = Backend::Cold; ///< the backend that produced this result
     /// Why a warm build fell back to the cold backend (empty when it did not).
     std::string fallbackReason;
