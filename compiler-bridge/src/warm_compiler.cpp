@@ -44,6 +44,7 @@ struct WarmCompiler::State {
     std::unique_ptr<CompileServerProcess> server;
     std::size_t buildsOnServer = 0;
     std::optional<Clock::time_point> retryStartAt; // set after a failed start
+    std::string startError;                        // why that start failed
     WarmCompilerStats stats;
 
     /// Starts a server process if none runs (does not wait for it). Error message on failure.
@@ -73,7 +74,7 @@ struct WarmCompiler::State {
     /// A ready server, or why there is none. Failed starts are not retried for a while.
     std::expected<CompileServerProcess*, std::string> readyServer() {
         if (retryStartAt && Clock::now() < *retryStartAt) {
-            return std::unexpected("compile server unavailable (start failed earlier)");
+            return std::unexpected("compile server unavailable: " + startError);
         }
         std::string problem = spawn();
         if (problem.empty()) {
@@ -87,6 +88,7 @@ struct WarmCompiler::State {
             server.reset();
         }
         retryStartAt = Clock::now() + options.retryStartAfter;
+        startError = problem;
         spdlog::warn("{}; building with mcs instead (retrying the server in {} s)", problem,
                      options.retryStartAfter.count() / 1000);
         return std::unexpected(problem);
@@ -100,6 +102,7 @@ struct WarmCompiler::State {
         }
         if (std::string problem = spawn(); !problem.empty()) {
             retryStartAt = Clock::now() + options.retryStartAfter;
+            startError = std::move(problem);
         }
     }
 
