@@ -4,6 +4,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
+#include <csignal>
 #include <future>
 
 namespace scripthost::compiler {
@@ -61,14 +62,15 @@ CompileResult ColdCompiler::compile(const CompileRequest& request) {
                         bp::std_out > out, bp::std_err > err, io);
         io.run_for(request.timeout);
         if (!io.stopped()) {
-            // Still reading: the compiler is past its deadline.
-            std::error_code killError;
-            child.terminate(killError);
+            // Still reading: the compiler is past its deadline. Not child.terminate(): in
+            // Boost 1.74 it reaps with WNOHANG right after SIGKILL and so leaves a zombie.
+            ::kill(child.id(), SIGKILL);
             result.timedOut = true;
             io.restart();
             io.run();
         }
-        child.wait();
+        std::error_code waitError;
+        child.wait(waitError);
         result.log = out.get() + err.get();
         if (result.timedOut) {
             CompileResult timedOut = detail::failedResult(

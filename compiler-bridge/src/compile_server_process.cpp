@@ -6,6 +6,7 @@
 #include <boost/process/exe.hpp>
 #include <boost/process/posix.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -108,13 +109,11 @@ void CompileServerProcess::kill() noexcept {
     socket_.reset();
     errors_.reset();
     std::error_code ec;
-    if (child_.valid()) {
-        if (child_.running(ec)) {
-            child_.terminate(ec); // SIGKILL, then reaps
-        }
-        if (child_.joinable()) {
-            child_.wait(ec);
-        }
+    if (child_.valid() && child_.running(ec)) {
+        // Not child_.terminate(): in Boost 1.74 it reaps with WNOHANG right after SIGKILL,
+        // which leaves a zombie. Kill, then wait for real.
+        ::kill(pid_, SIGKILL);
+        child_.wait(ec);
     }
 }
 

@@ -2,6 +2,7 @@
 #include "compiler_bridge/warm_compiler.hpp"
 #include "compiler_test_support.hpp"
 
+#include <cerrno>
 #include <csignal>
 #include <doctest/doctest.h>
 
@@ -168,6 +169,9 @@ TEST_CASE("warm: a hung server is killed at the request's timeout and the build 
     options.mono = "/bin/sh"; // runs `/bin/sh <server> --mcs=... --warmup`
     options.server = hung;
     WarmCompiler compiler(options);
+    compiler.warmUp();
+    const std::optional<int> hungPid = compiler.serverPid();
+    REQUIRE(hungPid.has_value());
     writeFile(dir / "A.cs", generationSource(1, false));
     auto request = libraryRequest(dir.path(), {dir / "A.cs"});
     request.timeout = std::chrono::milliseconds(500);
@@ -177,6 +181,9 @@ TEST_CASE("warm: a hung server is killed at the request's timeout and the build 
     CHECK(result.fallbackReason.find("in time") != std::string::npos);
     CHECK(log.warnings() == 1);
     CHECK(compiler.stats().serverStarts == 2); // the replacement was started at once
+    // The hung server was killed and reaped: no process, not even a zombie, is left.
+    CHECK(::kill(*hungPid, 0) == -1);
+    CHECK(errno == ESRCH);
 }
 
 TEST_CASE("warm: a server answering garbage is replaced and the build runs cold") {
