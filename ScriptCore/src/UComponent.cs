@@ -6,9 +6,13 @@ namespace UEngine
     public abstract class UComponent : UObject
     {
         internal ulong m_EntityId;
+        UEntity m_Entity;
 
         /// <summary>The entity this component is attached to.</summary>
-        public UEntity gameObject { get { return Internal.ObjectTable.Entity(m_EntityId); } }
+        public UEntity gameObject
+        {
+            get { return m_Entity ?? (m_Entity = Internal.ObjectTable.Entity(m_EntityId)); }
+        }
 
         /// <summary>The transform of the entity this component is attached to.</summary>
         public UTransform transform { get { return gameObject.transform; } }

@@ -4,12 +4,33 @@ using UEngine.Internal;
 
 namespace UEngine
 {
-    /// <summary>A native entity: a name, a transform, native components and scripts.</summary>
+    /// <summary>
+    /// A native entity: a name, a transform, native components and scripts. An entity
+    /// made with <c>new UEntity(name)</c> belongs to the scripts: once no script holds it
+    /// any more, the garbage collector's finalizer hands it back and the host destroys it.
+    /// Entities from the scene belong to the world and live until destroyed.
+    /// </summary>
     public sealed class UEntity : UObject
     {
         UTransform m_Transform;
 
-        internal UEntity(ulong id) { m_NativeId = id; }
+        // Proxies of existing entities are made by the host without running a constructor.
+        UEntity() { }
+
+        /// <summary>Creates a native entity named <paramref name="name"/>, owned by the scripts.</summary>
+        public UEntity(string name)
+        {
+            if (name == null) throw new ArgumentNullException("name");
+            m_NativeId = Internal_Create(this, name);
+        }
+
+        ~UEntity()
+        {
+            // Unloading a generation finalizes everything in it: that is a reload, not
+            // the scripts letting go of their entities.
+            if (!AppDomain.CurrentDomain.IsFinalizingForUnload())
+                Internal_ProxyFinalized(m_NativeId);
+        }
 
         /// <summary>The first live entity named <paramref name="name"/>, or null.</summary>
         public static UEntity Find(string name)
@@ -29,9 +50,6 @@ namespace UEngine
             }
         }
 
-        /// <summary>False once the native entity has been destroyed.</summary>
-        public bool isAlive { get { return Internal_IsAlive(m_NativeId); } }
-
         /// <summary>The entity's transform (position, rotation, scaling).</summary>
         public UTransform transform
         {
@@ -50,9 +68,7 @@ namespace UEngine
         /// <summary>Non-generic form of <see cref="GetComponent{T}"/>.</summary>
         public UComponent GetComponent(Type type)
         {
-            if (type == null) throw new ArgumentNullException("type");
-            if (!typeof(UComponent).IsAssignableFrom(type))
-                throw new ArgumentException(type.FullName + " is not a UComponent", "type");
+            CheckComponentType(type);
             if (typeof(UMonoScriptComponent).IsAssignableFrom(type))
                 return ScriptRuntime.FindScript(m_NativeId, type);
             int count = Internal_GetComponentCount(m_NativeId);
@@ -60,13 +76,48 @@ namespace UEngine
             {
                 string kind;
                 ulong componentId = Internal_GetComponentAt(m_NativeId, i, out kind);
-                UComponent proxy = ObjectTable.NativeComponent(componentId, m_NativeId, kind);
+                if (!ObjectTable.HasProxyClass(kind)) continue;
+                UComponent proxy = ObjectTable.NativeComponent(componentId);
                 if (proxy != null && type.IsInstanceOfType(proxy))
                     return proxy;
             }
             return null;
         }
 
+        /// <summary>
+        /// Adds a component of type T: a native component (a class marked
+        /// [NativeComponent]) or a new script instance, whose Initialize runs now.
+        /// </summary>
+        public T AddComponent<T>() where T : UComponent
+        {
+            return (T)AddComponent(typeof(T));
+        }
+
+        /// <summary>Non-generic form of <see cref="AddComponent{T}"/>.</summary>
+        public UComponent AddComponent(Type type)
+        {
+            CheckComponentType(type);
+            if (type.IsAbstract)
+                throw new ArgumentException(type.FullName + " is abstract", "type");
+            if (typeof(UMonoScriptComponent).IsAssignableFrom(type))
+                return (UComponent)Internal_AddScript(m_NativeId, type.FullName);
+            var attr = (NativeComponentAttribute)Attribute.GetCustomAttribute(type, typeof(NativeComponentAttribute), false);
+            if (attr == null)
+                throw new ArgumentException(type.FullName + " is neither a script nor a [NativeComponent] class", "type");
+            return ObjectTable.NativeComponent(Internal_AddComponent(m_NativeId, attr.Kind));
+        }
+
+        static void CheckComponentType(Type type)
+        {
+            if (type == null) throw new ArgumentNullException("type");
+            if (!typeof(UComponent).IsAssignableFrom(type))
+                throw new ArgumentException(type.FullName + " is not a UComponent", "type");
+        }
+
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern ulong Internal_Create(UEntity self, string name);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_ProxyFinalized(ulong id);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern ulong Internal_Find(string name);
         [MethodImpl(MethodImplOptions.InternalCall)]
@@ -74,10 +125,12 @@ namespace UEngine
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_SetName(ulong id, string name);
         [MethodImpl(MethodImplOptions.InternalCall)]
-        static extern bool Internal_IsAlive(ulong id);
-        [MethodImpl(MethodImplOptions.InternalCall)]
         static extern int Internal_GetComponentCount(ulong id);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern ulong Internal_GetComponentAt(ulong id, int index, out string kind);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern ulong Internal_AddComponent(ulong id, string kind);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern object Internal_AddScript(ulong id, string className);
     }
 }

@@ -1,5 +1,6 @@
 #include "host/script_host.hpp"
 
+#include "finalized_proxies.hpp"
 #include "host/mono_runtime.hpp"
 
 #include <chrono>
@@ -26,6 +27,7 @@ ScriptHost::ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore)
     context_.world = &world_;
     context_.input = &input_;
     context_.failures = &failures_;
+    context_.host = this;
     context_.onFailure = [this](const ScriptFailure& failure) {
         ++failureCount_;
         if (recentFailures_.size() == kRecentFailures) {
@@ -199,6 +201,47 @@ Result<void> ScriptHost::removeScript(ObjectId script) {
     return detached;
 }
 
+Result<void> ScriptHost::destroyObject(ObjectId id) {
+    switch (world_.kindOf(id)) {
+    case ObjectKind::Entity: return destroyEntity(id);
+    case ObjectKind::Script: return removeScript(id);
+    case ObjectKind::Component:
+        if (domain_) {
+            domain_->forgetProxy(id);
+        }
+        world_.destroy(id);
+        return {};
+    case ObjectKind::None: break;
+    }
+    return fail("object " + id.toString() + " does not exist");
+}
+
+std::size_t ScriptHost::drainDestroyQueues() {
+    std::size_t destroyed = 0;
+    // Destroying can queue more (a script's Destroy message may destroy others): loop.
+    while (!destroyQueue_.empty()) {
+        const auto queued = std::exchange(destroyQueue_, {});
+        for (ObjectId id : queued) {
+            destroyed += destroyObject(id).has_value() ? 1 : 0; // gone already: nothing to do
+        }
+    }
+    for (ObjectId id : takeFinalizedProxies()) {
+        const Entity* entity = world_.entity(id);
+        // A finalized proxy releases the entity only if the scripts owned it and have not
+        // asked for it again since (UEntity.Find makes a new proxy).
+        if (entity != nullptr && entity->ownedByScripts && !(domain_ && domain_->hasLiveProxy(id))) {
+            if (destroyEntity(id)) {
+                ++destroyed;
+                ++releasedByCollector_;
+            }
+        }
+    }
+    if (domain_ && domain_->proxyCount() > 2 * world_.entityCount() + 1024) {
+        domain_->purgeCollectedProxies(); // keep the bookkeeping in proportion
+    }
+    return destroyed;
+}
+
 Result<void> ScriptHost::destroyEntity(ObjectId entity) {
     const Entity* e = world_.entity(entity);
     if (e == nullptr) {
@@ -207,6 +250,12 @@ Result<void> ScriptHost::destroyEntity(ObjectId entity) {
     const auto scripts = e->scripts;
     for (ObjectId s : scripts) {
         (void)removeScript(s);
+    }
+    if (domain_) {
+        for (ObjectId c : world_.entity(entity)->components) {
+            domain_->forgetProxy(c);
+        }
+        domain_->forgetProxy(entity);
     }
     world_.destroy(entity);
     return {};
@@ -229,6 +278,7 @@ void ScriptHost::tick(double deltaSeconds) {
         if (auto r = domain_->runUpdate(static_cast<float>(deltaSeconds), time_, frame_); !r) {
             spdlog::error("{}", r.error().message);
         }
+        drainDestroyQueues();
     } else {
         time_ += deltaSeconds;
     }

@@ -45,6 +45,12 @@ std::string_view kindName(ValueKind kind) noexcept {
         return "vector4";
     case ValueKind::Quaternion:
         return "quaternion";
+    case ValueKind::ObjectRef:
+        return "reference";
+    case ValueKind::Array:
+        return "array";
+    case ValueKind::List:
+        return "list";
     case ValueKind::Unsupported:
         return "unsupported";
     }
@@ -120,7 +126,7 @@ template <std::size_t N> Result<std::array<float, N>> floatsFromJson(const json&
 
 } // namespace
 
-Result<Value> valueFromJson(const json& j, const FieldType& type) {
+Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResolver& resolve) {
     auto wrap = [](auto r) -> Result<Value> {
         if (!r)
             return std::unexpected(r.error());
@@ -198,6 +204,34 @@ Result<Value> valueFromJson(const json& j, const FieldType& type) {
             return std::unexpected(f.error());
         return Value{glm::quat((*f)[3], (*f)[0], (*f)[1], (*f)[2])}; // json is [x, y, z, w]
     }
+    case ValueKind::ObjectRef: {
+        if (j.is_null()) {
+            return Value{ObjectRef{}};
+        }
+        if (j.is_object() && j.size() == 1 && j.contains("id") && j["id"].is_number_unsigned()) {
+            return Value{ObjectRef{ObjectId::unpack(j["id"].get<std::uint64_t>())}};
+        }
+        if (j.is_object() && resolve) {
+            auto id = resolve(j);
+            if (!id) return std::unexpected(id.error());
+            return Value{ObjectRef{*id}};
+        }
+        return fail("expected null, {\"id\": …} or {\"entity\": \"name\"}, got " + j.dump());
+    }
+    case ValueKind::Array:
+    case ValueKind::List: {
+        if (!j.is_array()) {
+            return fail("expected an array, got " + j.dump());
+        }
+        ValueList items;
+        items.reserve(j.size());
+        for (std::size_t i = 0; i < j.size(); ++i) {
+            auto item = valueFromJson(j[i], type.elementType(), resolve);
+            if (!item) return fail(fmt::format("[{}]: {}", i, item.error().message));
+            items.push_back(std::move(*item));
+        }
+        return Value{std::move(items)};
+    }
     case ValueKind::Unsupported:
         break;
     }
@@ -228,6 +262,16 @@ json valueToJson(const Value& value, const FieldType& type) {
             } else if constexpr (std::is_same_v<T, glm::quat>) {
                 return json::array(
                     {floatToJson(v.x), floatToJson(v.y), floatToJson(v.z), floatToJson(v.w)});
+            } else if constexpr (std::is_same_v<T, ObjectRef>) {
+                return v.id.isNull() ? json(nullptr) : json{{"id", v.id.packed()}};
+            } else if constexpr (std::is_same_v<T, ValueList>) {
+                json items = json::array();
+                const FieldType& element =
+                    type.element.empty() ? type : type.elementType(); // tolerate a bare type
+                for (const Value& item : v) {
+                    items.push_back(valueToJson(item, element));
+                }
+                return items;
             } else {
                 return v;
             }
@@ -249,6 +293,18 @@ std::string describe(const Value& value) {
                 return fmt::format("({}, {}, {})", v.x, v.y, v.z);
             } else if constexpr (std::is_same_v<T, glm::vec4> || std::is_same_v<T, glm::quat>) {
                 return fmt::format("({}, {}, {}, {})", v.x, v.y, v.z, v.w);
+            } else if constexpr (std::is_same_v<T, ObjectRef>) {
+                return v.id.isNull() ? std::string("null") : v.id.toString();
+            } else if constexpr (std::is_same_v<T, ValueList>) {
+                std::string text = "[";
+                for (std::size_t i = 0; i < v.size(); ++i) {
+                    if (i == 8) {
+                        text += fmt::format(", … {} more", v.size() - 8);
+                        break;
+                    }
+                    text += (i ? ", " : "") + describe(v[i]);
+                }
+                return text + "]";
             } else {
                 return fmt::format("{}", v);
             }

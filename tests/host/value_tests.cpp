@@ -9,7 +9,16 @@ using nlohmann::json;
 
 namespace {
 FieldType type(ValueKind kind) {
-    return FieldType{kind, std::string(kindName(kind)), {}};
+    FieldType t;
+    t.kind = kind;
+    t.typeName = kindName(kind);
+    return t;
+}
+FieldType enumType(std::vector<std::pair<std::string, std::int64_t>> members) {
+    FieldType t = type(ValueKind::Enum);
+    t.typeName = "Demo.Mood";
+    t.enumMembers = std::move(members);
+    return t;
 }
 } // namespace
 
@@ -44,7 +53,7 @@ TEST_CASE("valueFromJson: floats, strings, bools, vectors, quaternions") {
 }
 
 TEST_CASE("valueFromJson: enums by member name or number") {
-    FieldType mood{ValueKind::Enum, "Demo.Mood", {{"Calm", 0}, {"Happy", 5}}};
+    FieldType mood = enumType({{"Calm", 0}, {"Happy", 5}});
     CHECK(std::get<std::int64_t>(*valueFromJson(json("Happy"), mood)) == 5);
     CHECK(std::get<std::int64_t>(*valueFromJson(json(0), mood)) == 0);
     auto bad = valueFromJson(json("Sad"), mood);
@@ -53,7 +62,7 @@ TEST_CASE("valueFromJson: enums by member name or number") {
 }
 
 TEST_CASE("valueToJson is the inverse of valueFromJson") {
-    FieldType mood{ValueKind::Enum, "Demo.Mood", {{"Calm", 0}, {"Happy", 5}}};
+    FieldType mood = enumType({{"Calm", 0}, {"Happy", 5}});
     for (const auto& [j, t] :
          std::vector<std::pair<json, FieldType>>{{json(-5), type(ValueKind::Int16)},
                                                  {json(UINT64_MAX), type(ValueKind::UInt64)},

@@ -122,7 +122,11 @@ int main(int argc, char** argv) {
     };
     std::int64_t frameNo = 0;
     ScriptDomain& d = *h.domain();
-    ScriptContext context{&h.world(), &h.input(), &h.failures(), {}};
+    ScriptContext context;
+    context.world = &h.world();
+    context.input = &h.input();
+    context.failures = &h.failures();
+    context.host = &h;
     ScriptContextBinding bind(context);
 
     const double dispatcher = perScriptNs([&] { (void)d.runUpdate(0.016f, 0.0, ++frameNo); });

@@ -80,6 +80,15 @@ public:
     [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field,
                                         const Value& value);
 
+    /// Whether `id` (entity or component) has a managed proxy that is still alive.
+    [[nodiscard]] bool hasLiveProxy(ObjectId id) const;
+    /// Forgets the proxy of a destroyed object.
+    void forgetProxy(ObjectId id);
+    /// Drops the bookkeeping of proxies the GC collected; returns how many.
+    std::size_t purgeCollectedProxies();
+    /// Proxies tracked (alive or awaiting purge).
+    [[nodiscard]] std::size_t proxyCount() const noexcept;
+
     /// Script instances alive in this domain.
     [[nodiscard]] std::size_t instanceCount() const noexcept;
 

@@ -53,6 +53,14 @@ public:
     [[nodiscard]] Result<void> removeScript(ObjectId script);
     /// Removes the entity's scripts (running Destroy), then the entity.
     [[nodiscard]] Result<void> destroyEntity(ObjectId entity);
+    /// Destroys an entity, native component or script now, whatever it is.
+    [[nodiscard]] Result<void> destroyObject(ObjectId id);
+    /// Destroys an object at the end of the current frame (UObject.Destroy from scripts).
+    void queueDestroy(ObjectId id) { destroyQueue_.push_back(id); }
+    /// Destroys what is queued, and the script-owned entities whose proxies the GC has
+    /// finalized (and that no script has picked up again). Each frame runs this; a
+    /// reload runs it before its snapshot. Returns how many objects were destroyed.
+    std::size_t drainDestroyQueues();
 
     /// Runs one frame of `deltaSeconds`.
     void tick(double deltaSeconds);
@@ -73,6 +81,8 @@ public:
     /// Game time in seconds and frames run.
     [[nodiscard]] double time() const noexcept { return time_; }
     [[nodiscard]] std::int64_t frame() const noexcept { return frame_; }
+    /// Script-owned entities destroyed because the GC finalized their last proxy.
+    [[nodiscard]] std::uint64_t releasedByCollector() const noexcept { return releasedByCollector_; }
     /// Script failures seen so far (every one, logged or not).
     [[nodiscard]] std::uint64_t scriptFailureCount() const noexcept { return failureCount_; }
     /// The most recent script failures, oldest first (at most kRecentFailures).
@@ -99,7 +109,9 @@ private:
     double time_ = 0;
     std::int64_t frame_ = 0;
     std::uint64_t failureCount_ = 0;
+    std::uint64_t releasedByCollector_ = 0;
     std::deque<ScriptFailure> recentFailures_;
+    std::vector<ObjectId> destroyQueue_;
 };
 
 } // namespace scripthost

@@ -2,8 +2,10 @@
 // Value: a script field's value outside any app domain, and its type.
 
 #include "host/error.hpp"
+#include "host/object_id.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -35,31 +37,64 @@ enum class ValueKind {
     Vector3,
     Vector4,
     Quaternion,
+    ObjectRef, ///< a reference to an entity, a native component or a script
+    Array,     ///< T[] of a scalar, string, enum, vector or reference element
+    List,      ///< System.Collections.Generic.List<T>, same elements as Array
     Unsupported, ///< a type the host cannot carry yet (kept in the schema, never written)
 };
 
 /// Lower-case name of a kind as used in scene files ("int32", "vector3", …).
 [[nodiscard]] std::string_view kindName(ValueKind kind) noexcept;
 
-/// The type of a field: its kind, the C# type name, and for enums the members.
+/// What an ObjectRef field may point at.
+enum class RefTarget { Entity, Component, Script };
+
+/// The type of a field: its kind, the C# type name, for enums the members, for arrays
+/// and lists the element type, for references what they point at.
 struct FieldType {
     ValueKind kind = ValueKind::Int32;
     std::string typeName; ///< C# full name, e.g. "System.Single" or "Demo.Mood"
     std::vector<std::pair<std::string, std::int64_t>> enumMembers; ///< enums only
+    std::vector<FieldType> element; ///< Array and List: exactly one, the element type
+    RefTarget refTarget = RefTarget::Entity; ///< ObjectRef only
+
+    [[nodiscard]] const FieldType& elementType() const { return element.at(0); }
+    bool operator==(const FieldType&) const = default;
 };
 
-/// A field value. Signed integers and enums are held as int64, unsigned as uint64,
-/// so every width round-trips exactly; the FieldType says what the field really is.
-using Value = std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string, glm::vec2,
-                           glm::vec3, glm::vec4, glm::quat>;
+/// A reference to a local object; the null id is a null reference.
+struct ObjectRef {
+    ObjectId id;
+    bool operator==(const ObjectRef&) const = default;
+};
+
+struct Value;
+/// The elements of an Array or List value.
+using ValueList = std::vector<Value>;
+
+/// A field value, outside any app domain. Signed integers and enums are held as int64,
+/// unsigned as uint64, so every width round-trips exactly; the FieldType says what the
+/// field really is. References are ObjectIds; arrays and lists are ValueLists.
+struct Value : std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string, glm::vec2,
+                            glm::vec3, glm::vec4, glm::quat, ObjectRef, ValueList> {
+    using variant::variant;
+    using variant::operator=;
+};
+
+/// Resolves a scene file's reference object ({"entity": "Ball"}, optionally with
+/// "component": "Camera" or "script": "Demo.BallScript") to an id.
+using RefResolver = std::function<Result<ObjectId>(const nlohmann::json& reference)>;
 
 /// Converts a scene-file JSON value to a value of `type`. Numbers must fit the field's
 /// type exactly (a 300 into a byte field is an error, not a wrap-around); enums accept a
 /// member name or an integer; vectors are arrays ([x, y, z]), quaternions [x, y, z, w];
-/// floats also accept "nan", "inf" and "-inf".
-[[nodiscard]] Result<Value> valueFromJson(const nlohmann::json& json, const FieldType& type);
+/// floats also accept "nan", "inf" and "-inf"; arrays and lists are JSON arrays;
+/// references are null, {"id": packed} or, through `resolve`, a named reference.
+[[nodiscard]] Result<Value> valueFromJson(const nlohmann::json& json, const FieldType& type,
+                                          const RefResolver& resolve = {});
 
-/// The scene-file JSON form of a value (the inverse of valueFromJson).
+/// The scene-file JSON form of a value (the inverse of valueFromJson; references are
+/// written as {"id": packed}).
 [[nodiscard]] nlohmann::json valueToJson(const Value& value, const FieldType& type);
 
 /// A short human-readable rendering, for logs and test messages.

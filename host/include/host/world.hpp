@@ -18,6 +18,8 @@ struct Entity {
     Transform transform;
     std::vector<ObjectId> components; ///< native components, in the order added
     std::vector<ObjectId> scripts;    ///< script slots, in the order added
+    /// Made by a script (new UEntity): destroyed once the scripts let go of it.
+    bool ownedByScripts = false;
 };
 
 /// A native component ("Camera", "Render", or a kind a game module registers).

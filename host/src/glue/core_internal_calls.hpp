@@ -7,6 +7,7 @@
 
 namespace scripthost::glue {
 
+void registerObjectCalls(MonoRuntime& runtime);
 void registerTransformCalls(MonoRuntime& runtime);
 void registerEntityCalls(MonoRuntime& runtime);
 void registerInputCalls(MonoRuntime& runtime);
@@ -15,6 +16,7 @@ void registerScriptRuntimeCalls(MonoRuntime& runtime);
 
 /// Registers every internal call ScriptCore declares. Once per process.
 inline void registerCoreInternalCalls(MonoRuntime& runtime) {
+    registerObjectCalls(runtime);
     registerTransformCalls(runtime);
     registerEntityCalls(runtime);
     registerInputCalls(runtime);

@@ -1,13 +1,15 @@
 #include "mono/field_access.hpp"
 
 #include "mono/mono_text.hpp"
+#include "mono/object_bridge.hpp"
 
 #include <cmath>
 #include <cstring>
-#include <limits>
+#include <fmt/format.h>
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/attrdefs.h>
 #include <mono/metadata/metadata.h>
+#include <string_view>
 
 namespace scripthost::mono {
 
@@ -16,33 +18,19 @@ namespace {
 ValueKind kindOfTypeCode(int code, bool& ok) {
     ok = true;
     switch (code) {
-    case MONO_TYPE_BOOLEAN:
-        return ValueKind::Bool;
-    case MONO_TYPE_I1:
-        return ValueKind::Int8;
-    case MONO_TYPE_U1:
-        return ValueKind::UInt8;
-    case MONO_TYPE_I2:
-        return ValueKind::Int16;
-    case MONO_TYPE_U2:
-        return ValueKind::UInt16;
-    case MONO_TYPE_I4:
-        return ValueKind::Int32;
-    case MONO_TYPE_U4:
-        return ValueKind::UInt32;
-    case MONO_TYPE_I8:
-        return ValueKind::Int64;
-    case MONO_TYPE_U8:
-        return ValueKind::UInt64;
-    case MONO_TYPE_R4:
-        return ValueKind::Float;
-    case MONO_TYPE_R8:
-        return ValueKind::Double;
-    case MONO_TYPE_STRING:
-        return ValueKind::String;
-    default:
-        ok = false;
-        return ValueKind::Unsupported;
+    case MONO_TYPE_BOOLEAN: return ValueKind::Bool;
+    case MONO_TYPE_I1: return ValueKind::Int8;
+    case MONO_TYPE_U1: return ValueKind::UInt8;
+    case MONO_TYPE_I2: return ValueKind::Int16;
+    case MONO_TYPE_U2: return ValueKind::UInt16;
+    case MONO_TYPE_I4: return ValueKind::Int32;
+    case MONO_TYPE_U4: return ValueKind::UInt32;
+    case MONO_TYPE_I8: return ValueKind::Int64;
+    case MONO_TYPE_U8: return ValueKind::UInt64;
+    case MONO_TYPE_R4: return ValueKind::Float;
+    case MONO_TYPE_R8: return ValueKind::Double;
+    case MONO_TYPE_STRING: return ValueKind::String;
+    default: ok = false; return ValueKind::Unsupported;
     }
 }
 
@@ -53,272 +41,410 @@ std::string typeNameOf(MonoType* type) {
     return text;
 }
 
-// Width in bytes and signedness of an integer kind (enums use their underlying kind).
 struct IntegerLayout {
     std::size_t size;
     bool isSigned;
 };
 bool integerLayout(ValueKind kind, IntegerLayout& out) {
     switch (kind) {
-    case ValueKind::Int8:
-        out = {1, true};
-        return true;
-    case ValueKind::UInt8:
-        out = {1, false};
-        return true;
-    case ValueKind::Int16:
-        out = {2, true};
-        return true;
-    case ValueKind::UInt16:
-        out = {2, false};
-        return true;
-    case ValueKind::Int32:
-        out = {4, true};
-        return true;
-    case ValueKind::UInt32:
-        out = {4, false};
-        return true;
-    case ValueKind::Int64:
-        out = {8, true};
-        return true;
-    case ValueKind::UInt64:
-        out = {8, false};
-        return true;
-    default:
-        return false;
+    case ValueKind::Int8: out = {1, true}; return true;
+    case ValueKind::UInt8: out = {1, false}; return true;
+    case ValueKind::Int16: out = {2, true}; return true;
+    case ValueKind::UInt16: out = {2, false}; return true;
+    case ValueKind::Int32: out = {4, true}; return true;
+    case ValueKind::UInt32: out = {4, false}; return true;
+    case ValueKind::Int64: out = {8, true}; return true;
+    case ValueKind::UInt64: out = {8, false}; return true;
+    default: return false;
     }
 }
 
-// An enum's underlying integer kind.
-ValueKind enumUnderlying(MonoClassField* field) {
-    MonoClass* klass = mono_class_from_mono_type(mono_field_get_type(field));
+// The integer kind an enum's values are stored as.
+ValueKind enumStorage(MonoClass* enumClass) {
     bool ok = false;
-    ValueKind kind = kindOfTypeCode(mono_type_get_type(mono_class_enum_basetype(klass)), ok);
+    ValueKind kind = kindOfTypeCode(mono_type_get_type(mono_class_enum_basetype(enumClass)), ok);
     return ok ? kind : ValueKind::Int32;
 }
 
-template <typename T> T readRaw(MonoObject* object, MonoClassField* field) {
-    T value{};
-    mono_field_get_value(object, field, &value);
-    return value;
+// Is this System.Collections.Generic.List`1? Then its element type is that of _items.
+MonoClassField* listItemsField(MonoClass* klass) {
+    if (std::string_view(mono_class_get_namespace(klass)) != "System.Collections.Generic" ||
+        std::string_view(mono_class_get_name(klass)) != "List`1") {
+        return nullptr;
+    }
+    return mono_class_get_field_from_name(klass, "_items");
 }
 
-Result<Value> readInteger(MonoObject* object, MonoClassField* field, ValueKind kind) {
-    switch (kind) {
-    case ValueKind::Int8:
-        return Value{std::int64_t{readRaw<std::int8_t>(object, field)}};
-    case ValueKind::UInt8:
-        return Value{std::uint64_t{readRaw<std::uint8_t>(object, field)}};
-    case ValueKind::Int16:
-        return Value{std::int64_t{readRaw<std::int16_t>(object, field)}};
-    case ValueKind::UInt16:
-        return Value{std::uint64_t{readRaw<std::uint16_t>(object, field)}};
-    case ValueKind::Int32:
-        return Value{std::int64_t{readRaw<std::int32_t>(object, field)}};
-    case ValueKind::UInt32:
-        return Value{std::uint64_t{readRaw<std::uint32_t>(object, field)}};
-    case ValueKind::Int64:
-        return Value{readRaw<std::int64_t>(object, field)};
-    case ValueKind::UInt64:
-        return Value{readRaw<std::uint64_t>(object, field)};
-    default:
-        return fail("not an integer kind");
+MonoType* elementTypeOf(MonoType* type) {
+    MonoClass* klass = mono_class_from_mono_type(type);
+    if (mono_type_get_type(type) == MONO_TYPE_SZARRAY) {
+        return mono_class_get_type(mono_class_get_element_class(klass));
+    }
+    MonoClassField* items = listItemsField(klass);
+    return items ? elementTypeOf(mono_field_get_type(items)) : nullptr;
+}
+
+std::int64_t signExtend(std::int64_t raw, const IntegerLayout& layout) {
+    if (layout.size >= 8) return raw;
+    const int shift = int(64 - layout.size * 8);
+    if (layout.isSigned) {
+        return static_cast<std::int64_t>(static_cast<std::uint64_t>(raw) << shift) >> shift;
+    }
+    return raw & static_cast<std::int64_t>((std::uint64_t{1} << (layout.size * 8)) - 1);
+}
+
+void describeEnum(MonoClass* klass, FieldType& out) {
+    out.kind = ValueKind::Enum;
+    MonoVTable* vtable = mono_class_vtable(mono_domain_get(), klass);
+    IntegerLayout layout{8, true};
+    integerLayout(enumStorage(klass), layout);
+    void* iter = nullptr;
+    while (MonoClassField* member = mono_class_get_fields(klass, &iter)) {
+        const auto flags = mono_field_get_flags(member);
+        if ((flags & MONO_FIELD_ATTR_LITERAL) == 0 || (flags & MONO_FIELD_ATTR_STATIC) == 0) {
+            continue; // value__ is the instance field that holds the value
+        }
+        std::int64_t raw = 0; // wide enough for every underlying type; low bytes first
+        if (vtable != nullptr) {
+            mono_field_static_get_value(vtable, member, &raw);
+        }
+        out.enumMembers.emplace_back(mono_field_get_name(member), signExtend(raw, layout));
     }
 }
 
-Result<void> writeInteger(MonoObject* object, MonoClassField* field, ValueKind kind,
-                          const Value& value) {
+// ---- reading --------------------------------------------------------------------------
+
+Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& t,
+                          const MarshalContext& context);
+
+Result<Value> readInteger(const void* storage, ValueKind kind) {
+    IntegerLayout layout{};
+    if (!integerLayout(kind, layout)) return fail("not an integer kind");
+    std::uint64_t raw = 0;
+    std::memcpy(&raw, storage, layout.size); // little-endian: low bytes first
+    if (layout.isSigned) {
+        return Value{signExtend(static_cast<std::int64_t>(raw), layout)};
+    }
+    return Value{raw};
+}
+
+Result<Value> readElements(MonoArray* array, std::uintptr_t count, MonoType* type,
+                           const FieldType& t, const MarshalContext& context) {
+    ValueList items;
+    if (array == nullptr) {
+        return Value{std::move(items)}; // a null array reads as empty
+    }
+    MonoType* elementType = elementTypeOf(type);
+    MonoClass* arrayClass = mono_object_get_class(reinterpret_cast<MonoObject*>(array));
+    const int size = mono_array_element_size(arrayClass);
+    items.reserve(count);
+    for (std::uintptr_t i = 0; i < count; ++i) {
+        auto item = readStorage(mono_array_addr_with_size(array, size, i), elementType,
+                                t.elementType(), context);
+        if (!item) return fail(fmt::format("[{}]: {}", i, item.error().message));
+        items.push_back(std::move(*item));
+    }
+    return Value{std::move(items)};
+}
+
+Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& t,
+                          const MarshalContext& context) {
+    auto loadRef = [storage] {
+        MonoObject* object = nullptr;
+        std::memcpy(&object, storage, sizeof object);
+        return object;
+    };
+    switch (t.kind) {
+    case ValueKind::Bool: return Value{*static_cast<const std::uint8_t*>(storage) != 0};
+    case ValueKind::Float: {
+        float f;
+        std::memcpy(&f, storage, sizeof f);
+        return Value{f};
+    }
+    case ValueKind::Double: {
+        double d;
+        std::memcpy(&d, storage, sizeof d);
+        return Value{d};
+    }
+    case ValueKind::String: return Value{toUtf8(reinterpret_cast<MonoString*>(loadRef()))};
+    case ValueKind::Enum: {
+        auto raw = readInteger(storage, enumStorage(mono_class_from_mono_type(type)));
+        if (!raw) return raw;
+        if (auto* u = std::get_if<std::uint64_t>(&*raw)) return Value{static_cast<std::int64_t>(*u)};
+        return raw;
+    }
+    case ValueKind::Vector2: {
+        glm::vec2 v;
+        std::memcpy(&v, storage, sizeof v);
+        return Value{v};
+    }
+    case ValueKind::Vector3: {
+        glm::vec3 v;
+        std::memcpy(&v, storage, sizeof v);
+        return Value{v};
+    }
+    case ValueKind::Vector4: {
+        glm::vec4 v;
+        std::memcpy(&v, storage, sizeof v);
+        return Value{v};
+    }
+    case ValueKind::Quaternion: {
+        glm::quat q;
+        std::memcpy(&q, storage, sizeof q);
+        return Value{q};
+    }
+    case ValueKind::ObjectRef: {
+        MonoObject* object = loadRef();
+        if (object == nullptr || context.bridge == nullptr) return Value{ObjectRef{}};
+        return Value{ObjectRef{context.bridge->localOf(object)}};
+    }
+    case ValueKind::Array: {
+        auto* array = reinterpret_cast<MonoArray*>(loadRef());
+        return readElements(array, array ? mono_array_length(array) : 0, type, t, context);
+    }
+    case ValueKind::List: {
+        MonoObject* list = loadRef();
+        if (list == nullptr) return Value{ValueList{}};
+        MonoClass* klass = mono_object_get_class(list);
+        MonoClassField* items = listItemsField(klass);
+        MonoClassField* sizeField = mono_class_get_field_from_name(klass, "_size");
+        if (items == nullptr || sizeField == nullptr) return fail("unexpected List<T> layout");
+        MonoArray* array = nullptr;
+        std::int32_t size = 0;
+        mono_field_get_value(list, items, &array);
+        mono_field_get_value(list, sizeField, &size);
+        return readElements(array, static_cast<std::uintptr_t>(std::max(size, 0)), type, t, context);
+    }
+    case ValueKind::Unsupported: return fail("values of type " + t.typeName + " are not supported yet");
+    default: return readInteger(storage, t.kind);
+    }
+}
+
+// ---- writing --------------------------------------------------------------------------
+
+// A value ready to store: raw bytes for value types, an object for reference types.
+struct Encoded {
+    unsigned char bytes[16] = {};
+    MonoObject* object = nullptr; // lives on the stack, so the GC sees (and pins) it
+    bool isReference = false;
+};
+
+Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
+                       const MarshalContext& context);
+
+Result<void> encodeInteger(const Value& value, ValueKind kind, Encoded& out) {
     IntegerLayout layout{};
     integerLayout(kind, layout);
-    // Accept either signedness as long as the number fits the field exactly.
     long double number;
     if (auto* s = std::get_if<std::int64_t>(&value)) {
         number = static_cast<long double>(*s);
+        std::memcpy(out.bytes, s, 8);
     } else if (auto* u = std::get_if<std::uint64_t>(&value)) {
         number = static_cast<long double>(*u);
+        std::memcpy(out.bytes, u, 8);
     } else {
-        return fail("expected an integer value, got " + describe(value));
+        return fail("expected an integer, got " + describe(value));
     }
-    const long double lo = layout.isSigned ? -std::ldexp(1.0L, int(layout.size * 8 - 1)) : 0.0L;
-    const long double hi = layout.isSigned ? std::ldexp(1.0L, int(layout.size * 8 - 1)) - 1
-                                           : std::ldexp(1.0L, int(layout.size * 8)) - 1;
+    const int bits = int(layout.size * 8);
+    const long double lo = layout.isSigned ? -std::ldexp(1.0L, bits - 1) : 0.0L;
+    const long double hi = layout.isSigned ? std::ldexp(1.0L, bits - 1) - 1 : std::ldexp(1.0L, bits) - 1;
     if (number < lo || number > hi) {
         return fail(describe(value) + " does not fit a " + std::string(kindName(kind)));
     }
-    unsigned char bytes[8] = {};
-    if (auto* s = std::get_if<std::int64_t>(&value)) {
-        std::memcpy(bytes, s, 8); // little-endian: the low bytes come first
-    } else {
-        std::memcpy(bytes, &std::get<std::uint64_t>(value), 8);
-    }
-    mono_field_set_value(object, field, bytes);
     return {};
 }
 
-template <typename T>
-Result<void> writeStruct(MonoObject* object, MonoClassField* field, const Value& value,
-                         const char* what) {
+template <typename T> Result<void> encodeStruct(const Value& value, Encoded& out, const char* what) {
     auto* v = std::get_if<T>(&value);
-    if (v == nullptr) {
-        return fail(std::string("expected a ") + what + ", got " + describe(value));
-    }
-    T copy = *v;
-    mono_field_set_value(object, field, &copy);
+    if (v == nullptr) return fail(std::string("expected a ") + what + ", got " + describe(value));
+    static_assert(sizeof(T) <= sizeof out.bytes);
+    std::memcpy(out.bytes, v, sizeof(T));
     return {};
+}
+
+Result<MonoArray*> encodeArray(const ValueList& items, MonoClass* elementClass, MonoType* elementType,
+                               const FieldType& elementT, const MarshalContext& context) {
+    MonoArray* array = mono_array_new(context.domain, elementClass, items.size());
+    if (array == nullptr) return fail("cannot allocate an array");
+    const int size = mono_array_element_size(mono_object_get_class(reinterpret_cast<MonoObject*>(array)));
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        auto element = encode(items[i], elementType, elementT, context);
+        if (!element) return fail(fmt::format("[{}]: {}", i, element.error().message));
+        if (element->isReference) {
+            mono_array_setref(array, i, element->object); // with the GC's write barrier
+        } else {
+            std::memcpy(mono_array_addr_with_size(array, size, i), element->bytes, std::size_t(size));
+        }
+    }
+    return array;
+}
+
+Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
+                       const MarshalContext& context) {
+    Encoded out;
+    Result<void> ok;
+    switch (t.kind) {
+    case ValueKind::Bool: {
+        auto* b = std::get_if<bool>(&value);
+        if (b == nullptr) return fail("expected true or false, got " + describe(value));
+        out.bytes[0] = *b ? 1 : 0;
+        return out;
+    }
+    case ValueKind::Float: {
+        float f;
+        if (auto* pf = std::get_if<float>(&value)) f = *pf;
+        else if (auto* pd = std::get_if<double>(&value)) f = static_cast<float>(*pd);
+        else return fail("expected a number, got " + describe(value));
+        std::memcpy(out.bytes, &f, sizeof f);
+        return out;
+    }
+    case ValueKind::Double: {
+        double d;
+        if (auto* pd = std::get_if<double>(&value)) d = *pd;
+        else if (auto* pf = std::get_if<float>(&value)) d = *pf;
+        else return fail("expected a number, got " + describe(value));
+        std::memcpy(out.bytes, &d, sizeof d);
+        return out;
+    }
+    case ValueKind::String: {
+        auto* s = std::get_if<std::string>(&value);
+        if (s == nullptr) return fail("expected a string, got " + describe(value));
+        auto string = newString(context.domain, *s);
+        if (!string) return std::unexpected(string.error());
+        out.object = reinterpret_cast<MonoObject*>(*string);
+        out.isReference = true;
+        return out;
+    }
+    case ValueKind::Enum: ok = encodeInteger(value, enumStorage(mono_class_from_mono_type(type)), out); break;
+    case ValueKind::Vector2: ok = encodeStruct<glm::vec2>(value, out, "Vector2"); break;
+    case ValueKind::Vector3: ok = encodeStruct<glm::vec3>(value, out, "Vector3"); break;
+    case ValueKind::Vector4: ok = encodeStruct<glm::vec4>(value, out, "Vector4"); break;
+    case ValueKind::Quaternion: ok = encodeStruct<glm::quat>(value, out, "Quaternion"); break;
+    case ValueKind::ObjectRef: {
+        auto* ref = std::get_if<ObjectRef>(&value);
+        if (ref == nullptr) return fail("expected a reference, got " + describe(value));
+        out.isReference = true;
+        if (ref->id.isNull()) return out;
+        if (context.bridge == nullptr || context.world == nullptr) {
+            return fail("references need the host's world");
+        }
+        auto object = context.bridge->remoteOf(*context.world, ref->id);
+        if (!object) return std::unexpected(object.error());
+        MonoClass* wanted = mono_class_from_mono_type(type);
+        if (mono_object_isinst(*object, wanted) == nullptr) {
+            return fail(fmt::format("{} is a {}, not a {}", ref->id.toString(),
+                                    mono_class_get_name(mono_object_get_class(*object)),
+                                    mono_class_get_name(wanted)));
+        }
+        out.object = *object;
+        return out;
+    }
+    case ValueKind::Array:
+    case ValueKind::List: {
+        auto* items = std::get_if<ValueList>(&value);
+        if (items == nullptr) return fail("expected a list of values, got " + describe(value));
+        MonoType* elementType = elementTypeOf(type);
+        if (elementType == nullptr) return fail("cannot find the element type of " + t.typeName);
+        auto array = encodeArray(*items, mono_class_from_mono_type(elementType), elementType,
+                                 t.elementType(), context);
+        if (!array) return std::unexpected(array.error());
+        out.isReference = true;
+        if (t.kind == ValueKind::Array) {
+            out.object = reinterpret_cast<MonoObject*>(*array);
+            return out;
+        }
+        // A new List<T> around the array: constructor, then _items and _size.
+        MonoClass* listClass = mono_class_from_mono_type(type);
+        MonoObject* list = mono_object_new(context.domain, listClass);
+        MonoMethod* ctor = mono_class_get_method_from_name(listClass, ".ctor", 0);
+        MonoClassField* itemsField = listItemsField(listClass);
+        MonoClassField* sizeField = mono_class_get_field_from_name(listClass, "_size");
+        if (list == nullptr || ctor == nullptr || itemsField == nullptr || sizeField == nullptr) {
+            return fail("unexpected List<T> layout");
+        }
+        MonoObject* exc = nullptr;
+        mono_runtime_invoke(ctor, list, nullptr, &exc);
+        if (exc != nullptr) return fail("List<T>() threw");
+        std::int32_t size = static_cast<std::int32_t>(items->size());
+        mono_field_set_value(list, itemsField, *array);
+        mono_field_set_value(list, sizeField, &size);
+        out.object = list;
+        return out;
+    }
+    case ValueKind::Unsupported: return fail("values of type " + t.typeName + " are not supported yet");
+    default: ok = encodeInteger(value, t.kind, out); break;
+    }
+    if (!ok) return std::unexpected(ok.error());
+    return out;
 }
 
 } // namespace
 
-FieldType fieldTypeOf(MonoType* type, const MathClasses& math) {
+FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes) {
     FieldType out;
     out.typeName = typeNameOf(type);
     const int code = mono_type_get_type(type);
     bool ok = false;
     out.kind = kindOfTypeCode(code, ok);
-    if (ok) {
-        return out;
-    }
-    if (code != MONO_TYPE_VALUETYPE) {
-        out.kind = ValueKind::Unsupported;
-        return out;
-    }
+    if (ok) return out;
+    out.kind = ValueKind::Unsupported;
     MonoClass* klass = mono_class_from_mono_type(type);
-    if (klass == math.vector2) {
-        out.kind = ValueKind::Vector2;
-    } else if (klass == math.vector3) {
-        out.kind = ValueKind::Vector3;
-    } else if (klass == math.vector4) {
-        out.kind = ValueKind::Vector4;
-    } else if (klass == math.quaternion) {
-        out.kind = ValueKind::Quaternion;
-    } else if (mono_class_is_enum(klass)) {
-        out.kind = ValueKind::Enum;
-        MonoVTable* vtable = mono_class_vtable(mono_domain_get(), klass);
-        void* iter = nullptr;
-        while (MonoClassField* member = mono_class_get_fields(klass, &iter)) {
-            const auto flags = mono_field_get_flags(member);
-            if ((flags & MONO_FIELD_ATTR_LITERAL) == 0 || (flags & MONO_FIELD_ATTR_STATIC) == 0) {
-                continue; // value__ is the instance field holding the value
-            }
-            std::int64_t raw = 0; // wide enough for every underlying type; low bytes first
-            if (vtable != nullptr) {
-                mono_field_static_get_value(vtable, member, &raw);
-            }
-            // Sign-extend from the underlying width.
-            bool baseOk = false;
-            ValueKind base =
-                kindOfTypeCode(mono_type_get_type(mono_class_enum_basetype(klass)), baseOk);
-            IntegerLayout layout{8, true};
-            integerLayout(base, layout);
-            if (layout.isSigned && layout.size < 8) {
-                const int shift = int(64 - layout.size * 8);
-                raw = static_cast<std::int64_t>(static_cast<std::uint64_t>(raw) << shift) >> shift;
-            } else if (!layout.isSigned && layout.size < 8) {
-                raw &= static_cast<std::int64_t>((std::uint64_t{1} << (layout.size * 8)) - 1);
-            }
-            out.enumMembers.emplace_back(mono_field_get_name(member), raw);
+    switch (code) {
+    case MONO_TYPE_VALUETYPE:
+        if (klass == classes.vector2) out.kind = ValueKind::Vector2;
+        else if (klass == classes.vector3) out.kind = ValueKind::Vector3;
+        else if (klass == classes.vector4) out.kind = ValueKind::Vector4;
+        else if (klass == classes.quaternion) out.kind = ValueKind::Quaternion;
+        else if (mono_class_is_enum(klass)) describeEnum(klass, out);
+        break;
+    case MONO_TYPE_CLASS:
+        if (klass == classes.entity) {
+            out.kind = ValueKind::ObjectRef;
+            out.refTarget = RefTarget::Entity;
+        } else if (mono_class_is_subclass_of(klass, classes.scriptBase, false)) {
+            out.kind = ValueKind::ObjectRef;
+            out.refTarget = RefTarget::Script;
+        } else if (mono_class_is_subclass_of(klass, classes.component, false)) {
+            out.kind = ValueKind::ObjectRef;
+            out.refTarget = RefTarget::Component;
         }
-    } else {
-        out.kind = ValueKind::Unsupported;
+        break;
+    case MONO_TYPE_SZARRAY:
+    case MONO_TYPE_GENERICINST: {
+        MonoType* element = elementTypeOf(type);
+        if (element == nullptr) break;
+        FieldType elementType = fieldTypeOf(element, classes);
+        // One level: arrays of arrays and lists of lists are not carried (yet).
+        if (elementType.kind == ValueKind::Unsupported || elementType.kind == ValueKind::Array ||
+            elementType.kind == ValueKind::List) {
+            break;
+        }
+        out.kind = code == MONO_TYPE_SZARRAY ? ValueKind::Array : ValueKind::List;
+        out.element.push_back(std::move(elementType));
+        break;
+    }
+    default: break;
     }
     return out;
 }
 
-Result<Value> readField(MonoObject* object, MonoClassField* field, const FieldType& type) {
-    switch (type.kind) {
-    case ValueKind::Bool:
-        return Value{readRaw<std::uint8_t>(object, field) != 0};
-    case ValueKind::Float:
-        return Value{readRaw<float>(object, field)};
-    case ValueKind::Double:
-        return Value{readRaw<double>(object, field)};
-    case ValueKind::String: {
-        MonoString* string = nullptr;
-        mono_field_get_value(object, field, &string);
-        return Value{toUtf8(string)};
-    }
-    case ValueKind::Enum: {
-        Result<Value> raw = readInteger(object, field, enumUnderlying(field));
-        if (!raw)
-            return raw;
-        if (auto* u = std::get_if<std::uint64_t>(&*raw)) {
-            return Value{static_cast<std::int64_t>(*u)};
-        }
-        return raw;
-    }
-    case ValueKind::Vector2:
-        return Value{readRaw<glm::vec2>(object, field)};
-    case ValueKind::Vector3:
-        return Value{readRaw<glm::vec3>(object, field)};
-    case ValueKind::Vector4:
-        return Value{readRaw<glm::vec4>(object, field)};
-    case ValueKind::Quaternion:
-        return Value{readRaw<glm::quat>(object, field)};
-    case ValueKind::Unsupported:
-        return fail("fields of type " + type.typeName + " are not supported yet");
-    default:
-        return readInteger(object, field, type.kind);
-    }
+Result<Value> readField(MonoObject* object, MonoClassField* field, const FieldType& type,
+                        const MarshalContext& context) {
+    // Instance field offsets count from the start of the object (header included).
+    const auto* storage = reinterpret_cast<const char*>(object) + mono_field_get_offset(field);
+    return readStorage(storage, mono_field_get_type(field), type, context);
 }
 
-Result<void> writeField(MonoDomain* domain, MonoObject* object, MonoClassField* field,
-                        const FieldType& type, const Value& value) {
-    switch (type.kind) {
-    case ValueKind::Bool: {
-        auto* b = std::get_if<bool>(&value);
-        if (b == nullptr)
-            return fail("expected true or false, got " + describe(value));
-        std::uint8_t raw = *b ? 1 : 0;
-        mono_field_set_value(object, field, &raw);
-        return {};
+Result<void> writeField(MonoObject* object, MonoClassField* field, const FieldType& type,
+                        const Value& value, const MarshalContext& context) {
+    auto encoded = encode(value, mono_field_get_type(field), type, context);
+    if (!encoded) return std::unexpected(encoded.error());
+    if (encoded->isReference) {
+        mono_field_set_value(object, field, encoded->object); // the object pointer itself
+    } else {
+        mono_field_set_value(object, field, encoded->bytes);
     }
-    case ValueKind::Float: {
-        float f;
-        if (auto* pf = std::get_if<float>(&value))
-            f = *pf;
-        else if (auto* pd = std::get_if<double>(&value))
-            f = static_cast<float>(*pd);
-        else
-            return fail("expected a number, got " + describe(value));
-        mono_field_set_value(object, field, &f);
-        return {};
-    }
-    case ValueKind::Double: {
-        double d;
-        if (auto* pd = std::get_if<double>(&value))
-            d = *pd;
-        else if (auto* pf = std::get_if<float>(&value))
-            d = *pf;
-        else
-            return fail("expected a number, got " + describe(value));
-        mono_field_set_value(object, field, &d);
-        return {};
-    }
-    case ValueKind::String: {
-        auto* s = std::get_if<std::string>(&value);
-        if (s == nullptr)
-            return fail("expected a string, got " + describe(value));
-        Result<MonoString*> string = newString(domain, *s);
-        if (!string)
-            return std::unexpected(string.error());
-        mono_field_set_value(object, field, *string); // reference: the pointer itself
-        return {};
-    }
-    case ValueKind::Enum:
-        return writeInteger(object, field, enumUnderlying(field), value);
-    case ValueKind::Vector2:
-        return writeStruct<glm::vec2>(object, field, value, "Vector2");
-    case ValueKind::Vector3:
-        return writeStruct<glm::vec3>(object, field, value, "Vector3");
-    case ValueKind::Vector4:
-        return writeStruct<glm::vec4>(object, field, value, "Vector4");
-    case ValueKind::Quaternion:
-        return writeStruct<glm::quat>(object, field, value, "Quaternion");
-    case ValueKind::Unsupported:
-        return fail("fields of type " + type.typeName + " are not supported yet");
-    default:
-        return writeInteger(object, field, type.kind, value);
-    }
+    return {};
 }
 
 } // namespace scripthost::mono

@@ -1,32 +1,48 @@
 #pragma once
-// Reading and writing field values of managed objects, and mapping field types.
+// Marshaling between Values and managed storage: fields, array elements, list items.
 
 #include "host/error.hpp"
 #include "host/value.hpp"
+#include "host/world.hpp"
 
 #include <mono/metadata/class.h>
 #include <mono/metadata/object.h>
 
 namespace scripthost::mono {
 
-/// The math structs of this generation's ScriptCore, to recognise fields of those types.
-struct MathClasses {
+class ObjectBridge;
+
+/// This generation's ScriptCore classes that decide what a field's type is.
+struct TypeClasses {
     MonoClass* vector2 = nullptr;
     MonoClass* vector3 = nullptr;
     MonoClass* vector4 = nullptr;
     MonoClass* quaternion = nullptr;
+    MonoClass* entity = nullptr;     ///< UEngine.UEntity
+    MonoClass* component = nullptr;  ///< UEngine.UComponent
+    MonoClass* scriptBase = nullptr; ///< UEngine.UMonoScriptComponent
 };
 
-/// Maps a field's Mono type to a FieldType (Unsupported for what the host cannot carry).
-[[nodiscard]] FieldType fieldTypeOf(MonoType* type, const MathClasses& math);
+/// Maps a Mono type to a FieldType (Unsupported for what the host cannot carry).
+[[nodiscard]] FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes);
+
+/// What reading and writing references needs: the world (to know what an id is) and
+/// the generation's object bridge (ids ↔ managed objects).
+struct MarshalContext {
+    MonoDomain* domain = nullptr;
+    const World* world = nullptr; ///< may be null when no reference is involved
+    ObjectBridge* bridge = nullptr;
+};
 
 /// Reads `field` of `object` as a Value of `type`.
 [[nodiscard]] Result<Value> readField(MonoObject* object, MonoClassField* field,
-                                      const FieldType& type);
+                                      const FieldType& type, const MarshalContext& context);
 
-/// Writes `value` into `field` of `object`. The Value's alternative must match the type's
-/// kind (int64 for signed and enums, uint64 for unsigned, …) and fit its width.
-[[nodiscard]] Result<void> writeField(MonoDomain* domain, MonoObject* object, MonoClassField* field,
-                                      const FieldType& type, const Value& value);
+/// Writes `value` into `field` of `object`, after checking all of it: a value that does
+/// not fit (wrong alternative, out of range, invalid UTF-8, a reference of the wrong
+/// class or to a destroyed object) is an error and leaves the field unchanged.
+[[nodiscard]] Result<void> writeField(MonoObject* object, MonoClassField* field,
+                                      const FieldType& type, const Value& value,
+                                      const MarshalContext& context);
 
 } // namespace scripthost::mono

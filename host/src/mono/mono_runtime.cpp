@@ -30,6 +30,7 @@ struct RuntimeState {
     MonoDomain* root = nullptr;
     // Assemblies per live domain. Metadata pointers, not managed objects: they do not move.
     std::unordered_map<MonoDomain*, std::vector<LoadedAssembly>> assemblies;
+    std::unordered_map<MonoDomain*, mono::ObjectBridge*> bridges;
 };
 
 RuntimeState& runtimeState() {
@@ -68,6 +69,17 @@ void registerAssembly(MonoDomain* domain, MonoAssembly* assembly, bool isScriptC
 
 void forgetDomain(MonoDomain* domain) {
     runtimeState().assemblies.erase(domain);
+    runtimeState().bridges.erase(domain);
+}
+
+void registerBridge(MonoDomain* domain, ObjectBridge* bridge) {
+    runtimeState().bridges[domain] = bridge;
+}
+
+ObjectBridge* bridgeOf(MonoDomain* domain) {
+    auto& bridges = runtimeState().bridges;
+    auto it = bridges.find(domain);
+    return it == bridges.end() ? nullptr : it->second;
 }
 
 MonoImage* scriptCoreImage(MonoDomain* domain) {

@@ -7,6 +7,8 @@
 
 namespace scripthost::mono {
 
+class ObjectBridge;
+
 /// The root domain (valid once the runtime has started).
 MonoDomain* rootDomain() noexcept;
 
@@ -14,7 +16,13 @@ MonoDomain* rootDomain() noexcept;
 /// it by name inside that domain (the safety net MONO-NOTES asks for).
 void registerAssembly(MonoDomain* domain, MonoAssembly* assembly, bool isScriptCore);
 
-/// Forgets every assembly of `domain` (before it is unloaded).
+/// Records the object bridge of `domain`, for internal calls made in that domain.
+void registerBridge(MonoDomain* domain, ObjectBridge* bridge);
+
+/// The object bridge of `domain`, or nullptr. Main thread only.
+ObjectBridge* bridgeOf(MonoDomain* domain);
+
+/// Forgets every assembly and the bridge of `domain` (before it is unloaded).
 void forgetDomain(MonoDomain* domain);
 
 /// ScriptCore's image in `domain`, or nullptr.

@@ -1,8 +1,11 @@
 #include "host/script_domain.hpp"
 
+#include "host/script_context.hpp"
+
 #include "mono/field_access.hpp"
 #include "mono/gc_handle.hpp"
 #include "mono/managed_exception.hpp"
+#include "mono/object_bridge.hpp"
 #include "mono/mono_text.hpp"
 #include "mono/runtime_registry.hpp"
 
@@ -90,7 +93,9 @@ struct ScriptDomain::Impl {
     MonoClass* scriptBase = nullptr;
     MonoClass* serializeFieldAttribute = nullptr;
     MonoClass* formerlySerializedAsAttribute = nullptr;
-    mono::MathClasses math;
+    MonoClass* nativeComponentAttribute = nullptr;
+    mono::TypeClasses types;
+    std::unique_ptr<mono::ObjectBridge> bridge;
 
     AttachThunk attach = nullptr;
     DetachThunk detach = nullptr;
@@ -99,6 +104,7 @@ struct ScriptDomain::Impl {
     RunFixedUpdateThunk runFixedUpdate = nullptr;
     CountScheduledThunk countScheduled = nullptr;
 
+    mono::ProxyClasses proxyClasses; // moved into the bridge once the scripts are loaded
     std::vector<std::unique_ptr<ClassEntry>> classes; // sorted by name
     std::vector<ScriptClassInfo> classInfos;          // copies for the public view
     std::unordered_map<ObjectId, Instance> instances;
@@ -160,14 +166,29 @@ struct ScriptDomain::Impl {
         auto v3 = need("UEngine", "Vector3");
         auto v4 = need("UEngine", "Vector4");
         auto q = need("UEngine", "Quaternion");
-        for (auto* r : {&runtime, &base, &serialize, &formerly, &v2, &v3, &v4, &q}) {
+        auto object = need("UEngine", "UObject");
+        auto entity = need("UEngine", "UEntity");
+        auto component = need("UEngine", "UComponent");
+        auto nativeComponent = need("UEngine", "NativeComponentAttribute");
+        for (auto* r : {&runtime, &base, &serialize, &formerly, &v2, &v3, &v4, &q, &object, &entity,
+                        &component, &nativeComponent}) {
             if (!*r)
                 return std::unexpected(r->error());
         }
         scriptBase = *base;
         serializeFieldAttribute = *serialize;
         formerlySerializedAsAttribute = *formerly;
-        math = {*v2, *v3, *v4, *q};
+        nativeComponentAttribute = *nativeComponent;
+        types = {*v2, *v3, *v4, *q, *entity, *component, *base};
+        proxyClasses.uobject = *object;
+        proxyClasses.entity = *entity;
+        proxyClasses.component = *component;
+        proxyClasses.nativeId = mono_class_get_field_from_name(*object, "m_NativeId");
+        proxyClasses.entityId = mono_class_get_field_from_name(*component, "m_EntityId");
+        if (proxyClasses.nativeId == nullptr || proxyClasses.entityId == nullptr) {
+            return fail("ScriptCore's UObject/UComponent lack their id fields");
+        }
+        collectComponentKinds(coreImage);
 
         auto thunk = [&](const char* method, int params) -> Result<void*> {
             MonoMethod* m = mono_class_get_method_from_name(*runtime, method, params);
@@ -194,6 +215,28 @@ struct ScriptDomain::Impl {
         runFixedUpdate = reinterpret_cast<RunFixedUpdateThunk>(*f);
         countScheduled = reinterpret_cast<CountScheduledThunk>(*c);
         return {};
+    }
+
+    // Classes marked [NativeComponent("Kind")] are the proxy classes of that kind.
+    void collectComponentKinds(MonoImage* image) {
+        const int rows = mono_image_get_table_rows(image, MONO_TABLE_TYPEDEF);
+        for (int row = 2; row <= rows; ++row) {
+            MonoClass* klass = mono_class_get(image, MONO_TOKEN_TYPE_DEF | row);
+            if (klass == nullptr || !mono_class_is_subclass_of(klass, types.component, false)) {
+                continue;
+            }
+            std::unique_ptr<MonoCustomAttrInfo, decltype(&mono_custom_attrs_free)> attrs(
+                mono_custom_attrs_from_class(klass), &mono_custom_attrs_free);
+            if (!attrs || !mono_custom_attrs_has_attr(attrs.get(), nativeComponentAttribute)) {
+                continue;
+            }
+            if (MonoObject* attribute = mono_custom_attrs_get_attr(attrs.get(), nativeComponentAttribute)) {
+                const std::string kind = stringProperty(attribute, "Kind");
+                if (!kind.empty()) {
+                    proxyClasses.componentKinds[kind] = klass;
+                }
+            }
+        }
     }
 
     Result<void> discoverScriptClasses() {
@@ -269,7 +312,7 @@ struct ScriptDomain::Impl {
                 FieldInfo info;
                 info.name = mono_field_get_name(field);
                 info.declaringClass = fullNameOf(k);
-                info.type = mono::fieldTypeOf(mono_field_get_type(field), math);
+                info.type = mono::fieldTypeOf(mono_field_get_type(field), types);
                 if (MonoArray* objects = mono_custom_attrs_construct(attrs.get())) {
                     for (uintptr_t i = 0; i < mono_array_length(objects); ++i) {
                         MonoObject* attribute = mono_array_get(objects, MonoObject*, i);
@@ -288,6 +331,11 @@ struct ScriptDomain::Impl {
                 entry.fieldHandles.push_back(field);
             }
         }
+    }
+
+    mono::MarshalContext marshal() const {
+        const ScriptContext* context = ScriptContext::current();
+        return {domain, context ? context->world : nullptr, bridge.get()};
     }
 
     const ClassEntry* findClass(std::string_view className) const {
@@ -347,8 +395,11 @@ struct ScriptDomain::Impl {
         runFixedUpdate = nullptr;
         countScheduled = nullptr;
         coreImage = scriptsImage = nullptr;
+        bridge.reset(); // frees every proxy handle of this generation
+        proxyClasses = {};
         scriptBase = serializeFieldAttribute = formerlySerializedAsAttribute = nullptr;
-        math = {};
+        nativeComponentAttribute = nullptr;
+        types = {};
         mono::forgetDomain(dying);
         domain = nullptr;
         MonoObject* exc = nullptr;
@@ -396,6 +447,14 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generat
         return std::unexpected(image.error());
     impl->scriptsImage = *image;
     impl->scriptsAssemblyName = scripts.name;
+    impl->collectComponentKinds(impl->scriptsImage); // game modules' scripts may add kinds
+    Impl* self = impl.get();
+    impl->bridge = std::make_unique<mono::ObjectBridge>(
+        impl->domain, std::move(impl->proxyClasses), [self](ObjectId id) -> MonoObject* {
+            auto it = self->instances.find(id);
+            return it == self->instances.end() ? nullptr : it->second.handle.target();
+        });
+    mono::registerBridge(impl->domain, impl->bridge.get());
     if (auto found = impl->discoverScriptClasses(); !found)
         return std::unexpected(found.error());
     return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(impl)));
@@ -561,7 +620,7 @@ Result<Value> ScriptDomain::getField(ObjectId script, std::string_view field) {
         return std::unexpected(index.error());
     impl_->enter();
     return mono::readField((*inst)->handle.target(), (*inst)->entry->fieldHandles[*index],
-                           (*inst)->entry->info.fields[*index].type);
+                           (*inst)->entry->info.fields[*index].type, impl_->marshal());
 }
 
 Result<void> ScriptDomain::setField(ObjectId script, std::string_view field, const Value& value) {
@@ -572,9 +631,8 @@ Result<void> ScriptDomain::setField(ObjectId script, std::string_view field, con
     if (!index)
         return std::unexpected(index.error());
     impl_->enter();
-    auto written = mono::writeField(impl_->domain, (*inst)->handle.target(),
-                                    (*inst)->entry->fieldHandles[*index],
-                                    (*inst)->entry->info.fields[*index].type, value);
+    auto written = mono::writeField((*inst)->handle.target(), (*inst)->entry->fieldHandles[*index],
+                                    (*inst)->entry->info.fields[*index].type, value, impl_->marshal());
     if (!written) {
         return fail(
             fmt::format("{}.{}: {}", (*inst)->entry->info.name, field, written.error().message));
@@ -584,6 +642,24 @@ Result<void> ScriptDomain::setField(ObjectId script, std::string_view field, con
 
 std::size_t ScriptDomain::instanceCount() const noexcept {
     return impl_->instances.size();
+}
+
+bool ScriptDomain::hasLiveProxy(ObjectId id) const {
+    return impl_->bridge && impl_->bridge->hasLiveProxy(id);
+}
+
+void ScriptDomain::forgetProxy(ObjectId id) {
+    if (impl_->bridge) {
+        impl_->bridge->forget(id);
+    }
+}
+
+std::size_t ScriptDomain::purgeCollectedProxies() {
+    return impl_->bridge ? impl_->bridge->purgeCollected() : 0;
+}
+
+std::size_t ScriptDomain::proxyCount() const noexcept {
+    return impl_->bridge ? impl_->bridge->proxyCount() : 0;
 }
 
 Result<void> ScriptDomain::unload() {

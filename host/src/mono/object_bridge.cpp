@@ -1,0 +1,81 @@
+#include "mono/object_bridge.hpp"
+
+#include <fmt/format.h>
+
+namespace scripthost::mono {
+
+Result<MonoObject*> ObjectBridge::makeProxy(MonoClass* klass, ObjectId id, ObjectId entity) {
+    // No constructor runs: a proxy is its ids, and the public constructors create
+    // native objects (new UEntity("name")), which is not what is wanted here.
+    MonoObject* proxy = mono_object_new(domain_, klass);
+    if (proxy == nullptr) {
+        return fail("cannot allocate a proxy");
+    }
+    std::uint64_t packed = id.packed();
+    mono_field_set_value(proxy, classes_.nativeId, &packed);
+    if (!entity.isNull()) {
+        std::uint64_t owner = entity.packed();
+        mono_field_set_value(proxy, classes_.entityId, &owner);
+    }
+    proxies_.insert_or_assign(id, GcHandle::weak(proxy));
+    return proxy;
+}
+
+Result<MonoObject*> ObjectBridge::remoteOf(const World& world, ObjectId id) {
+    if (id.isNull()) {
+        return fail("null reference");
+    }
+    switch (world.kindOf(id)) {
+    case ObjectKind::Script: {
+        MonoObject* instance = scripts_ ? scripts_(id) : nullptr;
+        if (instance == nullptr) {
+            return fail(fmt::format("script {} has no instance in this generation", id.toString()));
+        }
+        return instance;
+    }
+    case ObjectKind::Entity:
+    case ObjectKind::Component: {
+        if (auto it = proxies_.find(id); it != proxies_.end()) {
+            if (MonoObject* proxy = it->second.target()) {
+                return proxy;
+            }
+        }
+        if (const NativeComponent* component = world.component(id)) {
+            auto kind = classes_.componentKinds.find(component->kind);
+            if (kind == classes_.componentKinds.end()) {
+                return fail(fmt::format("no managed class is bound to component kind \"{}\"",
+                                        component->kind));
+            }
+            return makeProxy(kind->second, id, component->entity);
+        }
+        return makeProxy(classes_.entity, id, ObjectId{});
+    }
+    case ObjectKind::None:
+        break;
+    }
+    return fail(fmt::format("object {} does not exist (destroyed?)", id.toString()));
+}
+
+ObjectId ObjectBridge::localOf(MonoObject* object) const {
+    if (object == nullptr || mono_object_isinst(object, classes_.uobject) == nullptr) {
+        return {};
+    }
+    std::uint64_t packed = 0;
+    mono_field_get_value(object, classes_.nativeId, &packed);
+    return ObjectId::unpack(packed);
+}
+
+void ObjectBridge::adopt(ObjectId id, MonoObject* proxy) {
+    proxies_.insert_or_assign(id, GcHandle::weak(proxy));
+}
+
+bool ObjectBridge::hasLiveProxy(ObjectId id) const {
+    auto it = proxies_.find(id);
+    return it != proxies_.end() && it->second.target() != nullptr;
+}
+
+std::size_t ObjectBridge::purgeCollected() {
+    return std::erase_if(proxies_, [](const auto& entry) { return entry.second.target() == nullptr; });
+}
+
+} // namespace scripthost::mono
