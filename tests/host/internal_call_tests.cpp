@@ -104,7 +104,7 @@ TEST_CASE("The seed engine's camera script drives the native camera transform") 
     CHECK(host->scriptFailureCount() == 0);
 }
 
-TEST_CASE("Using a destroyed entity raises MissingReferenceException; the next frame runs") {
+TEST_CASE("Using a destroyed entity raises MissingReferenceException and the next frame runs") {
     auto host = makeHost();
     const ObjectId target = host->world().createEntity("Target");
     const ObjectId user = spawnScript(*host, "Tests.StaleUser");

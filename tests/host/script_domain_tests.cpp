@@ -14,11 +14,14 @@ TEST_CASE("ScriptDomain: finds exactly the concrete script classes, and what the
     std::vector<std::string> names;
     for (const auto& c : host->domain()->scriptClasses())
         names.push_back(c.name);
-    CHECK(names == std::vector<std::string>{
-                       "Tests.BadArguments", "Tests.CameraDriver", "Tests.Counter",
-                       "Tests.FieldZoo", "Tests.FixedOnly", "Tests.Idle", "Tests.MathProbe",
-                       "Tests.NeedsArgument", "Tests.StaleUser", "Tests.Thrower",
-                       "Tests.ThrowsInConstructor", "Tests.ThrowsInInitialize", "Tests.ZooBase"});
+    CHECK(names == std::vector<std::string>{"Tests.BadArguments", "Tests.CameraDriver",
+                                            "Tests.Counter", "Tests.Factory", "Tests.FieldZoo",
+                                            "Tests.FixedOnly", "Tests.Idle", "Tests.MarshalConstants",
+                                            "Tests.MarshalEcho", "Tests.MathProbe", "Tests.NeedsArgument",
+                                            "Tests.ProxyHolder", "Tests.Spawner", "Tests.StaleUser",
+                                            "Tests.Thrower", "Tests.ThrowsInConstructor",
+                                            "Tests.ThrowsInInitialize", "Tests.TransformOnDestroyed",
+                                            "Tests.ZooBase"});
     const ScriptClassInfo* counter = host->domain()->findScriptClass("Counter"); // short name
     REQUIRE(counter != nullptr);
     CHECK(counter->overridesUpdate);
@@ -118,7 +121,7 @@ TEST_CASE("ScriptDomain: bad field writes are errors and change nothing") {
     CHECK_FALSE(host->getField(ObjectId{999, 1}, "i8"));
 }
 
-TEST_CASE("ScriptHost: Update changes a field that C++ reads back; only overriders are scheduled") {
+TEST_CASE("ScriptHost: Update changes a field that C++ reads back, only overriders are scheduled") {
     auto host = makeHost();
     const ObjectId counter = spawnScript(*host, "Tests.Counter", json{{"step", 3}});
     spawnScript(*host, "Tests.Idle");

@@ -21,7 +21,7 @@ TEST_CASE("ScriptFailureTracker: logs the first failure and powers of ten, disab
     CHECK(tracker.totalFailures() == 25);
 }
 
-TEST_CASE("ScriptFailureTracker: 0 never disables; one-off phases always log, never disable") {
+TEST_CASE("ScriptFailureTracker: 0 never disables, one-off phases always log, never disable") {
     ScriptFailureTracker never(0);
     const ObjectId s{2, 1};
     CHECK_FALSE(never.record(s, ScriptPhase::Update, 1000).disable);

@@ -62,7 +62,7 @@ TEST_CASE("World: destroying a script removes it from its entity") {
     CHECK(world.entity(e)->scripts == std::vector<ObjectId>{*b});
 }
 
-TEST_CASE("World: entities() lists live entities in creation order; findEntity by name") {
+TEST_CASE("World: entities() lists live entities in creation order, findEntity by name") {
     World world;
     const ObjectId a = world.createEntity("A");
     const ObjectId b = world.createEntity("B");

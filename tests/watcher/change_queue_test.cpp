@@ -20,7 +20,7 @@ ChangeSet modifiedSet(const char* file) {
 } // namespace
 
 TEST_SUITE("ChangeQueue") {
-    TEST_CASE("sets come out in order; tryPop never waits") {
+    TEST_CASE("sets come out in order, tryPop never waits") {
         ChangeQueue queue;
         CHECK_FALSE(queue.tryPop().has_value());
         queue.push(modifiedSet("/r/a.cs"));

@@ -32,7 +32,7 @@ TEST_SUITE("PathFilter") {
         CHECK(keepAll.acceptsFile(".#Player.cs"));
     }
 
-    TEST_CASE("patterns without slash match any component; inner slash anchors at the root") {
+    TEST_CASE("patterns without slash match any component, inner slash anchors at the root") {
         const PathFilter filter({"cs", ".csx"}, {"*.g.cs", "Generated/*/", "Temp"});
         CHECK(filter.acceptsFile("Script.csx")); // "cs" and ".cs" are equivalent forms
         CHECK_FALSE(filter.acceptsFile("Ui/Form.g.cs"));

@@ -97,7 +97,8 @@ public:
     /// Never call it from inside a managed call. Idempotent.
     [[nodiscard]] Result<void> unload();
 
-    /// Runs a full garbage collection (tests and leak checks).
+    /// Runs a full garbage collection and waits for the finalizers it queued (tests and
+    /// leak checks; a reload uses it to settle script-owned objects before its snapshot).
     static void collectGarbage();
     /// GC handles alive in the process (leak checks).
     [[nodiscard]] static std::size_t liveGcHandles() noexcept;

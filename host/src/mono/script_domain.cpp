@@ -668,6 +668,13 @@ Result<void> ScriptDomain::unload() {
 
 void ScriptDomain::collectGarbage() {
     mono_gc_collect(mono_gc_max_generation());
+    // Finalizers run on their own thread; wait for them like GC.WaitForPendingFinalizers.
+    MonoClass* gc = mono_class_from_name(mono_get_corlib(), "System", "GC");
+    MonoMethod* wait = gc ? mono_class_get_method_from_name(gc, "WaitForPendingFinalizers", 0) : nullptr;
+    if (wait != nullptr) {
+        MonoObject* exc = nullptr;
+        mono_runtime_invoke(wait, nullptr, nullptr, &exc);
+    }
 }
 
 std::size_t ScriptDomain::liveGcHandles() noexcept {

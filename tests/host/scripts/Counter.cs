@@ -11,11 +11,14 @@ namespace Tests
         [SerializeField] bool initialized;
         [SerializeField] int step = 1;
         [SerializeField] double lastTime;
+        public int publicUpdates; // readable from other scripts
+
 
         public override void Initialize() { initialized = true; }
         public override void Update(float deltaTime)
         {
             updates += step;
+            publicUpdates = updates;
             elapsed += deltaTime;
             lastTime = Time.time;
         }

@@ -1,0 +1,120 @@
+using System;
+using System.Collections.Generic;
+using UEngine;
+
+namespace Tests
+{
+    // Holds thousands of proxies (given by the host as a list of references) and checks,
+    // each frame, that every one still resolves to its own entity.
+    public class ProxyHolder : UMonoScriptComponent
+    {
+        [SerializeField] List<UEntity> targets;
+        [SerializeField] int resolved;
+        [SerializeField] int identical;
+
+        public override void Update(float deltaTime)
+        {
+            resolved = 0;
+            identical = 0;
+            for (int i = 0; i < targets.Count; i++)
+            {
+                if (targets[i].name == "E" + i) resolved++;
+                // Asking the host again must give the very same proxy object.
+                if (ReferenceEquals(targets[i].transform, targets[i].transform) &&
+                    ReferenceEquals(UEntity.Find("E0"), targets[0])) identical++;
+            }
+        }
+    }
+
+    // Creates entities from C# and lets them go (or keeps some).
+    public class Spawner : UMonoScriptComponent
+    {
+        [SerializeField] int count = 1000;
+        [SerializeField] int keep;
+        [SerializeField] bool spawned;
+        [SerializeField] List<UEntity> kept = new List<UEntity>();
+
+        public override void Update(float deltaTime)
+        {
+            if (spawned) return;
+            spawned = true;
+            for (int i = 0; i < count; i++)
+            {
+                var e = new UEntity("spawned" + i);
+                if (i < keep) kept.Add(e);
+            }
+        }
+    }
+
+    // Calls every UTransform member on an entity that has been destroyed.
+    public class TransformOnDestroyed : UMonoScriptComponent
+    {
+        [SerializeField] int thrown;
+        [SerializeField] int updates;
+        [SerializeField] string firstMessage = "";
+        UTransform t;
+
+        public override void Initialize() { t = UEntity.Find("Doomed").transform; }
+
+        public override void Update(float deltaTime)
+        {
+            updates++;
+            if (updates != 2) return;
+            var actions = new List<Action>
+            {
+                () => { var p = t.position; }, () => t.position = Vector3.one,
+                () => { var r = t.rotation; }, () => t.rotation = Quaternion.identity,
+                () => { var s = t.scaling; }, () => t.scaling = Vector3.one,
+                () => { var f = t.forward; }, () => { var u = t.up; }, () => { var r = t.right; },
+                () => t.Move(Vector3.one), () => t.Rotate(Vector3.up, 1f), () => t.Scale(Vector3.one),
+            };
+            foreach (var a in actions)
+            {
+                try { a(); }
+                catch (MissingReferenceException e) { thrown++; if (firstMessage == "") firstMessage = e.Message; }
+            }
+        }
+    }
+
+    // Uses the factory functions from C#.
+    public class Factory : UMonoScriptComponent
+    {
+        [SerializeField] bool done;
+        [SerializeField] UEntity made;
+        [SerializeField] UCameraComponent addedCamera;
+        [SerializeField] Counter addedScript;
+        [SerializeField] bool scriptFound;
+        [SerializeField] bool cameraFound;
+        [SerializeField] string nullDestroy = "";
+        [SerializeField] string notAComponent = "";
+        [SerializeField] string abstractComponent = "";
+        [SerializeField] string missingKind = "";
+        [SerializeField] bool destroyedRequested;
+
+        public override void Update(float deltaTime)
+        {
+            if (!done)
+            {
+                done = true;
+                made = new UEntity("Made");
+                addedCamera = made.AddComponent<UCameraComponent>();
+                addedScript = made.AddComponent<Counter>();
+                scriptFound = ReferenceEquals(made.GetComponent<Counter>(), addedScript);
+                cameraFound = ReferenceEquals(made.GetComponent<UCameraComponent>(), addedCamera);
+                try { UObject.Destroy(null); } catch (Exception e) { nullDestroy = e.GetType().Name; }
+                try { made.AddComponent(typeof(string)); } catch (Exception e) { notAComponent = e.GetType().Name; }
+                try { made.AddComponent(typeof(UComponent)); } catch (Exception e) { abstractComponent = e.GetType().Name; }
+                try { made.AddComponent(typeof(Unbound)); } catch (Exception e) { missingKind = e.GetType().Name; }
+                return;
+            }
+            if (!destroyedRequested && Time.frameCount >= 3)
+            {
+                destroyedRequested = true;
+                UObject.Destroy(made); // the entity, its camera and its Counter, at the end of the frame
+            }
+        }
+    }
+
+    // A component class bound to no native kind.
+    public class Unbound : UComponent { }
+}
