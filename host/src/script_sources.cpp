@@ -1,5 +1,7 @@
 #include "host/script_sources.hpp"
 
+#include "compiler_bridge/source_files.hpp"
+
 #include <algorithm>
 
 namespace scripthost {
@@ -19,31 +21,11 @@ Result<std::vector<fs::path>> collectScriptSources(const std::vector<fs::path>& 
         if (!fs::is_directory(folder, ec)) {
             return fail(folder.string() + " is not a folder");
         }
-        const std::size_t before = sources.size();
-        fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied,
-                                            ec);
-        if (ec) {
-            return fail("cannot read " + folder.string() + ": " + ec.message());
-        }
-        for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-            if (ec) {
-                return fail("cannot read " + folder.string() + ": " + ec.message());
-            }
-            const fs::path& path = it->path();
-            const std::string name = path.filename().string();
-            if (it->is_directory(ec)) {
-                if (name == "bin" || name == "obj" || (!name.empty() && name[0] == '.')) {
-                    it.disable_recursion_pending();
-                }
-                continue;
-            }
-            if (path.extension() == ".cs" && it->is_regular_file(ec)) {
-                sources.push_back(fs::absolute(path));
-            }
-        }
-        if (sources.size() == before) {
+        auto found = compiler::collectSources(folder);
+        if (found.empty()) {
             return fail("no .cs files under " + folder.string());
         }
+        sources.insert(sources.end(), found.begin(), found.end());
     }
     std::sort(sources.begin(), sources.end());
     sources.erase(std::unique(sources.begin(), sources.end()), sources.end());

@@ -164,12 +164,17 @@ std::vector<ObjectId> World::entities() const {
 }
 
 ObjectId World::findEntity(std::string_view name) const {
-    for (ObjectId id : entities()) {
-        if (entity(id)->name == name) {
-            return id;
+    // One pass, no sorting: the earliest-created live entity with that name.
+    const Record* best = nullptr;
+    std::uint32_t bestIndex = 0;
+    for (std::uint32_t i = 0; i < records_.size(); ++i) {
+        const auto* e = std::get_if<Entity>(&records_[i].payload);
+        if (e != nullptr && e->name == name && (best == nullptr || records_[i].order < best->order)) {
+            best = &records_[i];
+            bestIndex = i;
         }
     }
-    return {};
+    return best ? ObjectId{bestIndex, best->generation} : ObjectId{};
 }
 
 } // namespace scripthost
