@@ -23,6 +23,12 @@ namespace UEngine
         /// <summary>Called once when the script is removed from its entity.</summary>
         public virtual void Destroy() { }
 
+        /// <summary>
+        /// Called after a hot reload restored this script's fields into the new code
+        /// (Initialize does not run again). Throwing here rolls the reload back.
+        /// </summary>
+        public virtual void OnAfterReload() { }
+
         /// <summary>False once the host has disabled the script (after repeated failures).</summary>
         public bool enabled { get { return !m_Disabled && !m_Detached; } }
     }

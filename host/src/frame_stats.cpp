@@ -13,6 +13,7 @@ void FrameStats::record(double frameSeconds, double scriptSeconds) {
         next_ = (next_ + 1) % window_;
     }
     ++frames_;
+    lastFrame_ = frameSeconds;
     totalFrame_ += frameSeconds;
     totalScript_ += scriptSeconds;
 }

@@ -188,14 +188,17 @@ Result<ObjectId> ScriptHost::addScript(ObjectId entity, const SceneScript& scrip
 }
 
 Result<void> ScriptHost::removeScript(ObjectId script) {
-    if (world_.script(script) == nullptr) {
+    const ScriptSlot* slot = world_.script(script);
+    if (slot == nullptr) {
         return fail("script " + script.toString() + " does not exist");
     }
     Result<void> detached;
-    if (domain_) {
+    if (domain_ && !slot->parked) {
         ScriptContextBinding bind(context_);
         detached = domain_->detach(script);
     }
+    parkedScripts_.erase(script);
+    parkedFields_.erase(script);
     failures_.forget(script);
     world_.destroy(script);
     return detached;
@@ -309,7 +312,9 @@ Result<void> ScriptHost::shutdown() {
         ScriptContextBinding bind(context_);
         for (ObjectId entity : world_.entities()) {
             for (ObjectId s : world_.entity(entity)->scripts) {
-                (void)domain_->detach(s);
+                if (!world_.script(s)->parked) {
+                    (void)domain_->detach(s);
+                }
             }
         }
     }

@@ -25,6 +25,33 @@ inline std::unique_ptr<ScriptHost> makeHost(int disableAfterFailures = 10) {
     return std::move(*host);
 }
 
+/// A host running `scripts` (compiled by the test) as its first generation.
+inline std::unique_ptr<ScriptHost> makeHostFrom(const AssemblyFile& scripts, int disableAfterFailures = 10) {
+    ScriptHostOptions options;
+    options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
+    options.disableAfterFailures = disableAfterFailures;
+    auto host = ScriptHost::create(options);
+    REQUIRE_MESSAGE(host, (host ? "" : host.error().message));
+    auto loaded = (*host)->loadScripts(scripts);
+    REQUIRE_MESSAGE(loaded, (loaded ? "" : loaded.error().message));
+    return std::move(*host);
+}
+
+/// Reloads and fails the test (with the report) unless the reload succeeded.
+inline ReloadReport reloadOk(ScriptHost& host, const AssemblyFile& scripts) {
+    ReloadReport report = host.reload(scripts, {"test"});
+    REQUIRE_MESSAGE(report.success, report.describe());
+    return report;
+}
+
+/// The outcome recorded for `field`, or nullptr.
+inline const FieldOutcome* outcomeOf(const ReloadReport& report, const std::string& field) {
+    for (const FieldOutcome& f : report.fields) {
+        if (f.field == field) return &f;
+    }
+    return nullptr;
+}
+
 /// Creates an entity carrying one script; fails the test if that fails.
 inline ObjectId spawnScript(ScriptHost& host, const std::string& className,
                             nlohmann::json fields = nlohmann::json::object(),

@@ -27,6 +27,7 @@ namespace UEngine.Internal
         static readonly Dictionary<Type, Messages> s_MessagesByType = new Dictionary<Type, Messages>();
         static readonly Dictionary<ulong, UMonoScriptComponent> s_ById = new Dictionary<ulong, UMonoScriptComponent>();
         static readonly Dictionary<ulong, List<UMonoScriptComponent>> s_ByEntity = new Dictionary<ulong, List<UMonoScriptComponent>>();
+        static readonly List<UMonoScriptComponent> s_Attached = new List<UMonoScriptComponent>();
         static readonly List<UMonoScriptComponent> s_Update = new List<UMonoScriptComponent>();
         static readonly List<UMonoScriptComponent> s_FixedUpdate = new List<UMonoScriptComponent>();
         static bool s_NeedsCompaction;
@@ -47,6 +48,7 @@ namespace UEngine.Internal
                 s_ByEntity.Add(entityId, onEntity);
             }
             onEntity.Add(script);
+            s_Attached.Add(script);
 
             Messages messages = MessagesOf(script.GetType());
             if ((messages & Messages.Update) != 0) s_Update.Add(script);
@@ -127,6 +129,34 @@ namespace UEngine.Internal
             }
         }
 
+        /// <summary>
+        /// Calls OnAfterReload on every attached script, in attach order. Stops at the
+        /// first exception and returns it (the host then rolls the reload back), with the
+        /// failing script's id; returns null when all succeeded.
+        /// </summary>
+        static Exception RunAfterReload(out ulong failedScript)
+        {
+            failedScript = 0;
+            foreach (UMonoScriptComponent script in s_Attached)
+            {
+                if (script.m_Detached) continue;
+                try { script.OnAfterReload(); }
+                catch (Exception e) { failedScript = script.m_NativeId; return e; }
+            }
+            return null;
+        }
+
+        /// <summary>
+        /// Runs a class's static constructor now (the host does this before it reads or
+        /// restores [PreserveStatic] fields, so a later first use cannot overwrite them).
+        /// Returns its exception instead of throwing it.
+        /// </summary>
+        static Exception RunClassConstructor(Type type)
+        {
+            try { System.Runtime.CompilerServices.RuntimeHelpers.RunClassConstructor(type.TypeHandle); return null; }
+            catch (Exception e) { return e.InnerException ?? e; }
+        }
+
         /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate), disabled ones excluded.</summary>
         static int CountScheduled(int phase)
         {
@@ -158,6 +188,7 @@ namespace UEngine.Internal
 
         static void Compact()
         {
+            s_Attached.RemoveAll(s => s.m_Detached);
             s_Update.RemoveAll(s => s.m_Detached);
             s_FixedUpdate.RemoveAll(s => s.m_Detached);
             s_NeedsCompaction = false;

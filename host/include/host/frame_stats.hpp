@@ -25,6 +25,9 @@ public:
     };
     [[nodiscard]] Summary summary() const;
 
+    /// The most recent frame's wall time in milliseconds (0 before the first).
+    [[nodiscard]] double lastFrameMs() const noexcept { return lastFrame_ * 1e3; }
+
     /// One readable line: "300 frames, 60.0 fps, frame median 16.67 ms …".
     [[nodiscard]] std::string describe() const;
 
@@ -37,6 +40,7 @@ private:
     std::size_t next_ = 0;
     std::uint64_t frames_ = 0;
     double totalFrame_ = 0, totalScript_ = 0;
+    double lastFrame_ = 0;
 };
 
 } // namespace scripthost

@@ -6,6 +6,7 @@
 #include "host/error.hpp"
 #include "host/object_id.hpp"
 #include "host/script_phase.hpp"
+#include "host/snapshot.hpp"
 #include "host/value.hpp"
 
 #include <cstdint>
@@ -31,6 +32,7 @@ struct ScriptClassInfo {
     bool overridesUpdate = false;
     bool overridesFixedUpdate = false;
     std::vector<FieldInfo> fields; ///< [SerializeField] fields, base classes first
+    std::vector<FieldInfo> preservedStatics; ///< [PreserveStatic] fields the class declares
 };
 
 /// One generation of script code. Creating generation N+1 while N is alive works (the
@@ -89,6 +91,23 @@ public:
     /// Proxies tracked (alive or awaiting purge).
     [[nodiscard]] std::size_t proxyCount() const noexcept;
 
+    /// Every [SerializeField] field of a script instance with its type and value, in
+    /// schema order. Fields of a type the host cannot carry are left out and named in
+    /// `skipped`.
+    [[nodiscard]] Result<std::vector<FieldSnapshot>> readFields(ObjectId script,
+                                                                std::vector<std::string>* skipped = nullptr);
+
+    /// Runs a class's static constructor (safely: its exception comes back as an error).
+    [[nodiscard]] Result<void> initializeClass(std::string_view className);
+    /// Reads / writes a [PreserveStatic] field; the class must be initialised first.
+    [[nodiscard]] Result<Value> getStatic(std::string_view className, std::string_view field);
+    [[nodiscard]] Result<void> setStatic(std::string_view className, std::string_view field,
+                                         const Value& value);
+
+    /// Calls OnAfterReload on every attached script in attach order; the first exception
+    /// stops it and comes back as an error naming the script.
+    [[nodiscard]] Result<void> runAfterReload();
+
     /// Script instances alive in this domain.
     [[nodiscard]] std::size_t instanceCount() const noexcept;
 
@@ -102,6 +121,8 @@ public:
     static void collectGarbage();
     /// GC handles alive in the process (leak checks).
     [[nodiscard]] static std::size_t liveGcHandles() noexcept;
+    /// ScriptDomains (app domains) not yet unloaded in the process (leak checks).
+    [[nodiscard]] static std::size_t liveDomains() noexcept;
 
     struct Impl;
 

@@ -6,15 +6,18 @@
 #include "host/fixed_step_clock.hpp"
 #include "host/frame_stats.hpp"
 #include "host/input_state.hpp"
+#include "host/reload_report.hpp"
 #include "host/scene.hpp"
 #include "host/script_context.hpp"
 #include "host/script_domain.hpp"
 #include "host/script_failure_tracker.hpp"
+#include "host/snapshot.hpp"
 #include "host/world.hpp"
 
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <unordered_map>
 
 namespace scripthost {
 
@@ -61,6 +64,22 @@ public:
     /// finalized (and that no script has picked up again). Each frame runs this; a
     /// reload runs it before its snapshot. Returns how many objects were destroyed.
     std::size_t drainDestroyQueues();
+
+    /// Hot reload: builds generation N+1 from `scripts` beside N, carries every script's
+    /// [SerializeField] values, references and [PreserveStatic] statics over (with the
+    /// schema-evolution rules of value_conversion.hpp, parking what cannot be carried),
+    /// runs OnAfterReload, and only then swaps and unloads N. Any failure discards N+1
+    /// and N keeps running. Call between frames, never from a script. The report says
+    /// what happened either way.
+    [[nodiscard]] ReloadReport reload(const AssemblyFile& scripts, std::vector<std::string> trigger = {});
+
+    /// The current state of every script (parked ones included), as a reload carries it.
+    [[nodiscard]] Result<Snapshot> snapshot();
+
+    /// Saved state of a slot whose class is missing, or nullptr.
+    [[nodiscard]] const ScriptSnapshot* parkedScript(ObjectId script) const;
+    /// Values parked on a slot (fields that vanished or could not convert).
+    [[nodiscard]] const std::vector<FieldSnapshot>* parkedFields(ObjectId script) const;
 
     /// Runs one frame of `deltaSeconds`.
     void tick(double deltaSeconds);
@@ -112,6 +131,9 @@ private:
     std::uint64_t releasedByCollector_ = 0;
     std::deque<ScriptFailure> recentFailures_;
     std::vector<ObjectId> destroyQueue_;
+    std::unordered_map<ObjectId, ScriptSnapshot> parkedScripts_;
+    std::unordered_map<ObjectId, std::vector<FieldSnapshot>> parkedFields_;
+    std::uint64_t reloadCount_ = 0;
 };
 
 } // namespace scripthost

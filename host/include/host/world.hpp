@@ -34,6 +34,9 @@ struct ScriptSlot {
     ObjectId entity;
     std::string className; ///< full C# name, e.g. "Demo.Spinner"
     bool enabled = true;   ///< false once the host disabled it after repeated failures
+    /// The class is missing from the current generation: the slot has no instance and
+    /// its saved values wait (in the host) for the class to come back.
+    bool parked = false;
 };
 
 /// What kind of object an id names.

@@ -447,4 +447,21 @@ Result<void> writeField(MonoObject* object, MonoClassField* field, const FieldTy
     return {};
 }
 
+Result<Value> readStatic(MonoVTable* vtable, MonoClassField* field, const FieldType& type,
+                         const MarshalContext& context) {
+    alignas(16) unsigned char storage[16] = {}; // a reference lands here as a pointer
+    mono_field_static_get_value(vtable, field, storage);
+    return readStorage(storage, mono_field_get_type(field), type, context);
+}
+
+Result<void> writeStatic(MonoVTable* vtable, MonoClassField* field, const FieldType& type,
+                         const Value& value, const MarshalContext& context) {
+    auto encoded = encode(value, mono_field_get_type(field), type, context);
+    if (!encoded) return std::unexpected(encoded.error());
+    mono_field_static_set_value(vtable, field,
+                                encoded->isReference ? static_cast<void*>(encoded->object)
+                                                     : static_cast<void*>(encoded->bytes));
+    return {};
+}
+
 } // namespace scripthost::mono

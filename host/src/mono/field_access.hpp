@@ -45,4 +45,13 @@ struct MarshalContext {
                                       const FieldType& type, const Value& value,
                                       const MarshalContext& context);
 
+/// Reads / writes a static field (its class must already be initialised: see
+/// ScriptRuntime.RunClassConstructor — Mono aborts on a throwing static constructor run
+/// from these calls).
+[[nodiscard]] Result<Value> readStatic(MonoVTable* vtable, MonoClassField* field,
+                                       const FieldType& type, const MarshalContext& context);
+[[nodiscard]] Result<void> writeStatic(MonoVTable* vtable, MonoClassField* field,
+                                       const FieldType& type, const Value& value,
+                                       const MarshalContext& context);
+
 } // namespace scripthost::mono

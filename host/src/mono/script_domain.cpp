@@ -40,6 +40,10 @@ using SetEnabledThunk = void (*)(std::uint64_t, MonoBoolean, MonoException**);
 using RunUpdateThunk = void (*)(float, double, std::int64_t, MonoException**);
 using RunFixedUpdateThunk = void (*)(float, double, MonoException**);
 using CountScheduledThunk = std::int32_t (*)(std::int32_t, MonoException**);
+using AfterReloadThunk = MonoObject* (*)(std::uint64_t*, MonoException**);
+using ClassConstructorThunk = MonoObject* (*)(MonoObject*, MonoException**);
+
+std::atomic<std::size_t> g_liveDomains{0};
 
 std::string fullNameOf(MonoClass* klass) {
     std::string name = mono_class_get_name(klass);
@@ -75,7 +79,8 @@ struct ScriptDomain::Impl {
     struct ClassEntry {
         MonoClass* klass = nullptr;
         ScriptClassInfo info;
-        std::vector<MonoClassField*> fieldHandles; // parallel to info.fields
+        std::vector<MonoClassField*> fieldHandles;  // parallel to info.fields
+        std::vector<MonoClassField*> staticHandles; // parallel to info.preservedStatics
     };
     struct Instance {
         GcHandle handle;
@@ -103,6 +108,9 @@ struct ScriptDomain::Impl {
     RunUpdateThunk runUpdate = nullptr;
     RunFixedUpdateThunk runFixedUpdate = nullptr;
     CountScheduledThunk countScheduled = nullptr;
+    AfterReloadThunk afterReload = nullptr;
+    ClassConstructorThunk classConstructor = nullptr;
+    MonoClass* preserveStaticAttribute = nullptr;
 
     mono::ProxyClasses proxyClasses; // moved into the bridge once the scripts are loaded
     std::vector<std::unique_ptr<ClassEntry>> classes; // sorted by name
@@ -204,7 +212,9 @@ struct ScriptDomain::Impl {
         auto u = thunk("RunUpdate", 3);
         auto f = thunk("RunFixedUpdate", 2);
         auto c = thunk("CountScheduled", 1);
-        for (auto* r : {&a, &d, &e, &u, &f, &c}) {
+        auto ar = thunk("RunAfterReload", 1);
+        auto cc = thunk("RunClassConstructor", 1);
+        for (auto* r : {&a, &d, &e, &u, &f, &c, &ar, &cc}) {
             if (!*r)
                 return std::unexpected(r->error());
         }
@@ -214,6 +224,12 @@ struct ScriptDomain::Impl {
         runUpdate = reinterpret_cast<RunUpdateThunk>(*u);
         runFixedUpdate = reinterpret_cast<RunFixedUpdateThunk>(*f);
         countScheduled = reinterpret_cast<CountScheduledThunk>(*c);
+        afterReload = reinterpret_cast<AfterReloadThunk>(*ar);
+        classConstructor = reinterpret_cast<ClassConstructorThunk>(*cc);
+        preserveStaticAttribute = mono_class_from_name(coreImage, "UEngine", "PreserveStaticAttribute");
+        if (preserveStaticAttribute == nullptr) {
+            return fail("ScriptCore has no UEngine.PreserveStaticAttribute");
+        }
         return {};
     }
 
@@ -331,6 +347,26 @@ struct ScriptDomain::Impl {
                 entry.fieldHandles.push_back(field);
             }
         }
+        // [PreserveStatic] statics declared by the class itself.
+        void* iter = nullptr;
+        while (MonoClassField* field = mono_class_get_fields(entry.klass, &iter)) {
+            const auto flags = mono_field_get_flags(field);
+            if ((flags & MONO_FIELD_ATTR_STATIC) == 0 || (flags & MONO_FIELD_ATTR_LITERAL) != 0) {
+                continue;
+            }
+            std::unique_ptr<MonoCustomAttrInfo, decltype(&mono_custom_attrs_free)> attrs(
+                mono_custom_attrs_from_field(entry.klass, field), &mono_custom_attrs_free);
+            if (!attrs || !mono_custom_attrs_has_attr(attrs.get(), preserveStaticAttribute)) {
+                continue;
+            }
+            FieldInfo info;
+            info.name = mono_field_get_name(field);
+            info.displayName = info.name;
+            info.declaringClass = entry.info.name;
+            info.type = mono::fieldTypeOf(mono_field_get_type(field), types);
+            entry.info.preservedStatics.push_back(std::move(info));
+            entry.staticHandles.push_back(field);
+        }
     }
 
     mono::MarshalContext marshal() const {
@@ -394,6 +430,9 @@ struct ScriptDomain::Impl {
         runUpdate = nullptr;
         runFixedUpdate = nullptr;
         countScheduled = nullptr;
+        afterReload = nullptr;
+        classConstructor = nullptr;
+        preserveStaticAttribute = nullptr;
         coreImage = scriptsImage = nullptr;
         bridge.reset(); // frees every proxy handle of this generation
         proxyClasses = {};
@@ -402,6 +441,7 @@ struct ScriptDomain::Impl {
         types = {};
         mono::forgetDomain(dying);
         domain = nullptr;
+        g_liveDomains.fetch_sub(1, std::memory_order_relaxed);
         MonoObject* exc = nullptr;
         mono_domain_try_unload(dying, &exc);
         if (exc != nullptr) {
@@ -431,6 +471,7 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generat
     if (impl->domain == nullptr) {
         return fail("cannot create app domain " + impl->name);
     }
+    g_liveDomains.fetch_add(1, std::memory_order_relaxed); // counted down by unload
     mono_domain_set(impl->domain, false);
     mono_domain_set_config(impl->domain, ".", "");
 
@@ -679,6 +720,108 @@ void ScriptDomain::collectGarbage() {
 
 std::size_t ScriptDomain::liveGcHandles() noexcept {
     return GcHandle::liveCount();
+}
+
+std::size_t ScriptDomain::liveDomains() noexcept {
+    return g_liveDomains.load(std::memory_order_relaxed);
+}
+
+Result<std::vector<FieldSnapshot>> ScriptDomain::readFields(ObjectId script,
+                                                            std::vector<std::string>* skipped) {
+    auto inst = impl_->instance(script);
+    if (!inst) return std::unexpected(inst.error());
+    impl_->enter();
+    const Impl::ClassEntry& entry = *(*inst)->entry;
+    const auto context = impl_->marshal();
+    std::vector<FieldSnapshot> fields;
+    fields.reserve(entry.info.fields.size());
+    for (std::size_t i = 0; i < entry.info.fields.size(); ++i) {
+        const FieldInfo& info = entry.info.fields[i];
+        if (info.type.kind == ValueKind::Unsupported) {
+            if (skipped) skipped->push_back(info.name + " (" + info.type.typeName + ")");
+            continue;
+        }
+        auto value = mono::readField((*inst)->handle.target(), entry.fieldHandles[i], info.type, context);
+        if (!value) {
+            return fail(fmt::format("{}.{}: {}", entry.info.name, info.name, value.error().message));
+        }
+        fields.push_back(FieldSnapshot{info.name, info.type, std::move(*value)});
+    }
+    return fields;
+}
+
+namespace {
+struct StaticField {
+    MonoClass* klass;
+    MonoClassField* field;
+    const FieldInfo* info;
+};
+
+Result<StaticField> findStatic(ScriptDomain::Impl& impl, std::string_view className,
+                               std::string_view field) {
+    const auto* entry = impl.findClass(className);
+    if (entry == nullptr) return fail(fmt::format("no script class {}", className));
+    for (std::size_t i = 0; i < entry->info.preservedStatics.size(); ++i) {
+        if (entry->info.preservedStatics[i].name == field) {
+            return StaticField{entry->klass, entry->staticHandles[i], &entry->info.preservedStatics[i]};
+        }
+    }
+    return fail(fmt::format("{} has no [PreserveStatic] field {}", className, field));
+}
+} // namespace
+
+Result<void> ScriptDomain::initializeClass(std::string_view className) {
+    if (impl_->domain == nullptr) return fail("the script domain is unloaded");
+    const auto* entry = impl_->findClass(className);
+    if (entry == nullptr) return fail(fmt::format("no script class {}", className));
+    impl_->enter();
+    MonoReflectionType* type = mono_type_get_object(impl_->domain, mono_class_get_type(entry->klass));
+    MonoException* exc = nullptr;
+    MonoObject* thrown = impl_->classConstructor(reinterpret_cast<MonoObject*>(type), &exc);
+    if (exc != nullptr || thrown != nullptr) {
+        return fail(fmt::format("the static constructor of {} threw: {}", entry->info.name,
+                                exceptionText(thrown ? thrown : reinterpret_cast<MonoObject*>(exc))));
+    }
+    return {};
+}
+
+Result<Value> ScriptDomain::getStatic(std::string_view className, std::string_view field) {
+    if (impl_->domain == nullptr) return fail("the script domain is unloaded");
+    auto found = findStatic(*impl_, className, field);
+    if (!found) return std::unexpected(found.error());
+    impl_->enter();
+    MonoVTable* vtable = mono_class_vtable(impl_->domain, found->klass);
+    if (vtable == nullptr) return fail(fmt::format("{} cannot be loaded", className));
+    return mono::readStatic(vtable, found->field, found->info->type, impl_->marshal());
+}
+
+Result<void> ScriptDomain::setStatic(std::string_view className, std::string_view field,
+                                     const Value& value) {
+    if (impl_->domain == nullptr) return fail("the script domain is unloaded");
+    auto found = findStatic(*impl_, className, field);
+    if (!found) return std::unexpected(found.error());
+    impl_->enter();
+    MonoVTable* vtable = mono_class_vtable(impl_->domain, found->klass);
+    if (vtable == nullptr) return fail(fmt::format("{} cannot be loaded", className));
+    return mono::writeStatic(vtable, found->field, found->info->type, value, impl_->marshal());
+}
+
+Result<void> ScriptDomain::runAfterReload() {
+    if (impl_->domain == nullptr) return fail("the script domain is unloaded");
+    impl_->enter();
+    std::uint64_t failed = 0;
+    MonoException* exc = nullptr;
+    MonoObject* thrown = impl_->afterReload(&failed, &exc);
+    if (exc != nullptr) {
+        return fail("the OnAfterReload dispatcher failed: " + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+    }
+    if (thrown != nullptr) {
+        const ObjectId script = ObjectId::unpack(failed);
+        auto it = impl_->instances.find(script);
+        const std::string name = it != impl_->instances.end() ? it->second.entry->info.name : "a script";
+        return fail(fmt::format("OnAfterReload of {} {} threw: {}", name, script.toString(), exceptionText(thrown)));
+    }
+    return {};
 }
 
 } // namespace scripthost

@@ -1,0 +1,72 @@
+#pragma once
+// ReloadCoordinator: from a saved .cs file to a swapped generation, between frames.
+
+#include "host/error.hpp"
+#include "host/reload_report.hpp"
+
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scripthost {
+
+class ScriptHost;
+
+struct ReloadCoordinatorOptions {
+    std::vector<std::filesystem::path> scriptDirs;  ///< watched and compiled
+    std::filesystem::path scriptCore;               ///< referenced by every build
+    std::filesystem::path buildDir;                 ///< gen<N>/Scripts.dll land here
+    bool coldCompiler = false;                      ///< mcs per build instead of the compile server
+    std::filesystem::path compileServer;            ///< default: beside the executable
+    std::chrono::milliseconds quietWindow{30};      ///< watcher debounce
+    bool pollingWatcher = false;                    ///< force the polling backend
+    std::chrono::milliseconds buildTimeout{60000};
+};
+
+/// Main-thread driver of hot reload. The watcher thread and the build worker do the slow
+/// parts; update(), called between frames, only looks at their queues: a change set
+/// submits a build (a newer one supersedes it), and a finished build is swapped in right
+/// there (ScriptHost::reload). The loop never waits for a compile.
+class ReloadCoordinator {
+public:
+    /// Starts watching and the compiler (warm unless options.coldCompiler).
+    [[nodiscard]] static Result<std::unique_ptr<ReloadCoordinator>> start(ScriptHost& host,
+                                                                        ReloadCoordinatorOptions options);
+    ~ReloadCoordinator();
+    ReloadCoordinator(const ReloadCoordinator&) = delete;
+    ReloadCoordinator& operator=(const ReloadCoordinator&) = delete;
+
+    /// Builds the scripts now and waits for the result (start-up: the first generation).
+    /// Fails with the compiler's diagnostics, one per line.
+    [[nodiscard]] Result<std::filesystem::path> buildNow();
+
+    /// Between frames: takes changes, submits builds, swaps in finished ones. Returns the
+    /// report of a reload that completed in this call (a failed build is a report too).
+    std::optional<ReloadReport> update();
+
+    /// Rebuilds and reloads even though no file changed.
+    void requestReload();
+
+    /// Called with every report (after its frame-stall figure is known: one frame later).
+    std::function<void(const ReloadReport&)> onReport;
+
+    /// Reports so far (the most recent 64), oldest first.
+    [[nodiscard]] const std::deque<ReloadReport>& reports() const noexcept { return reports_; }
+
+    /// True while a build is waiting or running.
+    [[nodiscard]] bool busy() const;
+
+    struct Impl;
+
+private:
+    explicit ReloadCoordinator(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+    std::deque<ReloadReport> reports_;
+};
+
+} // namespace scripthost

@@ -1,0 +1,68 @@
+#pragma once
+// ReloadReport: what one reload did, for people (describe()) and tools (toJson()).
+
+#include "host/object_id.hpp"
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+namespace scripthost {
+
+/// A field whose value did not simply carry over, and what happened to it.
+struct FieldOutcome {
+    enum class Kind {
+        Converted, ///< the type changed and the value converted exactly
+        Renamed,   ///< restored from a [FormerlySerializedAs] name
+        Added,     ///< new field: the constructor's default
+        Removed,   ///< the field is gone: its value is parked on the slot
+        Kept,      ///< the type changed and the value could not convert: default kept, old value parked
+        Unparked,  ///< a parked value came back (the field returned)
+        Cleared,   ///< a reference to an object that no longer exists became null
+    };
+    ObjectId script;
+    std::string className;
+    std::string field;
+    Kind kind = Kind::Converted;
+    std::string detail;
+};
+
+[[nodiscard]] const char* outcomeName(FieldOutcome::Kind kind) noexcept;
+
+/// One reload, successful or not. A failed reload changed nothing: the old generation
+/// kept running.
+struct ReloadReport {
+    std::uint64_t sequence = 0;        ///< 1 for the host's first reload
+    std::vector<std::string> trigger;  ///< changed files, or "forced"
+    bool success = false;
+    std::string failedPhase;           ///< "build", "load", "instantiate", "restore", "hooks"
+    std::vector<std::string> errors;   ///< why it failed (compile diagnostics included)
+    std::vector<std::string> warnings; ///< things that did not stop it
+
+    std::uint32_t fromGeneration = 0;
+    std::uint32_t toGeneration = 0;
+
+    double buildMs = 0;      ///< off the main thread
+    double snapshotMs = 0;   ///< main thread, from here on
+    double loadMs = 0;       ///< create the domain, load ScriptCore and the scripts
+    double restoreMs = 0;    ///< instantiate and restore fields
+    double hooksMs = 0;      ///< attach and OnAfterReload
+    double unloadMs = 0;     ///< unload the old generation
+    double totalMs = 0;      ///< the whole main-thread part
+    double frameStallMs = 0; ///< longest frame around the reload minus the median frame
+
+    std::size_t restored = 0; ///< instances carried into the new generation
+    std::size_t created = 0;  ///< instances whose class is back (parked before): Initialize ran
+    std::size_t parked = 0;   ///< slots whose class is missing now: values kept aside
+    std::size_t reenabled = 0; ///< scripts disabled after failures, enabled again
+    std::size_t released = 0; ///< script-owned entities nothing referenced any more
+    std::vector<FieldOutcome> fields; ///< every field that was not a plain restore
+    std::vector<std::string> missingClasses;
+
+    /// A readable block: one line of outcome and timings, then one line per notable event.
+    [[nodiscard]] std::string describe() const;
+    [[nodiscard]] nlohmann::json toJson() const;
+};
+
+} // namespace scripthost

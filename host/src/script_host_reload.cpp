@@ -1,0 +1,376 @@
+// ScriptHost::reload — the transactional hot-reload procedure (DESIGN.md, "A reload,
+// step by step"). Generation N keeps running untouched until N+1 is complete.
+#include "host/script_host.hpp"
+#include "host/value_conversion.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace scripthost {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Nulls references the new generation cannot hold (destroyed objects, parked scripts).
+// Returns how many were cleared.
+std::size_t clearUnusableRefs(Value& value, const std::function<bool(ObjectId)>& usable) {
+    if (auto* ref = std::get_if<ObjectRef>(&value)) {
+        if (!ref->id.isNull() && !usable(ref->id)) {
+            ref->id = {};
+            return 1;
+        }
+        return 0;
+    }
+    std::size_t cleared = 0;
+    if (auto* items = std::get_if<ValueList>(&value)) {
+        for (Value& item : *items) cleared += clearUnusableRefs(item, usable);
+    }
+    return cleared;
+}
+
+const FieldSnapshot* findSaved(const std::vector<FieldSnapshot>& fields, const std::string& name) {
+    for (const FieldSnapshot& f : fields) {
+        if (f.name == name) return &f;
+    }
+    return nullptr;
+}
+
+void eraseSaved(std::vector<FieldSnapshot>& fields, const std::string& name) {
+    std::erase_if(fields, [&](const FieldSnapshot& f) { return f.name == name; });
+}
+
+// Parks `field` (replacing an older parked value of the same name).
+void park(std::vector<FieldSnapshot>& parked, const FieldSnapshot& field) {
+    eraseSaved(parked, field.name);
+    parked.push_back(field);
+}
+
+} // namespace
+
+const ScriptSnapshot* ScriptHost::parkedScript(ObjectId script) const {
+    auto it = parkedScripts_.find(script);
+    return it == parkedScripts_.end() ? nullptr : &it->second;
+}
+
+const std::vector<FieldSnapshot>* ScriptHost::parkedFields(ObjectId script) const {
+    auto it = parkedFields_.find(script);
+    return it == parkedFields_.end() ? nullptr : &it->second;
+}
+
+Result<Snapshot> ScriptHost::snapshot() {
+    if (!domain_) return fail("no scripts are loaded");
+    ScriptContextBinding bind(context_);
+    Snapshot snap;
+    for (ObjectId entity : world_.entities()) {
+        for (ObjectId slot : world_.entity(entity)->scripts) {
+            const ScriptSlot* s = world_.script(slot);
+            if (s->parked) {
+                snap.scripts.push_back(parkedScripts_.at(slot));
+                continue;
+            }
+            auto fields = domain_->readFields(slot);
+            if (!fields) return std::unexpected(fields.error());
+            snap.scripts.push_back(ScriptSnapshot{slot, entity, s->className, std::move(*fields)});
+        }
+    }
+    for (const ScriptClassInfo& info : domain_->scriptClasses()) {
+        if (info.preservedStatics.empty()) continue;
+        if (auto init = domain_->initializeClass(info.name); !init) {
+            return std::unexpected(init.error());
+        }
+        StaticSnapshot statics{info.name, {}};
+        for (const FieldInfo& field : info.preservedStatics) {
+            if (field.type.kind == ValueKind::Unsupported) continue;
+            auto value = domain_->getStatic(info.name, field.name);
+            if (!value) return std::unexpected(value.error());
+            statics.fields.push_back(FieldSnapshot{field.name, field.type, std::move(*value)});
+        }
+        snap.statics.push_back(std::move(statics));
+    }
+    return snap;
+}
+
+ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::string> trigger) {
+    ReloadReport report;
+    report.sequence = ++reloadCount_;
+    report.trigger = std::move(trigger);
+    const auto started = Clock::now();
+    auto failWith = [&](std::string phase, std::string error) -> ReloadReport& {
+        report.success = false;
+        report.failedPhase = std::move(phase);
+        report.errors.push_back(std::move(error));
+        report.totalMs = msSince(started);
+        spdlog::error("{}", report.describe());
+        return report;
+    };
+    if (!domain_) {
+        return failWith("load", "no scripts are loaded yet");
+    }
+    report.fromGeneration = domain_->generation();
+
+    // a. Settle the old generation and snapshot it.
+    drainDestroyQueues();
+    auto phase = Clock::now();
+    auto saved = snapshot();
+    if (!saved) {
+        return failWith("snapshot", saved.error().message);
+    }
+    report.snapshotMs = msSince(phase);
+
+    // b. The new generation, beside the old one.
+    phase = Clock::now();
+    auto created = ScriptDomain::create(nextGeneration_, scriptCore_, scripts);
+    if (!created) {
+        return failWith("load", created.error().message);
+    }
+    std::unique_ptr<ScriptDomain> next = std::move(*created);
+    report.toGeneration = next->generation();
+    report.loadMs = msSince(phase);
+    auto rollback = [&](std::string phaseName, std::string error) -> ReloadReport& {
+        if (auto unloaded = next->unload(); !unloaded) {
+            report.warnings.push_back(unloaded.error().message);
+        }
+        next.reset();
+        report.fields.clear();
+        return failWith(std::move(phaseName), std::move(error));
+    };
+
+    ScriptContextBinding bind(context_);
+    phase = Clock::now();
+
+    // c. Instances for the same ids, in the same order. What the new code lacks is parked.
+    struct Planned {
+        const ScriptSnapshot* saved;
+        const ScriptClassInfo* info; // null: parked
+        bool revived;                // parked before, class back now: Initialize runs
+    };
+    std::vector<Planned> plan;
+    plan.reserve(saved->scripts.size());
+    auto stagedParkedScripts = std::unordered_map<ObjectId, ScriptSnapshot>{};
+    auto stagedParkedFields = parkedFields_;
+    for (const ScriptSnapshot& ss : saved->scripts) {
+        const ScriptClassInfo* info = next->findScriptClass(ss.className);
+        if (info != nullptr && info->name != ss.className) {
+            info = nullptr; // a short-name match is not the same class
+        }
+        const bool wasParked = world_.script(ss.script)->parked;
+        if (info == nullptr) {
+            stagedParkedScripts.emplace(ss.script, ss);
+            const std::string why = next->explainMissingClass(ss.className);
+            report.missingClasses.push_back(fmt::format("{} {}: {}", ss.className, ss.script.toString(), why));
+            ++report.parked;
+            plan.push_back({&ss, nullptr, false});
+            continue;
+        }
+        if (auto made = next->instantiate(ss.script, ss.entity, info->name); !made) {
+            return rollback("instantiate", made.error().message);
+        }
+        plan.push_back({&ss, info, wasParked});
+    }
+
+    // d. Restore fields by name (or former name), converting safely, parking the rest.
+    auto usable = [&](ObjectId id) {
+        if (!world_.isAlive(id)) return false;
+        return !(world_.kindOf(id) == ObjectKind::Script && stagedParkedScripts.contains(id));
+    };
+    std::vector<FieldOutcome> outcomes;
+    for (const Planned& p : plan) {
+        if (p.info == nullptr) continue;
+        const ScriptSnapshot& ss = *p.saved;
+        std::vector<FieldSnapshot> pool = ss.fields;
+        std::vector<FieldSnapshot>& parkedHere = stagedParkedFields[ss.script];
+        auto note = [&](const FieldInfo& f, FieldOutcome::Kind kind, std::string detail) {
+            outcomes.push_back({ss.script, p.info->name, f.name, kind, std::move(detail)});
+        };
+        for (const FieldInfo& field : p.info->fields) {
+            const FieldSnapshot* source = findSaved(pool, field.name);
+            FieldOutcome::Kind how = FieldOutcome::Kind::Converted;
+            bool plain = source != nullptr;
+            bool fromParked = false;
+            std::string fromName = field.name;
+            std::string displacedNote;
+            if (source == nullptr) {
+                for (const std::string& former : field.formerNames) {
+                    if ((source = findSaved(pool, former))) {
+                        how = FieldOutcome::Kind::Renamed;
+                        fromName = former;
+                        break;
+                    }
+                }
+            }
+            // A value parked when the field's type changed comes back when the type
+            // changes back: prefer it over a current value that would need converting.
+            if (source != nullptr && !sameShape(source->type, field.type)) {
+                if (const FieldSnapshot* parkedValue = findSaved(parkedHere, field.name);
+                    parkedValue != nullptr && sameShape(parkedValue->type, field.type)) {
+                    // The displaced value is the default kept at the type change (or
+                    // an edit made while the type was different): the report names it.
+                    displacedNote = fmt::format(" (replaces {} {})", source->type.typeName,
+                                                describe(source->value));
+                    eraseSaved(pool, field.name);
+                    pool.push_back(*parkedValue);
+                    eraseSaved(parkedHere, field.name);
+                    source = findSaved(pool, field.name);
+                    how = FieldOutcome::Kind::Unparked;
+                }
+            }
+            if (source == nullptr) {
+                for (const std::string& name : [&] {
+                         std::vector<std::string> names{field.name};
+                         names.insert(names.end(), field.formerNames.begin(), field.formerNames.end());
+                         return names;
+                     }()) {
+                    if ((source = findSaved(parkedHere, name))) {
+                        how = FieldOutcome::Kind::Unparked;
+                        fromName = name;
+                        fromParked = true;
+                        break;
+                    }
+                }
+            }
+            if (source == nullptr) {
+                if (!p.revived) note(field, FieldOutcome::Kind::Added, "new field: constructor default");
+                continue;
+            }
+            FieldSnapshot consumed = *source; // copy: the pools change below
+            if (fromParked) {
+                eraseSaved(parkedHere, fromName);
+            } else {
+                eraseSaved(pool, fromName);
+            }
+            Value value = consumed.value;
+            if (!sameShape(consumed.type, field.type)) {
+                auto converted = convertValue(consumed.value, consumed.type, field.type);
+                if (!converted) {
+                    park(parkedHere, consumed);
+                    note(field, FieldOutcome::Kind::Kept,
+                         fmt::format("{} {} cannot become {}: {}; default kept, old value parked",
+                                     kindName(consumed.type.kind), describe(consumed.value),
+                                     field.type.typeName, converted.error().message));
+                    continue;
+                }
+                value = std::move(*converted);
+                plain = false;
+                if (how == FieldOutcome::Kind::Converted) {
+                    note(field, how, fmt::format("{} {} -> {} {}", consumed.type.typeName,
+                                                 describe(consumed.value), field.type.typeName,
+                                                 describe(value)));
+                    how = FieldOutcome::Kind::Converted;
+                }
+            }
+            if (how == FieldOutcome::Kind::Renamed) {
+                note(field, how, "from " + fromName);
+            } else if (how == FieldOutcome::Kind::Unparked) {
+
+                note(field, how, "parked value restored" + displacedNote);
+            }
+            if (const std::size_t cleared = clearUnusableRefs(value, usable)) {
+                note(field, FieldOutcome::Kind::Cleared,
+                     fmt::format("{} reference(s) to objects that no longer exist set to null", cleared));
+            }
+            if (auto written = next->setField(ss.script, field.name, value); !written) {
+                return rollback("restore", written.error().message);
+            }
+            (void)plain;
+        }
+        // Whatever the new class has no field for is parked on the slot.
+        for (const FieldSnapshot& gone : pool) {
+            park(parkedHere, gone);
+            outcomes.push_back({ss.script, p.info->name, gone.name, FieldOutcome::Kind::Removed,
+                                "no such field any more: value parked"});
+        }
+        if (parkedHere.empty()) stagedParkedFields.erase(ss.script);
+        ++(p.revived ? report.created : report.restored);
+    }
+
+    // Preserved statics: initialise each class first, so its static constructor cannot
+    // later overwrite what is restored.
+    for (const ScriptClassInfo& info : next->scriptClasses()) {
+        if (info.preservedStatics.empty()) continue;
+        if (auto init = next->initializeClass(info.name); !init) {
+            return rollback("restore", init.error().message);
+        }
+        const StaticSnapshot* old = nullptr;
+        for (const StaticSnapshot& s : saved->statics) {
+            if (s.className == info.name) old = &s;
+        }
+        if (old == nullptr) continue;
+        for (const FieldInfo& field : info.preservedStatics) {
+            const FieldSnapshot* source = findSaved(old->fields, field.name);
+            if (source == nullptr) continue;
+            auto value = sameShape(source->type, field.type) ? Result<Value>(source->value)
+                                                             : convertValue(source->value, source->type, field.type);
+            if (!value) {
+                report.warnings.push_back(fmt::format("static {}.{}: {}; default kept", info.name,
+                                                      field.name, value.error().message));
+                continue;
+            }
+            clearUnusableRefs(*value, usable);
+            if (auto written = next->setStatic(info.name, field.name, *value); !written) {
+                return rollback("restore", written.error().message);
+            }
+        }
+    }
+    report.restoreMs = msSince(phase);
+
+    // e. Schedule, then the scripts' own after-reload hook.
+    phase = Clock::now();
+    for (const Planned& p : plan) {
+        if (p.info == nullptr) continue;
+        if (auto attached = next->attach(p.saved->script, /*runInitialize*/ p.revived); !attached) {
+            return rollback("hooks", attached.error().message);
+        }
+    }
+    if (auto hooked = next->runAfterReload(); !hooked) {
+        return rollback("hooks", hooked.error().message);
+    }
+    report.hooksMs = msSince(phase);
+
+    // Commit: from here on nothing can fail the reload.
+    report.fields = std::move(outcomes);
+    std::unique_ptr<ScriptDomain> old = std::move(domain_);
+    domain_ = std::move(next);
+    ++nextGeneration_;
+    for (const Planned& p : plan) {
+        ScriptSlot* slot = world_.script(p.saved->script);
+        slot->parked = p.info == nullptr;
+        if (!slot->enabled && !slot->parked) {
+            slot->enabled = true; // new code: a fresh chance
+            ++report.reenabled;
+        }
+        failures_.forget(p.saved->script);
+    }
+    parkedScripts_ = std::move(stagedParkedScripts);
+    parkedFields_ = std::move(stagedParkedFields);
+
+    phase = Clock::now();
+    if (auto unloaded = old->unload(); !unloaded) {
+        report.warnings.push_back(unloaded.error().message);
+    }
+    old.reset();
+    report.unloadMs = msSince(phase);
+
+    // Script-owned entities that nothing in the new generation refers to can never be
+    // reached again except by name: release them as the collector would have.
+    std::vector<ObjectId> unreferenced;
+    for (ObjectId id : world_.entities()) {
+        if (world_.entity(id)->ownedByScripts && !domain_->hasLiveProxy(id)) unreferenced.push_back(id);
+    }
+    for (ObjectId id : unreferenced) {
+        if (destroyEntity(id)) ++report.released;
+    }
+
+    report.success = true;
+    report.totalMs = msSince(started);
+    spdlog::info("{}", report.describe());
+    return report;
+}
+
+} // namespace scripthost
