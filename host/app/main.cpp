@@ -1,7 +1,7 @@
 // scripthost: runs C# game scripts in a game loop.
-#include "compiler_bridge/cold_compiler.hpp"
 #include "host/game_loop.hpp"
 #include "host/mono_runtime.hpp"
+#include "host/reload_coordinator.hpp"
 #include "host/script_host.hpp"
 #include "host/script_sources.hpp"
 
@@ -9,6 +9,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -34,6 +35,8 @@ struct RunOptions {
     fs::path scriptCore;
     fs::path buildDir;
     std::string logLevel = "info";
+    bool watch = true;
+    bool coldCompiler = false;
 };
 
 fs::path executableDir() {
@@ -59,8 +62,7 @@ private:
 };
 
 int run(const RunOptions& options) {
-    auto sources = collectScriptSources(options.scriptDirs);
-    if (!sources) {
+    if (auto sources = collectScriptSources(options.scriptDirs); !sources) {
         spdlog::error("{}", sources.error().message);
         return 1;
     }
@@ -71,30 +73,10 @@ int run(const RunOptions& options) {
         return 1;
     }
 
-    BuildFolder build(options.buildDir.empty() ? fs::temp_directory_path() /
-                                                     ("scripthost-" + std::to_string(::getuid())) /
-                                                     ("run-" + std::to_string(::getpid()))
-                                               : options.buildDir);
-    compiler::CompileRequest request;
-    request.sources = *sources;
-    request.references = {scriptCore};
-    request.output = build.path() / "gen1" / "Scripts.dll";
-    spdlog::info("compiling {} script file(s)", request.sources.size());
-    const compiler::CompileResult compiled = compiler::ColdCompiler().compile(request);
-    for (const auto& d : compiled.diagnostics) {
-        if (d.severity == compiler::Severity::Error) {
-            spdlog::error("{}", compiler::format(d));
-        } else {
-            spdlog::warn("{}", compiler::format(d));
-        }
-    }
-    if (!compiled.success) {
-        spdlog::error("compilation failed with {} error(s); nothing was run",
-                      compiled.errorCount());
-        return 1;
-    }
-    spdlog::info("compiled in {} ms", compiled.duration.count());
-
+    BuildFolder build(options.buildDir.empty()
+                          ? fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
+                                ("run-" + std::to_string(::getpid()))
+                          : options.buildDir);
     ScriptHostOptions hostOptions;
     hostOptions.scriptCore = scriptCore;
     hostOptions.disableAfterFailures = options.disableAfter;
@@ -103,7 +85,28 @@ int run(const RunOptions& options) {
         spdlog::error("{}", host.error().message);
         return 1;
     }
-    auto scripts = AssemblyFile::read(compiled.output);
+    ReloadCoordinatorOptions reloadOptions;
+    reloadOptions.scriptDirs = options.scriptDirs;
+    reloadOptions.scriptCore = scriptCore;
+    reloadOptions.buildDir = build.path();
+    reloadOptions.coldCompiler = options.coldCompiler;
+    auto coordinator = ReloadCoordinator::start(**host, reloadOptions);
+    if (!coordinator) {
+        spdlog::error("{}", coordinator.error().message);
+        return 1;
+    }
+    auto firstBuild = (*coordinator)->buildNow();
+    if (!firstBuild) {
+        std::string_view text = firstBuild.error().message;
+        for (std::size_t at = 0; at <= text.size();) {
+            const std::size_t end = std::min(text.find('\n', at), text.size());
+            spdlog::error("{}", text.substr(at, end - at));
+            at = end + 1;
+        }
+        spdlog::error("compilation failed; nothing was run");
+        return 1;
+    }
+    auto scripts = AssemblyFile::read(*firstBuild);
     if (!scripts) {
         spdlog::error("{}", scripts.error().message);
         return 1;
@@ -139,7 +142,13 @@ int run(const RunOptions& options) {
     std::signal(SIGTERM, onStopSignal);
     GameLoop loop(GameLoopOptions{options.fps, options.frames});
     auto lastStatus = std::chrono::steady_clock::now();
+    if (options.watch) {
+        spdlog::info("watching {} for changes: save a script to reload it", options.scriptDirs.front().string());
+    }
     const std::int64_t frames = loop.run(**host, g_stop, [&] {
+        if (options.watch) {
+            (*coordinator)->update();
+        }
         if (options.headless) {
             return;
         }
@@ -191,6 +200,9 @@ int main(int argc, char** argv) {
                      "Disable a script after N consecutive failures (0: never)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    runCommand->add_flag("!--no-watch", options.watch, "Do not watch the scripts for changes (no hot reload)");
+    runCommand->add_flag("--cold-compiler", options.coldCompiler,
+                         "Run mcs once per build instead of the resident compile server");
     runCommand->add_option("--scriptcore", options.scriptCore,
                            "ScriptCore.dll (default: beside scripthost)");
     runCommand->add_option("--build-dir", options.buildDir,

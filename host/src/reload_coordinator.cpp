@@ -26,6 +26,15 @@ struct ReloadCoordinator::Impl {
     bool forced = false;
     std::optional<ReloadReport> awaitingStall; // reported once the next frame has run
     std::uint64_t framesAtReload = 0;
+    std::uint64_t sequence = 0; // every report, failed builds included
+
+    void log(const ReloadReport& report) const {
+        if (report.success) {
+            spdlog::info("{}", report.describe());
+        } else {
+            spdlog::error("{}", report.describe());
+        }
+    }
 
     Result<compiler::CompileRequest> request() {
         auto sources = collectScriptSources(options.scriptDirs);
@@ -127,10 +136,11 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         m.forced = false;
         if (!request) {
             ReloadReport report;
+            report.sequence = ++m.sequence;
             report.trigger = m.inFlightTrigger;
             report.failedPhase = "build";
             report.errors.push_back(request.error().message);
-            spdlog::error("reload not attempted: {}", request.error().message);
+            m.log(report);
             if (onReport) onReport(report);
             reports_.push_back(report);
             return report;
@@ -143,6 +153,7 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
     const compiler::CompileResult& result = finished->result;
     ReloadReport report;
     if (!result.success) {
+        report.sequence = ++m.sequence;
         report.trigger = m.inFlightTrigger;
         report.failedPhase = "build";
         report.buildMs = double(result.duration.count());
@@ -151,20 +162,24 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
             if (d.severity == compiler::Severity::Error) report.errors.push_back(compiler::format(d));
         }
         if (report.errors.empty()) report.errors.push_back("the build failed:\n" + result.log);
-        spdlog::error("{}", report.describe());
+        m.log(report);
         if (onReport) onReport(report);
         reports_.push_back(report);
         return report;
     }
     auto assembly = AssemblyFile::read(result.output);
     if (!assembly) {
+        report.sequence = ++m.sequence;
         report.failedPhase = "load";
         report.errors.push_back(assembly.error().message);
+        m.log(report);
         reports_.push_back(report);
         return report;
     }
     report = m.host->reload(*assembly, m.inFlightTrigger);
+    report.sequence = ++m.sequence;
     report.buildMs = double(result.duration.count());
+    m.log(report);
     m.outputs.prune(3); // the loaded assembly was read into memory; old files can go
     m.awaitingStall = report;
     m.framesAtReload = static_cast<std::uint64_t>(m.host->frame());

@@ -107,7 +107,6 @@ ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::st
         report.failedPhase = std::move(phase);
         report.errors.push_back(std::move(error));
         report.totalMs = msSince(started);
-        spdlog::error("{}", report.describe());
         return report;
     };
     if (!domain_) {
@@ -369,7 +368,6 @@ ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::st
 
     report.success = true;
     report.totalMs = msSince(started);
-    spdlog::info("{}", report.describe());
     return report;
 }
 

@@ -70,7 +70,7 @@ public:
     /// schema-evolution rules of value_conversion.hpp, parking what cannot be carried),
     /// runs OnAfterReload, and only then swaps and unloads N. Any failure discards N+1
     /// and N keeps running. Call between frames, never from a script. The report says
-    /// what happened either way.
+    /// what happened either way (the caller logs it).
     [[nodiscard]] ReloadReport reload(const AssemblyFile& scripts, std::vector<std::string> trigger = {});
 
     /// The current state of every script (parked ones included), as a reload carries it.
