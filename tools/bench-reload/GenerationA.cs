@@ -1,0 +1,5 @@
+namespace BenchReload
+{
+    /// Generation A of ReloadScripts.dll (see ReloadScripts.cs).
+    static class Generation { public const int Step = 1; }
+}

@@ -1,0 +1,5 @@
+namespace BenchReload
+{
+    /// Generation B of ReloadScripts.dll (see ReloadScripts.cs).
+    static class Generation { public const int Step = 2; }
+}

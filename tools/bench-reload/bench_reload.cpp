@@ -1,0 +1,575 @@
+// bench_reload: what a hot reload costs the main thread, and how long a frame it makes,
+// at 100, 1,000 and 10,000 scripted entities. A benchmark, not a test: it reports
+// medians and PASS/MISS against the targets, it asserts nothing about speed. It does
+// abort (exit 1) when a reload fails or loses a value: a broken reload is not measured.
+//
+// Setup. Every entity carries one BenchReload.Carrier script (ReloadScripts.cs) with
+// three [SerializeField] values (float speed, int count, string label) and one reference
+// (UEntity target, another entity). Update adds the generation's step to `count`.
+// ReloadScripts.dll is built twice, generation A (step 1) and B (step 2); the bench
+// alternates them, so every reload swaps in different code, as an edit would. Sizes run
+// in one host, growing: 100, then 1,000, then 10,000 entities.
+//
+// Frame loop. Frames are paced at 60 Hz like host/src/game_loop.cpp: tick(measured real
+// delta), then the between-frames work (here: the reload, where ReloadCoordinator does
+// it), then sleep out the rest of the period (a frame that overruns is not caught up).
+//   frame duration  start of frame k to start of frame k+1 (what the player sees)
+//   frame busy      tick + between-frames work of frame k (main-thread work, no sleep)
+// Each measured reload runs 8 frames, the reload frame R (tick, then reload), the first
+// frame of the new generation R+1 (its first Update JITs the new code), then 8 frames.
+// "Around" = those 16 frames (R and R+1 excluded); per reload:
+//   stall (paced)   max(0, dur[R] - median dur) + max(0, dur[R+1] - median dur): how late
+//                   the frames get in this loop. The frame's slack (16.7 ms minus a tick
+//                   of well under a millisecond here) absorbs a reload shorter than it,
+//                   so this is the lenient figure.
+//   stall (busy)    (busy[R] - median busy) + max(0, busy[R+1] - median busy): the
+//                   main-thread time the reload takes from a frame, i.e. the stall a game
+//                   that already uses its whole frame budget would see. The strict one.
+// The phase timings (snapshot, load, restore, hooks, unload, total) are the ReloadReport's.
+// One unmeasured warm-up reload per size precedes the measured ones.
+//
+// Checks after every reload, aborting on failure: report.success, every script restored,
+// nothing parked or converted, one live domain; on 4 sample scripts `speed`, `label` and
+// `target` unchanged and `count` carried exactly (plus the old step of frame R), and after
+// frame R+1 advanced by the new generation's step (the new code runs).
+//
+// Baselines, same run: the 16.7 ms frame budget (ratio = figure / 16.7 ms), the median
+// frame without a reload, and a cold generation: ScriptDomain::create + instantiate,
+// set the same 4 fields and attach (Initialize) N scripts, then unload it — what building
+// the scripts' state from scratch (a restart) costs, without the snapshot and the restore
+// logic. Targets from the issue: stall <= 5 ms at 1,000 and <= 16 ms at 10,000 entities,
+// printed as PASS/MISS for both stall figures.
+//
+// Leaks: RSS and live GC handles at 1,000 entities before and after 10 and 100 reloads
+// (back to back, one tick between; --quick: 10). Handles must stay flat.
+//
+//   bench_reload [--quick] [--json]   --quick: 100 and 1,000 entities, 5 reloads each
+// Table to stdout by default; --json prints one JSON object to stdout. Logs go to stderr.
+#include "host/script_host.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace scripthost;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr double kFps = 60.0;
+constexpr double kBudgetMs = 1000.0 / kFps;
+constexpr int kAround = 8; // frames measured on each side of a reload
+constexpr const char* kClass = "BenchReload.Carrier";
+
+[[noreturn]] void die(const std::string& message) {
+    spdlog::error("bench_reload: {}", message);
+    std::exit(1);
+}
+
+double msBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+double median(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// Nearest-rank 95th percentile (with 11 samples: the largest).
+double p95(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(v.size())));
+    return v[std::max<std::size_t>(rank, 1) - 1];
+}
+
+double rssMiB() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::stod(line.substr(6)) / 1024.0;
+    }
+    return 0;
+}
+
+/// A 60 Hz frame loop as host/src/game_loop.cpp runs it, one frame per call. The wait
+/// for a frame's slot happens at the start of the next call, so whatever the caller
+/// does between calls (the spot checks) falls in the frame's slack, as betweenFrames does.
+class PacedLoop {
+public:
+    struct Frame {
+        double durationMs = 0; ///< known once the next frame starts
+        double busyMs = 0;
+    };
+
+    explicit PacedLoop(ScriptHost& host) : host_(host) {}
+
+    /// Runs one frame: tick, then `between`. Returns its index.
+    std::size_t frame(const std::function<void()>& between = {}) {
+        if (!frames_.empty()) {
+            if (next_ > Clock::now()) {
+                std::this_thread::sleep_until(next_);
+                next_ += period_;
+            } else {
+                next_ = Clock::now() + period_; // behind: no catch-up burst
+            }
+        }
+        const auto start = Clock::now();
+        if (frames_.empty()) {
+            next_ = start + period_;
+        } else {
+            frames_.back().durationMs = msBetween(last_, start);
+            delta_ = std::min(frames_.back().durationMs / 1000.0, 0.1);
+        }
+        last_ = start;
+        host_.tick(delta_);
+        if (between)
+            between();
+        frames_.push_back(Frame{0, msBetween(start, Clock::now())});
+        return frames_.size() - 1;
+    }
+    [[nodiscard]] const Frame& at(std::size_t i) const { return frames_.at(i); }
+
+private:
+    ScriptHost& host_;
+    const Clock::duration period_ =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / kFps));
+    Clock::time_point next_{}, last_{};
+    double delta_ = 1.0 / kFps;
+    std::vector<Frame> frames_;
+};
+
+/// What one entity's script was given, to spot-check after reloads.
+struct Carrier {
+    ObjectId entity, script, target;
+    float speed = 0;
+    std::string label;
+};
+
+struct Bench {
+    ScriptHost& host;
+    AssemblyFile scriptCore;
+    AssemblyFile gen[2]; // A (step 1), B (step 2)
+    int current = 0;     // which one the host runs now
+    std::vector<Carrier> carriers;
+
+    static int step(int g) { return g == 0 ? 1 : 2; }
+
+    /// Grows the world to n entities, each with one Carrier script.
+    void populate(std::size_t n) {
+        const std::size_t first = carriers.size();
+        for (std::size_t i = first; i < n; ++i) {
+            Carrier c;
+            c.entity = host.world().createEntity(fmt::format("E{}", i));
+            c.speed = 0.5f + static_cast<float>(i) * 0.25f;
+            c.label = fmt::format("carrier-{}", i);
+            carriers.push_back(c);
+        }
+        for (std::size_t i = first; i < n; ++i) {
+            Carrier& c = carriers[i];
+            c.target = carriers[i == 0 ? 1 : i - 1].entity;
+            nlohmann::json fields = nlohmann::json::object();
+            fields["speed"] = c.speed;
+            fields["count"] = static_cast<std::int64_t>(i);
+            fields["label"] = c.label;
+            fields["target"] = nlohmann::json{{"id", c.target.packed()}};
+            auto s = host.addScript(c.entity, SceneScript{kClass, fields});
+            if (!s)
+                die("addScript: " + s.error().message);
+            c.script = *s;
+        }
+    }
+
+    std::vector<std::size_t> samples() const {
+        const std::size_t n = carriers.size();
+        return {0, n / 3, n / 2, n - 1};
+    }
+
+    std::int64_t count(std::size_t i) {
+        auto v = host.getField(carriers[i].script, "count");
+        if (!v)
+            die("getField count: " + v.error().message);
+        const auto* n = std::get_if<std::int64_t>(&*v);
+        if (n == nullptr)
+            die("count is not an int64 value: " + describe(*v));
+        return *n;
+    }
+
+    std::vector<std::int64_t> counts() {
+        std::vector<std::int64_t> out;
+        for (std::size_t i : samples())
+            out.push_back(count(i));
+        return out;
+    }
+
+    /// The value checks of a reload; `expected` are the sample scripts' counts now.
+    void checkValues(const std::vector<std::int64_t>& expected, const char* when) {
+        const auto idx = samples();
+        for (std::size_t k = 0; k < idx.size(); ++k) {
+            const Carrier& c = carriers[idx[k]];
+            auto fail = [&](const std::string& what) {
+                die(fmt::format("{}: script {} (entity E{}) {}", when, c.script.toString(), idx[k],
+                                what));
+            };
+            auto speed = host.getField(c.script, "speed");
+            auto label = host.getField(c.script, "label");
+            auto target = host.getField(c.script, "target");
+            if (!speed || !label || !target)
+                fail("has a field that cannot be read");
+            if (*speed != Value{c.speed})
+                fail(fmt::format("speed is {}, expected {}", describe(*speed), c.speed));
+            if (*label != Value{c.label})
+                fail(fmt::format("label is {}, expected {}", describe(*label), c.label));
+            if (*target != Value{ObjectRef{c.target}})
+                fail(fmt::format("target is {}, expected {}", describe(*target),
+                                 c.target.toString()));
+            if (const std::int64_t n = count(idx[k]); n != expected[k])
+                fail(fmt::format("count is {}, expected {}", n, expected[k]));
+        }
+    }
+
+    /// Checks what the report says of a reload that should have carried everything.
+    void checkReport(const ReloadReport& r) const {
+        if (!r.success)
+            die("reload failed:\n" + r.describe());
+        if (r.restored != carriers.size() || r.parked != 0 || !r.fields.empty())
+            die(fmt::format("reload restored {} of {} scripts, parked {}, {} field outcomes:\n{}",
+                            r.restored, carriers.size(), r.parked, r.fields.size(), r.describe()));
+        if (const std::size_t domains = ScriptDomain::liveDomains(); domains != 1)
+            die(fmt::format("{} live script domains after a reload, expected 1", domains));
+    }
+
+    /// One reload to the other generation, outside any measurement, checked.
+    ReloadReport reloadChecked() {
+        const auto before = counts();
+        const int next = 1 - current;
+        ReloadReport r = host.reload(gen[next], {"bench"});
+        checkReport(r);
+        current = next;
+        checkValues(before, "after a reload");
+        return r;
+    }
+
+    /// A cold generation: a new domain with n scripts built from scratch, then unloaded.
+    double coldGenerationMs() {
+        ScriptContext context;
+        context.world = &host.world();
+        context.input = &host.input();
+        context.failures = &host.failures();
+        ScriptContextBinding bind(context);
+        static std::uint32_t coldGeneration = 1'000'000;
+        const auto start = Clock::now();
+        auto created = ScriptDomain::create(++coldGeneration, scriptCore, gen[1 - current]);
+        if (!created)
+            die("cold generation: " + created.error().message);
+        ScriptDomain& d = **created;
+        for (std::size_t i = 0; i < carriers.size(); ++i) {
+            const Carrier& c = carriers[i];
+            auto ok = d.instantiate(c.script, c.entity, kClass);
+            if (ok)
+                ok = d.setField(c.script, "speed", Value{c.speed});
+            if (ok)
+                ok = d.setField(c.script, "count", Value{static_cast<std::int64_t>(i)});
+            if (ok)
+                ok = d.setField(c.script, "label", Value{c.label});
+            if (ok)
+                ok = d.setField(c.script, "target", Value{ObjectRef{c.target}});
+            if (ok)
+                ok = d.attach(c.script, true);
+            if (!ok)
+                die("cold generation: " + ok.error().message);
+        }
+        if (auto u = d.unload(); !u)
+            die("cold generation unload: " + u.error().message);
+        const double ms = msBetween(start, Clock::now());
+        created->reset();
+        return ms;
+    }
+};
+
+/// Per-reload samples of one figure.
+using Series = std::vector<double>;
+
+struct SizeResult {
+    std::size_t entities = 0;
+    std::map<std::string, Series> series; // figure -> one sample per reload
+    Series frameDurationMs, frameBusyMs;  // medians of the frames around each reload
+};
+
+const std::vector<std::string> kPhases = {"snapshot", "load",   "restore",
+                                          "hooks",    "unload", "total"};
+
+SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
+    b.populate(entities);
+    SizeResult out;
+    out.entities = entities;
+    PacedLoop loop(b.host);
+    for (int i = 0; i < 30; ++i)
+        loop.frame();        // JIT, settle the pacing
+    (void)b.reloadChecked(); // warm-up reload, not measured
+    for (int i = 0; i < 4; ++i)
+        loop.frame();
+
+    for (int r = 0; r < reloads; ++r) {
+        std::vector<std::size_t> around;
+        for (int i = 0; i < kAround; ++i)
+            around.push_back(loop.frame());
+        const auto before = b.counts();
+        const int oldGen = b.current, newGen = 1 - b.current;
+        ReloadReport report;
+        const std::size_t R = loop.frame([&] { report = b.host.reload(b.gen[newGen], {"bench"}); });
+        // Checks in the reload frame's slack (a few field reads).
+        b.checkReport(report);
+        b.current = newGen;
+        std::vector<std::int64_t> expected = before;
+        for (auto& n : expected)
+            n += Bench::step(oldGen); // frame R's Update ran before the swap
+        b.checkValues(expected, "after the reload");
+        const std::size_t first = loop.frame();
+        for (auto& n : expected)
+            n += Bench::step(newGen);
+        b.checkValues(expected, "after the new generation's first frame");
+        for (int i = 0; i < kAround; ++i)
+            around.push_back(loop.frame());
+        loop.frame(); // closes the duration of the last frame around
+
+        Series dur, busy;
+        for (std::size_t f : around) {
+            dur.push_back(loop.at(f).durationMs);
+            busy.push_back(loop.at(f).busyMs);
+        }
+        const double medDur = median(dur), medBusy = median(busy);
+        out.frameDurationMs.push_back(medDur);
+        out.frameBusyMs.push_back(medBusy);
+        out.series["stall (paced)"].push_back(std::max(0.0, loop.at(R).durationMs - medDur) +
+                                              std::max(0.0, loop.at(first).durationMs - medDur));
+        out.series["stall (busy)"].push_back(std::max(0.0, loop.at(R).busyMs - medBusy) +
+                                             std::max(0.0, loop.at(first).busyMs - medBusy));
+        out.series["first frame after"].push_back(std::max(0.0, loop.at(first).busyMs - medBusy));
+        out.series["snapshot"].push_back(report.snapshotMs);
+        out.series["load"].push_back(report.loadMs);
+        out.series["restore"].push_back(report.restoreMs);
+        out.series["hooks"].push_back(report.hooksMs);
+        out.series["unload"].push_back(report.unloadMs);
+        out.series["total"].push_back(report.totalMs);
+    }
+    for (int r = 0; r < reloads; ++r)
+        out.series["cold generation"].push_back(b.coldGenerationMs());
+    return out;
+}
+
+struct LeakPoint {
+    int reloads;
+    std::size_t handles;
+    double rss;
+};
+
+/// Reloads back to back (one tick between) and samples GC handles and RSS.
+std::vector<LeakPoint> measureLeaks(Bench& b, const std::vector<int>& checkpoints) {
+    std::vector<LeakPoint> out{{0, ScriptDomain::liveGcHandles(), rssMiB()}};
+    int done = 0;
+    for (int target : checkpoints) {
+        for (; done < target; ++done) {
+            (void)b.reloadChecked();
+            b.host.tick(1.0 / kFps);
+        }
+        out.push_back({done, ScriptDomain::liveGcHandles(), rssMiB()});
+    }
+    return out;
+}
+
+std::string verdict(double ms, double target) {
+    return fmt::format("stall <= {:g} ms: {}", target, ms <= target ? "PASS" : "MISS");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{
+        "bench_reload: hot-reload phase timings and frame stall at 100 / 1,000 / 10,000 entities"};
+    bool quick = false, json = false;
+    std::string scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
+    std::string genA = SCRIPTHOST_BENCH_RELOAD_A_DLL, genB = SCRIPTHOST_BENCH_RELOAD_B_DLL;
+    app.add_flag("--quick", quick, "Short run: 100 and 1,000 entities, 5 reloads each");
+    app.add_flag("--json", json, "Print one JSON object instead of a table");
+    app.add_option("--scriptcore", scriptCore, "ScriptCore.dll");
+    app.add_option("--gen-a", genA, "BenchReloadA.dll");
+    app.add_option("--gen-b", genB, "BenchReloadB.dll");
+    CLI11_PARSE(app, argc, argv);
+    spdlog::set_default_logger(spdlog::stderr_color_mt("bench_reload"));
+    spdlog::set_level(spdlog::level::warn);
+
+    const std::vector<std::size_t> sizes =
+        quick ? std::vector<std::size_t>{100, 1000} : std::vector<std::size_t>{100, 1000, 10000};
+    const int reloads = quick ? 5 : 11;
+    const std::vector<int> leakCheckpoints =
+        quick ? std::vector<int>{10} : std::vector<int>{10, 100};
+
+    auto host = ScriptHost::create(ScriptHostOptions{scriptCore, 0, 1.0 / 50});
+    if (!host)
+        die(host.error().message);
+    auto core = AssemblyFile::read(scriptCore);
+    auto a = AssemblyFile::read(genA);
+    auto bFile = AssemblyFile::read(genB);
+    if (!core || !a || !bFile)
+        die(!core ? core.error().message : !a ? a.error().message : bFile.error().message);
+    if (auto r = (*host)->loadScripts(*a); !r)
+        die(r.error().message);
+    Bench bench{**host, std::move(*core), {std::move(*a), std::move(*bFile)}, 0, {}};
+
+    std::vector<SizeResult> results;
+    std::vector<LeakPoint> leaks;
+    for (std::size_t n : sizes) {
+        spdlog::warn("bench_reload: {} entities, {} reloads", n, reloads);
+        results.push_back(measureSize(bench, n, reloads));
+        if (n == 1000)
+            leaks = measureLeaks(bench, leakCheckpoints);
+    }
+
+    // Figures: per size, the rows in table order.
+    struct Figure {
+        std::string label; // row label
+        double median, p95;
+        std::string baseline;
+        double ratio;
+        std::string target; // "" or a verdict
+    };
+    std::vector<std::vector<Figure>> table;
+    for (const SizeResult& s : results) {
+        std::vector<Figure> rows;
+        const double cold = median(s.series.at("cold generation"));
+        const double frameBusy = median(s.frameBusyMs);
+        const double targetMs = s.entities == 1000 ? 5.0 : s.entities == 10000 ? 16.0 : 0.0;
+        rows.push_back({"frame, no reload (baseline)", frameBusy, p95(s.frameBusyMs),
+                        "16.7 ms frame budget", frameBusy / kBudgetMs, ""});
+        for (const char* stall : {"stall (paced)", "stall (busy)"}) {
+            const Series& v = s.series.at(stall);
+            rows.push_back({stall, median(v), p95(v), "16.7 ms frame budget", median(v) / kBudgetMs,
+                            targetMs > 0 ? verdict(median(v), targetMs) : ""});
+        }
+        for (const std::string& phase : kPhases) {
+            const Series& v = s.series.at(phase);
+            const bool total = phase == "total";
+            rows.push_back({total ? "total main thread" : phase, median(v), p95(v),
+                            total ? "cold generation" : "16.7 ms frame budget",
+                            median(v) / (total ? cold : kBudgetMs), ""});
+        }
+        const Series& first = s.series.at("first frame after");
+        rows.push_back({"first frame after (extra)", median(first), p95(first),
+                        "16.7 ms frame budget", median(first) / kBudgetMs, ""});
+        const Series& c = s.series.at("cold generation");
+        rows.push_back({"cold generation (baseline)", cold, p95(c), "16.7 ms frame budget",
+                        cold / kBudgetMs, ""});
+        table.push_back(std::move(rows));
+    }
+
+    if (json) {
+        nlohmann::ordered_json out{{"benchmark", "reload"},
+                                   {"frame_budget_ms", kBudgetMs},
+                                   {"reloads_per_size", reloads},
+                                   {"results", nlohmann::ordered_json::array()}};
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            for (const Figure& f : table[i]) {
+                const bool baselineRow = f.label.find("(baseline)") != std::string::npos;
+                nlohmann::ordered_json r{
+                    {"name",
+                     baselineRow
+                         ? fmt::format("{} entities: {}", results[i].entities, f.label)
+                         : fmt::format("reload {} entities: {}", results[i].entities, f.label)},
+                    {"median_ms", f.median},
+                    {"p95_ms", f.p95},
+                    {"baseline", f.baseline},
+                    {"ratio", f.ratio}};
+                if (!f.target.empty())
+                    r["target"] = f.target;
+                out["results"].push_back(std::move(r));
+            }
+        }
+        if (!leaks.empty()) {
+            nlohmann::ordered_json handles{
+                {"name",
+                 fmt::format("reload 1000 entities x{}: live GC handles", leaks.back().reloads)},
+                {"baseline", "after 10 reloads"}};
+            nlohmann::ordered_json rss{
+                {"name", fmt::format("reload 1000 entities x{}: RSS MiB", leaks.back().reloads)},
+                {"baseline", "after 10 reloads"}};
+            for (const LeakPoint& p : leaks) {
+                const std::string key =
+                    p.reloads == 0 ? "before" : fmt::format("after_{}", p.reloads);
+                handles[key] = p.handles;
+                rss[key] = p.rss;
+            }
+            handles["ratio"] =
+                static_cast<double>(leaks.back().handles) / static_cast<double>(leaks[1].handles);
+            rss["ratio"] = leaks.back().rss / leaks[1].rss;
+            out["results"].push_back(handles);
+            out["results"].push_back(rss);
+        }
+        std::puts(out.dump(2).c_str());
+        (void)bench.host.shutdown();
+        return 0;
+    }
+
+    std::printf("reload: %d reloads per size (after 1 warm-up), 60 Hz paced loop, 16.7 ms budget\n",
+                reloads);
+    std::printf("median ms [p95]; stalls include the new generation's first frame (JIT)\n\n");
+    std::printf("%-28s", "");
+    for (const SizeResult& s : results)
+        std::printf("%22s", fmt::format("{} entities", s.entities).c_str());
+    std::printf("\n");
+    for (std::size_t row = 0; row < table[0].size(); ++row) {
+        std::printf("%-28s", table[0][row].label.c_str());
+        for (const auto& rows : table)
+            std::printf("%22s",
+                        fmt::format("{:.2f} [{:.2f}]", rows[row].median, rows[row].p95).c_str());
+        std::printf("\n");
+    }
+    std::printf("\nratios\n");
+    for (const char* label : {"stall (paced)", "stall (busy)", "total main thread"}) {
+        std::printf("%-28s", fmt::format("{} /", label).c_str());
+        for (const auto& rows : table) {
+            for (const Figure& f : rows) {
+                if (f.label == label)
+                    std::printf("%22s", fmt::format("x{:.2f}", f.ratio).c_str());
+            }
+        }
+        std::printf("   vs %s\n", std::string(label) == "total main thread" ? "cold generation"
+                                                                            : "16.7 ms budget");
+    }
+    std::printf("\ntargets (issue)\n");
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        for (const Figure& f : table[i]) {
+            if (!f.target.empty())
+                std::printf("  %6zu entities  %-14s %7.2f ms   %s\n", results[i].entities,
+                            f.label.c_str(), f.median, f.target.c_str());
+        }
+    }
+    if (!leaks.empty()) {
+        std::printf("\nleaks at 1000 entities (reloads back to back, after the measured ones)\n");
+        for (const LeakPoint& p : leaks)
+            std::printf("  %-18s %8zu live GC handles, RSS %7.1f MiB\n",
+                        p.reloads == 0 ? "before:"
+                                       : fmt::format("after {} reloads:", p.reloads).c_str(),
+                        p.handles, p.rss);
+        std::printf("  handles %s\n",
+                    leaks.back().handles <= leaks[1].handles ? "flat" : "GROWING");
+    }
+    (void)bench.host.shutdown();
+    return 0;
+}
