@@ -67,6 +67,13 @@ Result<SceneScript> readScript(const json& j, const std::string& path) {
         return fail(path + ": expected a class name or an object with \"class\"");
     }
     SceneScript script;
+    if (auto id = j.find("id"); id != j.end()) {
+        if (!id->is_number_unsigned()) return fail(path + ".id: expected a saved object id");
+        script.id = id->get<std::uint64_t>();
+    }
+    if (auto parked = j.find("parked"); parked != j.end() && parked->is_boolean()) {
+        script.parked = parked->get<bool>();
+    }
     auto cls = j.find("class");
     if (cls == j.end() || !cls->is_string() || cls->get_ref<const std::string&>().empty()) {
         return fail(path + ".class: expected the script's class name");
@@ -79,8 +86,8 @@ Result<SceneScript> readScript(const json& j, const std::string& path) {
         script.fields = *fields;
     }
     for (const auto& [key, value] : j.items()) {
-        if (key != "class" && key != "fields") {
-            return fail(fmt::format("{}.{}: unknown key (expected class, fields)", path, key));
+        if (key != "class" && key != "fields" && key != "id" && key != "parked") {
+            return fail(fmt::format("{}.{}: unknown key (expected class, fields, id)", path, key));
         }
     }
     return script;
@@ -106,11 +113,18 @@ Result<SceneEntity> readEntity(const json& j, const std::string& path) {
             if (!value.is_array())
                 return fail(at + ": expected an array of component kinds");
             for (std::size_t i = 0; i < value.size(); ++i) {
-                if (!value[i].is_string()) {
+                const json& c = value[i];
+                if (c.is_string()) {
+                    entity.components.push_back(c.get<std::string>());
+                    entity.componentIds.push_back(0);
+                } else if (c.is_object() && c.contains("kind") && c["kind"].is_string() &&
+                           (!c.contains("id") || c["id"].is_number_unsigned())) {
+                    entity.components.push_back(c["kind"].get<std::string>());
+                    entity.componentIds.push_back(c.value("id", std::uint64_t{0}));
+                } else {
                     return fail(
                         fmt::format("{}[{}]: expected a component kind such as \"Camera\"", at, i));
                 }
-                entity.components.push_back(value[i].get<std::string>());
             }
         } else if (key == "scripts") {
             if (!value.is_array())
@@ -121,6 +135,12 @@ Result<SceneEntity> readEntity(const json& j, const std::string& path) {
                     return std::unexpected(s.error());
                 entity.scripts.push_back(std::move(*s));
             }
+        } else if (key == "id") {
+            if (!value.is_number_unsigned()) return fail(at + ": expected a saved object id");
+            entity.id = value.get<std::uint64_t>();
+        } else if (key == "ownedByScripts") {
+            if (!value.is_boolean()) return fail(at + ": expected true or false");
+            entity.ownedByScripts = value.get<bool>();
         } else {
             return fail(
                 fmt::format("{}: unknown key (expected name, transform, components, scripts)", at));
@@ -187,11 +207,21 @@ json Scene::toJson() const {
              {{"position", {t.position.x, t.position.y, t.position.z}},
               {"rotation", {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w}},
               {"scale", {t.scale.x, t.scale.y, t.scale.z}}}},
-            {"components", e.components},
         };
+        json components = json::array();
+        for (std::size_t i = 0; i < e.components.size(); ++i) {
+            const std::uint64_t id = i < e.componentIds.size() ? e.componentIds[i] : 0;
+            components.push_back(id ? json{{"kind", e.components[i]}, {"id", id}} : json(e.components[i]));
+        }
+        entity["components"] = std::move(components);
+        if (e.id) entity["id"] = e.id;
+        if (e.ownedByScripts) entity["ownedByScripts"] = true;
         json scripts = json::array();
         for (const SceneScript& s : e.scripts) {
-            scripts.push_back({{"class", s.className}, {"fields", s.fields}});
+            json script{{"class", s.className}, {"fields", s.fields}};
+            if (s.id) script["id"] = s.id;
+            if (s.parked) script["parked"] = true;
+            scripts.push_back(std::move(script));
         }
         entity["scripts"] = std::move(scripts);
         entitiesJson.push_back(std::move(entity));

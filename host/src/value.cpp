@@ -208,13 +208,13 @@ Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResol
         if (j.is_null()) {
             return Value{ObjectRef{}};
         }
-        if (j.is_object() && j.size() == 1 && j.contains("id") && j["id"].is_number_unsigned()) {
-            return Value{ObjectRef{ObjectId::unpack(j["id"].get<std::uint64_t>())}};
-        }
-        if (j.is_object() && resolve) {
+        if (j.is_object() && resolve) { // scenes: saved ids and names map to this world
             auto id = resolve(j);
             if (!id) return std::unexpected(id.error());
             return Value{ObjectRef{*id}};
+        }
+        if (j.is_object() && j.size() == 1 && j.contains("id") && j["id"].is_number_unsigned()) {
+            return Value{ObjectRef{ObjectId::unpack(j["id"].get<std::uint64_t>())}};
         }
         return fail("expected null, {\"id\": …} or {\"entity\": \"name\"}, got " + j.dump());
     }

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,13 +19,18 @@ namespace scripthost {
 struct SceneScript {
     std::string className;
     nlohmann::json fields = nlohmann::json::object();
+    std::uint64_t id = 0; ///< the id it had when saved (snapshots), 0 when none
+    bool parked = false;  ///< saved while its class was missing (snapshots)
 };
 
 struct SceneEntity {
     std::string name;
     Transform transform;
-    std::vector<std::string> components; ///< native component kinds, e.g. "Camera"
+    std::vector<std::string> components;     ///< native component kinds, e.g. "Camera"
+    std::vector<std::uint64_t> componentIds; ///< saved ids, parallel to components (0: none)
     std::vector<SceneScript> scripts;
+    std::uint64_t id = 0; ///< the id it had when saved (snapshots), 0 when none
+    bool ownedByScripts = false;
 };
 
 /// A whole scene. File format (version 1):
@@ -36,7 +42,11 @@ struct SceneEntity {
 ///       "components": ["Camera"],
 ///       "scripts": [ { "class": "Demo.PlayerInput", "fields": { "speed": 4.0 } } ] } ] }
 /// "transform", "components", "scripts" and "fields" may be left out; rotation is a
-/// quaternion [x, y, z, w].
+/// quaternion [x, y, z, w]. A field referencing an object is null, {"entity": "Name"}
+/// (optionally with "component": "Camera" or "script": "Demo.Class"), or {"id": n}.
+/// Snapshots written by the host add "id" to entities, components ({"kind": "Camera",
+/// "id": n}) and scripts, and refer to objects by those ids; loading one maps every
+/// saved id to the new object, so a snapshot loads as a scene.
 struct Scene {
     std::vector<SceneEntity> entities;
 

@@ -73,6 +73,10 @@ public:
     /// what happened either way (the caller logs it).
     [[nodiscard]] ReloadReport reload(const AssemblyFile& scripts, std::vector<std::string> trigger = {});
 
+    /// The whole world as a scene (entities, components, scripts and their field values,
+    /// with ids), loadable by instantiate() into another host: the state file's format.
+    [[nodiscard]] Result<Scene> saveScene();
+
     /// The current state of every script (parked ones included), as a reload carries it.
     [[nodiscard]] Result<Snapshot> snapshot();
 
@@ -112,8 +116,12 @@ public:
 
 private:
     explicit ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore);
-    [[nodiscard]] Result<void> checkScript(const SceneScript& script) const;
-    [[nodiscard]] Result<ObjectId> createScript(ObjectId entity, const SceneScript& script);
+    [[nodiscard]] RefResolver sceneResolver(const std::unordered_map<std::uint64_t, ObjectId>& remap,
+                                            const std::vector<ObjectId>& sceneEntities) const;
+    [[nodiscard]] Result<ScriptSnapshot> parkedFromJson(ObjectId slot, const nlohmann::json& fields,
+                                                        const RefResolver& resolve) const;
+    [[nodiscard]] Result<void> writeSceneFields(ObjectId slot, const ScriptClassInfo& info,
+                                                const nlohmann::json& fields, const RefResolver& resolve);
 
     ScriptHostOptions options_;
     AssemblyFile scriptCore_;
