@@ -24,8 +24,14 @@ struct ReloadCoordinator::Impl {
     std::set<std::string> pendingTrigger; // files changed since the last submitted build
     std::vector<std::string> inFlightTrigger;
     bool forced = false;
-    std::optional<ReloadReport> awaitingStall; // reported once the next frame has run
-    std::uint64_t framesAtReload = 0;
+    // A reload in progress, spread over frames: prepared (loaded) → swapped → unloaded.
+    std::optional<PreparedGeneration> prepared;
+    std::vector<std::string> preparedTrigger;
+    double preparedBuildMs = 0;
+    std::optional<ReloadReport> swapped;        // old generation still to unload
+    std::optional<ReloadReport> awaitingStall;  // done: reported once its last frame is measured
+    std::int64_t lastFrameSeen = 0;
+    std::vector<double> reloadFrameMs;          // the frames that carried a stage
     std::uint64_t sequence = 0; // every report, failed builds included
 
     void log(const ReloadReport& report) const {
@@ -109,19 +115,53 @@ void ReloadCoordinator::requestReload() { impl_->forced = true; }
 
 bool ReloadCoordinator::busy() const { return !impl_->builds->idle(); }
 
+void ReloadCoordinator::publish(ReloadReport report) {
+    if (onReport) onReport(report);
+    reports_.push_back(std::move(report));
+    if (reports_.size() > 64) reports_.pop_front();
+}
+
 std::optional<ReloadReport> ReloadCoordinator::update() {
     Impl& m = *impl_;
-    // A report waits one frame for its stall figure: the frame that contained the swap.
-    if (m.awaitingStall && m.host->frame() > static_cast<std::int64_t>(m.framesAtReload)) {
+    // Each stage ran between two frames, so the frame after it shows what it cost.
+    const bool newFrame = m.host->frame() != m.lastFrameSeen;
+    m.lastFrameSeen = m.host->frame();
+    const bool inProgress = m.prepared || m.swapped || m.awaitingStall;
+    if (inProgress && newFrame) {
+        m.reloadFrameMs.push_back(m.host->stats().lastFrameMs());
+    }
+    if (m.awaitingStall && newFrame) {
         ReloadReport report = std::move(*m.awaitingStall);
         m.awaitingStall.reset();
-        const auto summary = m.host->stats().summary();
-        report.frameStallMs = std::max(0.0, m.host->stats().lastFrameMs() - summary.medianFrameMs);
-        if (onReport) onReport(report);
-        reports_.push_back(report);
-        if (reports_.size() > 64) reports_.pop_front();
+        const double median = m.host->stats().summary().medianFrameMs;
+        const double worst = m.reloadFrameMs.empty() ? 0.0 : *std::max_element(m.reloadFrameMs.begin(), m.reloadFrameMs.end());
+        report.frameStallMs = std::max(0.0, worst - median);
+        m.reloadFrameMs.clear();
+        publish(std::move(report));
     }
-
+    // Stage 3 (the frame after the swap): unload the old generation.
+    if (m.swapped && newFrame) {
+        ReloadReport report = std::move(*m.swapped);
+        m.swapped.reset();
+        m.host->finishPendingUnload(report);
+        m.log(report);
+        m.awaitingStall = std::move(report);
+        return m.awaitingStall;
+    }
+    // Stage 2 (the frame after loading): snapshot, restore, hooks, swap — or roll back.
+    if (m.prepared && newFrame) {
+        ReloadReport report = m.host->completeReload(std::move(*m.prepared), m.preparedTrigger);
+        m.prepared.reset();
+        report.sequence = ++m.sequence;
+        report.buildMs = m.preparedBuildMs;
+        if (report.success && m.host->unloadPending()) {
+            m.swapped = std::move(report);
+            return std::nullopt; // reported once the old generation is unloaded
+        }
+        m.log(report);
+        m.awaitingStall = report;
+        return report;
+    }
     while (auto changes = m.watcher->poll()) {
         for (const auto* list : {&changes->added, &changes->modified, &changes->removed}) {
             for (const auto& path : *list) m.pendingTrigger.insert(path.string());
@@ -141,13 +181,13 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
             report.failedPhase = "build";
             report.errors.push_back(request.error().message);
             m.log(report);
-            if (onReport) onReport(report);
-            reports_.push_back(report);
+            publish(report);
             return report;
         }
         (void)m.builds->submit(std::move(*request)); // supersedes a build in flight
     }
 
+    if (m.prepared || m.swapped) return std::nullopt; // one reload at a time
     auto finished = m.builds->poll();
     if (!finished) return std::nullopt;
     const compiler::CompileResult& result = finished->result;
@@ -163,27 +203,29 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         }
         if (report.errors.empty()) report.errors.push_back("the build failed:\n" + result.log);
         m.log(report);
-        if (onReport) onReport(report);
-        reports_.push_back(report);
+        publish(report);
         return report;
     }
     auto assembly = AssemblyFile::read(result.output);
-    if (!assembly) {
+    m.outputs.prune(3); // what is loaded was read into memory; old files can go
+    auto prepared = assembly ? m.host->prepareGeneration(*assembly)
+                             : Result<PreparedGeneration>(std::unexpected(assembly.error()));
+    if (!prepared) {
         report.sequence = ++m.sequence;
+        report.trigger = m.inFlightTrigger;
         report.failedPhase = "load";
-        report.errors.push_back(assembly.error().message);
+        report.fromGeneration = m.host->domain() ? m.host->domain()->generation() : 0;
+        report.buildMs = double(result.duration.count());
+        report.errors.push_back(prepared.error().message);
         m.log(report);
-        reports_.push_back(report);
+        publish(report);
         return report;
     }
-    report = m.host->reload(*assembly, m.inFlightTrigger);
-    report.sequence = ++m.sequence;
-    report.buildMs = double(result.duration.count());
-    m.log(report);
-    m.outputs.prune(3); // the loaded assembly was read into memory; old files can go
-    m.awaitingStall = report;
-    m.framesAtReload = static_cast<std::uint64_t>(m.host->frame());
-    return report;
+    // Stage 1 done (this frame): the swap happens at the next frame boundary.
+    m.prepared = std::move(*prepared);
+    m.preparedTrigger = m.inFlightTrigger;
+    m.preparedBuildMs = double(result.duration.count());
+    return std::nullopt;
 }
 
 } // namespace scripthost

@@ -423,6 +423,10 @@ Result<void> ScriptHost::setField(ObjectId script, std::string_view field, const
 }
 
 Result<void> ScriptHost::shutdown() {
+    if (pendingUnload_) {
+        ReloadReport ignored;
+        finishPendingUnload(ignored);
+    }
     if (!domain_) {
         return {};
     }

@@ -97,41 +97,57 @@ Result<Snapshot> ScriptHost::snapshot() {
     return snap;
 }
 
+Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scripts) {
+    const auto started = Clock::now();
+    auto created = ScriptDomain::create(nextGeneration_++, scriptCore_, scripts);
+    if (!created) return std::unexpected(created.error());
+    // Compile what the swap will call, so its frame does not pay for the JIT.
+    (*created)->warmUp();
+    return PreparedGeneration{std::move(*created), msSince(started)};
+}
+
 ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::string> trigger) {
+    auto prepared = prepareGeneration(scripts);
+    if (!prepared) {
+        ReloadReport report;
+        report.sequence = ++reloadCount_;
+        report.trigger = std::move(trigger);
+        report.fromGeneration = domain_ ? domain_->generation() : 0;
+        report.failedPhase = "load";
+        report.errors.push_back(prepared.error().message);
+        return report;
+    }
+    ReloadReport report = completeReload(std::move(*prepared), std::move(trigger));
+    finishPendingUnload(report);
+    return report;
+}
+
+void ScriptHost::finishPendingUnload(ReloadReport& report) {
+    if (!pendingUnload_) return;
+    const auto phase = Clock::now();
+    if (auto unloaded = pendingUnload_->unload(); !unloaded) {
+        report.warnings.push_back(unloaded.error().message);
+    }
+    pendingUnload_.reset();
+    report.unloadMs = msSince(phase);
+    report.totalMs += report.unloadMs;
+}
+
+ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector<std::string> trigger) {
     ReloadReport report;
     report.sequence = ++reloadCount_;
     report.trigger = std::move(trigger);
+    report.loadMs = prepared.loadMs;
+    std::unique_ptr<ScriptDomain> next = std::move(prepared.domain);
+    report.toGeneration = next->generation();
     const auto started = Clock::now();
     auto failWith = [&](std::string phase, std::string error) -> ReloadReport& {
         report.success = false;
         report.failedPhase = std::move(phase);
         report.errors.push_back(std::move(error));
-        report.totalMs = msSince(started);
+        report.totalMs = report.loadMs + msSince(started);
         return report;
     };
-    if (!domain_) {
-        return failWith("load", "no scripts are loaded yet");
-    }
-    report.fromGeneration = domain_->generation();
-
-    // a. Settle the old generation and snapshot it.
-    drainDestroyQueues();
-    auto phase = Clock::now();
-    auto saved = snapshot();
-    if (!saved) {
-        return failWith("snapshot", saved.error().message);
-    }
-    report.snapshotMs = msSince(phase);
-
-    // b. The new generation, beside the old one.
-    phase = Clock::now();
-    auto created = ScriptDomain::create(nextGeneration_, scriptCore_, scripts);
-    if (!created) {
-        return failWith("load", created.error().message);
-    }
-    std::unique_ptr<ScriptDomain> next = std::move(*created);
-    report.toGeneration = next->generation();
-    report.loadMs = msSince(phase);
     auto rollback = [&](std::string phaseName, std::string error) -> ReloadReport& {
         if (auto unloaded = next->unload(); !unloaded) {
             report.warnings.push_back(unloaded.error().message);
@@ -140,6 +156,21 @@ ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::st
         report.fields.clear();
         return failWith(std::move(phaseName), std::move(error));
     };
+    if (!domain_) {
+        return rollback("load", "no scripts are loaded yet");
+    }
+    finishPendingUnload(report); // a previous reload's old generation, if still pending
+    report.unloadMs = 0;
+    report.fromGeneration = domain_->generation();
+
+    // a. Settle the old generation and snapshot it.
+    drainDestroyQueues();
+    auto phase = Clock::now();
+    auto saved = snapshot();
+    if (!saved) {
+        return rollback("snapshot", saved.error().message);
+    }
+    report.snapshotMs = msSince(phase);
 
     ScriptContextBinding bind(context_);
     phase = Clock::now();
@@ -334,9 +365,8 @@ ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::st
 
     // Commit: from here on nothing can fail the reload.
     report.fields = std::move(outcomes);
-    std::unique_ptr<ScriptDomain> old = std::move(domain_);
+    pendingUnload_ = std::move(domain_); // unloaded by finishPendingUnload, maybe a frame later
     domain_ = std::move(next);
-    ++nextGeneration_;
     for (const Planned& p : plan) {
         ScriptSlot* slot = world_.script(p.saved->script);
         slot->parked = p.info == nullptr;
@@ -349,13 +379,6 @@ ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::st
     parkedScripts_ = std::move(stagedParkedScripts);
     parkedFields_ = std::move(stagedParkedFields);
 
-    phase = Clock::now();
-    if (auto unloaded = old->unload(); !unloaded) {
-        report.warnings.push_back(unloaded.error().message);
-    }
-    old.reset();
-    report.unloadMs = msSince(phase);
-
     // Script-owned entities that nothing in the new generation refers to can never be
     // reached again except by name: release them as the collector would have.
     std::vector<ObjectId> unreferenced;
@@ -367,7 +390,7 @@ ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::st
     }
 
     report.success = true;
-    report.totalMs = msSince(started);
+    report.totalMs = report.loadMs + msSince(started);
     return report;
 }
 

@@ -157,6 +157,23 @@ namespace UEngine.Internal
             catch (Exception e) { return e.InnerException ?? e; }
         }
 
+        /// <summary>
+        /// Fills the per-class message cache for every script class loaded in this domain
+        /// (the host calls it while preparing a generation, before the swap).
+        /// </summary>
+        static void Prepare()
+        {
+            foreach (Assembly assembly in AppDomain.CurrentDomain.GetAssemblies())
+            {
+                Type[] types;
+                try { types = assembly.GetTypes(); }
+                catch (ReflectionTypeLoadException e) { types = e.Types; }
+                foreach (Type t in types)
+                    if (t != null && !t.IsAbstract && typeof(UMonoScriptComponent).IsAssignableFrom(t))
+                        MessagesOf(t);
+            }
+        }
+
         /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate), disabled ones excluded.</summary>
         static int CountScheduled(int phase)
         {

@@ -30,8 +30,10 @@ struct ReloadCoordinatorOptions {
 
 /// Main-thread driver of hot reload. The watcher thread and the build worker do the slow
 /// parts; update(), called between frames, only looks at their queues: a change set
-/// submits a build (a newer one supersedes it), and a finished build is swapped in right
-/// there (ScriptHost::reload). The loop never waits for a compile.
+/// submits a build (a newer one supersedes it). A finished build is then swapped in over
+/// three frame boundaries, so no single frame carries the whole cost: load the new
+/// generation (and JIT it), then snapshot/restore/swap, then unload the old one. The
+/// loop never waits for a compile.
 class ReloadCoordinator {
 public:
     /// Starts watching and the compiler (warm unless options.coldCompiler).
@@ -52,7 +54,8 @@ public:
     /// Rebuilds and reloads even though no file changed.
     void requestReload();
 
-    /// Called with every report (after its frame-stall figure is known: one frame later).
+    /// Called with every report (once its frame-stall figure is known: a frame after the
+    /// last stage). update() returns a report as soon as its reload is decided.
     std::function<void(const ReloadReport&)> onReport;
 
     /// Reports so far (the most recent 64), oldest first.
@@ -65,6 +68,7 @@ public:
 
 private:
     explicit ReloadCoordinator(std::unique_ptr<Impl> impl);
+    void publish(ReloadReport report);
     std::unique_ptr<Impl> impl_;
     std::deque<ReloadReport> reports_;
 };

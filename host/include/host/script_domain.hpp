@@ -108,6 +108,11 @@ public:
     /// stops it and comes back as an error naming the script.
     [[nodiscard]] Result<void> runAfterReload();
 
+    /// JIT-compiles the dispatcher and every script class's constructor and messages, and
+    /// caches which messages each class overrides, without running any script code — so
+    /// the frame that swaps this generation in does not pay for compilation.
+    void warmUp();
+
     /// Script instances alive in this domain.
     [[nodiscard]] std::size_t instanceCount() const noexcept;
 

@@ -27,6 +27,13 @@ struct ScriptHostOptions {
     double fixedStep = 1.0 / 50.0;    ///< FixedUpdate step, seconds
 };
 
+/// A new generation loaded beside the running one, not yet swapped in (see
+/// ScriptHost::prepareGeneration).
+struct PreparedGeneration {
+    std::unique_ptr<ScriptDomain> domain;
+    double loadMs = 0;
+};
+
 /// Owns the native world and the current script generation and runs frames: each tick
 /// runs the fixed steps that are due (one FixedUpdate dispatch each) and one Update
 /// dispatch. A script's failure is logged, counted and, when it keeps failing, the script
@@ -76,6 +83,18 @@ public:
     /// The whole world as a scene (entities, components, scripts and their field values,
     /// with ids), loadable by instantiate() into another host: the state file's format.
     [[nodiscard]] Result<Scene> saveScene();
+
+    /// The reload in three steps, so a frame loop can spread it over three frames and no
+    /// single frame pays for all of it (reload() does all three at once):
+    /// 1. prepareGeneration: create the domain, load the assemblies, JIT what the swap calls;
+    /// 2. completeReload: snapshot, instantiate, restore, hooks, swap (or roll back);
+    /// 3. finishPendingUnload: unload the old generation.
+    [[nodiscard]] Result<PreparedGeneration> prepareGeneration(const AssemblyFile& scripts);
+    [[nodiscard]] ReloadReport completeReload(PreparedGeneration prepared, std::vector<std::string> trigger);
+    /// Unloads the generation a completeReload swapped out (adds its time to `report`).
+    void finishPendingUnload(ReloadReport& report);
+    /// Whether an old generation still waits to be unloaded.
+    [[nodiscard]] bool unloadPending() const noexcept { return pendingUnload_ != nullptr; }
 
     /// The current state of every script (parked ones included), as a reload carries it.
     [[nodiscard]] Result<Snapshot> snapshot();
@@ -132,6 +151,7 @@ private:
     FixedStepClock fixedClock_;
     ScriptContext context_;
     std::unique_ptr<ScriptDomain> domain_;
+    std::unique_ptr<ScriptDomain> pendingUnload_; // swapped out, not yet unloaded
     std::uint32_t nextGeneration_ = 1;
     double time_ = 0;
     std::int64_t frame_ = 0;

@@ -824,4 +824,29 @@ Result<void> ScriptDomain::runAfterReload() {
     return {};
 }
 
+void ScriptDomain::warmUp() {
+    if (impl_->domain == nullptr) return;
+    impl_->enter();
+    MonoClass* runtime = mono_class_from_name(impl_->coreImage, "UEngine.Internal", "ScriptRuntime");
+    for (const char* name : {"Attach", "Detach", "RunUpdate", "RunFixedUpdate", "RunAfterReload", "Prepare"}) {
+        void* iter = nullptr;
+        while (MonoMethod* m = runtime ? mono_class_get_methods(runtime, &iter) : nullptr) {
+            if (std::string_view(mono_method_get_name(m)) == name) mono_compile_method(m);
+        }
+    }
+    for (const auto& entry : impl_->classes) {
+        for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
+            void* iter = nullptr;
+            while (MonoMethod* m = mono_class_get_methods(entry->klass, &iter)) {
+                if (std::string_view(mono_method_get_name(m)) == name) mono_compile_method(m);
+            }
+        }
+    }
+    // The dispatcher's per-class reflection (which messages are overridden), done once here.
+    if (MonoMethod* prepare = runtime ? mono_class_get_method_from_name(runtime, "Prepare", 0) : nullptr) {
+        MonoObject* exc = nullptr;
+        mono_runtime_invoke(prepare, nullptr, nullptr, &exc);
+    }
+}
+
 } // namespace scripthost
