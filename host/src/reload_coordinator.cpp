@@ -139,7 +139,7 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         m.reloadFrameMs.clear();
         publish(std::move(report));
     }
-    // Stage 3 (the frame after the swap): unload the old generation.
+    // Stage 4 (the frame after the swap): unload the old generation.
     if (m.swapped && newFrame) {
         ReloadReport report = std::move(*m.swapped);
         m.swapped.reset();
@@ -148,7 +148,12 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         m.awaitingStall = std::move(report);
         return m.awaitingStall;
     }
-    // Stage 2 (the frame after loading): snapshot, restore, hooks, swap — or roll back.
+    // Stage 2 (the frame after loading): JIT-compile the new generation.
+    if (m.prepared && !m.prepared->warmed && newFrame) {
+        m.host->warmGeneration(*m.prepared);
+        return std::nullopt;
+    }
+    // Stage 3: snapshot, restore, hooks, swap — or roll back.
     if (m.prepared && newFrame) {
         ReloadReport report = m.host->completeReload(std::move(*m.prepared), m.preparedTrigger);
         m.prepared.reset();

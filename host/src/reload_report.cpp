@@ -22,10 +22,10 @@ std::string ReloadReport::describe() const {
     std::string text;
     if (success) {
         text = fmt::format("reload #{} ok: generation {} -> {}; {} restored, {} created, {} parked; "
-                           "build {:.1f} ms, main thread {:.2f} ms (snapshot {:.2f}, load {:.2f}, "
+                           "build {:.1f} ms, main thread {:.2f} ms (load {:.2f}, warm {:.2f}, snapshot {:.2f}, "
                            "restore {:.2f}, hooks {:.2f}, unload {:.2f})",
                            sequence, fromGeneration, toGeneration, restored, created, parked, buildMs,
-                           totalMs, snapshotMs, loadMs, restoreMs, hooksMs, unloadMs);
+                           totalMs, loadMs, warmMs, snapshotMs, restoreMs, hooksMs, unloadMs);
         if (frameStallMs > 0) text += fmt::format(", stall {:.2f} ms", frameStallMs);
     } else {
         text = fmt::format("reload #{} failed in {}: generation {} keeps running", sequence,
@@ -69,6 +69,7 @@ nlohmann::json ReloadReport::toJson() const {
              {{"buildMs", buildMs},
               {"snapshotMs", snapshotMs},
               {"loadMs", loadMs},
+              {"warmMs", warmMs},
               {"restoreMs", restoreMs},
               {"hooksMs", hooksMs},
               {"unloadMs", unloadMs},

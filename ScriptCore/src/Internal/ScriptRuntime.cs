@@ -21,10 +21,10 @@ namespace UEngine.Internal
         const int PhaseFixedUpdate = 2;
         const int PhaseDestroy = 3;
 
+        // Shared with the host (ScriptDomain::attach).
         [Flags]
         enum Messages { None = 0, Update = 1, FixedUpdate = 2 }
 
-        static readonly Dictionary<Type, Messages> s_MessagesByType = new Dictionary<Type, Messages>();
         static readonly Dictionary<ulong, UMonoScriptComponent> s_ById = new Dictionary<ulong, UMonoScriptComponent>();
         static readonly Dictionary<ulong, List<UMonoScriptComponent>> s_ByEntity = new Dictionary<ulong, List<UMonoScriptComponent>>();
         static readonly List<UMonoScriptComponent> s_Attached = new List<UMonoScriptComponent>();
@@ -36,7 +36,7 @@ namespace UEngine.Internal
         /// Binds a new script instance to its ids, schedules it and, when asked, runs
         /// Initialize (a reload restores instances without running it again).
         /// </summary>
-        static void Attach(UMonoScriptComponent script, ulong scriptId, ulong entityId, bool runInitialize)
+        static void Attach(UMonoScriptComponent script, ulong scriptId, ulong entityId, bool runInitialize, int messages)
         {
             script.m_NativeId = scriptId;
             script.m_EntityId = entityId;
@@ -50,9 +50,10 @@ namespace UEngine.Internal
             onEntity.Add(script);
             s_Attached.Add(script);
 
-            Messages messages = MessagesOf(script.GetType());
-            if ((messages & Messages.Update) != 0) s_Update.Add(script);
-            if ((messages & Messages.FixedUpdate) != 0) s_FixedUpdate.Add(script);
+            // Which messages the class overrides: the host read that from the metadata
+            // (no reflection here, which would cost milliseconds in every new domain).
+            if ((messages & (int)Messages.Update) != 0) s_Update.Add(script);
+            if ((messages & (int)Messages.FixedUpdate) != 0) s_FixedUpdate.Add(script);
 
             if (!runInitialize) return;
             try { script.Initialize(); }
@@ -157,23 +158,6 @@ namespace UEngine.Internal
             catch (Exception e) { return e.InnerException ?? e; }
         }
 
-        /// <summary>
-        /// Fills the per-class message cache for every script class loaded in this domain
-        /// (the host calls it while preparing a generation, before the swap).
-        /// </summary>
-        static void Prepare()
-        {
-            foreach (Assembly assembly in AppDomain.CurrentDomain.GetAssemblies())
-            {
-                Type[] types;
-                try { types = assembly.GetTypes(); }
-                catch (ReflectionTypeLoadException e) { types = e.Types; }
-                foreach (Type t in types)
-                    if (t != null && !t.IsAbstract && typeof(UMonoScriptComponent).IsAssignableFrom(t))
-                        MessagesOf(t);
-            }
-        }
-
         /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate), disabled ones excluded.</summary>
         static int CountScheduled(int phase)
         {
@@ -209,26 +193,6 @@ namespace UEngine.Internal
             s_Update.RemoveAll(s => s.m_Detached);
             s_FixedUpdate.RemoveAll(s => s.m_Detached);
             s_NeedsCompaction = false;
-        }
-
-        static Messages MessagesOf(Type type)
-        {
-            Messages messages;
-            if (s_MessagesByType.TryGetValue(type, out messages))
-                return messages;
-            messages = Messages.None;
-            if (Overrides(type, "Update")) messages |= Messages.Update;
-            if (Overrides(type, "FixedUpdate")) messages |= Messages.FixedUpdate;
-            s_MessagesByType.Add(type, messages);
-            return messages;
-        }
-
-        static bool Overrides(Type type, string name)
-        {
-            MethodInfo method = type.GetMethod(name, BindingFlags.Instance | BindingFlags.Public, null,
-                                               new[] { typeof(float) }, null);
-            return method != null && method.GetBaseDefinition().DeclaringType == typeof(UMonoScriptComponent)
-                   && method.DeclaringType != typeof(UMonoScriptComponent);
         }
 
         /// <summary>

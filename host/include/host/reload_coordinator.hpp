@@ -31,9 +31,9 @@ struct ReloadCoordinatorOptions {
 /// Main-thread driver of hot reload. The watcher thread and the build worker do the slow
 /// parts; update(), called between frames, only looks at their queues: a change set
 /// submits a build (a newer one supersedes it). A finished build is then swapped in over
-/// three frame boundaries, so no single frame carries the whole cost: load the new
-/// generation (and JIT it), then snapshot/restore/swap, then unload the old one. The
-/// loop never waits for a compile.
+/// four frame boundaries, so no single frame carries the whole cost: load the new
+/// generation, JIT it, snapshot/restore/swap, unload the old one (ScriptHost's staged
+/// reload). The loop never waits for a compile.
 class ReloadCoordinator {
 public:
     /// Starts watching and the compiler (warm unless options.coldCompiler).

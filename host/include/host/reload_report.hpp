@@ -46,6 +46,7 @@ struct ReloadReport {
     double buildMs = 0;      ///< off the main thread
     double snapshotMs = 0;   ///< main thread, from here on
     double loadMs = 0;       ///< create the domain, load ScriptCore and the scripts
+    double warmMs = 0;       ///< JIT-compile the new generation before the swap
     double restoreMs = 0;    ///< instantiate and restore fields
     double hooksMs = 0;      ///< attach and OnAfterReload
     double unloadMs = 0;     ///< unload the old generation

@@ -32,6 +32,8 @@ struct ScriptHostOptions {
 struct PreparedGeneration {
     std::unique_ptr<ScriptDomain> domain;
     double loadMs = 0;
+    double warmMs = 0;
+    bool warmed = false;
 };
 
 /// Owns the native world and the current script generation and runs frames: each tick
@@ -84,12 +86,14 @@ public:
     /// with ids), loadable by instantiate() into another host: the state file's format.
     [[nodiscard]] Result<Scene> saveScene();
 
-    /// The reload in three steps, so a frame loop can spread it over three frames and no
-    /// single frame pays for all of it (reload() does all three at once):
-    /// 1. prepareGeneration: create the domain, load the assemblies, JIT what the swap calls;
-    /// 2. completeReload: snapshot, instantiate, restore, hooks, swap (or roll back);
-    /// 3. finishPendingUnload: unload the old generation.
+    /// The reload in four steps, so a frame loop can spread it over four frame boundaries
+    /// and no single frame pays for all of it (reload() does them all at once):
+    /// 1. prepareGeneration: create the domain and load the assemblies;
+    /// 2. warmGeneration: JIT what the swap will call (no script code runs);
+    /// 3. completeReload: snapshot, instantiate, restore, hooks, swap (or roll back);
+    /// 4. finishPendingUnload: unload the old generation.
     [[nodiscard]] Result<PreparedGeneration> prepareGeneration(const AssemblyFile& scripts);
+    void warmGeneration(PreparedGeneration& prepared);
     [[nodiscard]] ReloadReport completeReload(PreparedGeneration prepared, std::vector<std::string> trigger);
     /// Unloads the generation a completeReload swapped out (adds its time to `report`).
     void finishPendingUnload(ReloadReport& report);

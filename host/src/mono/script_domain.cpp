@@ -33,7 +33,7 @@ namespace {
 
 // Unmanaged thunks of the managed dispatcher (UEngine.Internal.ScriptRuntime). Thunks
 // take the managed arguments in order and a non-null MonoException** last.
-using AttachThunk = void (*)(MonoObject*, std::uint64_t, std::uint64_t, MonoBoolean,
+using AttachThunk = void (*)(MonoObject*, std::uint64_t, std::uint64_t, MonoBoolean, std::int32_t,
                              MonoException**);
 using DetachThunk = void (*)(std::uint64_t, MonoException**);
 using SetEnabledThunk = void (*)(std::uint64_t, MonoBoolean, MonoException**);
@@ -52,6 +52,11 @@ std::string fullNameOf(MonoClass* klass) {
     }
     const std::string ns = mono_class_get_namespace(klass);
     return ns.empty() ? name : ns + "." + name;
+}
+
+// The dispatcher's message flags (ScriptRuntime.Messages).
+std::int32_t messagesOf(const ScriptClassInfo& info) {
+    return (info.overridesUpdate ? 1 : 0) | (info.overridesFixedUpdate ? 2 : 0);
 }
 
 std::string exceptionText(MonoObject* exception) {
@@ -206,7 +211,7 @@ struct ScriptDomain::Impl {
             }
             return mono_method_get_unmanaged_thunk(m);
         };
-        auto a = thunk("Attach", 4);
+        auto a = thunk("Attach", 5);
         auto d = thunk("Detach", 1);
         auto e = thunk("SetEnabled", 2);
         auto u = thunk("RunUpdate", 3);
@@ -578,7 +583,7 @@ Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
     impl_->enter();
     MonoException* exc = nullptr;
     impl_->attach((*inst)->handle.target(), script.packed(), (*inst)->entity.packed(),
-                  runInitialize ? 1 : 0, &exc);
+                  runInitialize ? 1 : 0, messagesOf((*inst)->entry->info), &exc);
     if (exc != nullptr) {
         return fail("attaching a script failed: " +
                     exceptionText(reinterpret_cast<MonoObject*>(exc)));
@@ -828,7 +833,7 @@ void ScriptDomain::warmUp() {
     if (impl_->domain == nullptr) return;
     impl_->enter();
     MonoClass* runtime = mono_class_from_name(impl_->coreImage, "UEngine.Internal", "ScriptRuntime");
-    for (const char* name : {"Attach", "Detach", "RunUpdate", "RunFixedUpdate", "RunAfterReload", "Prepare"}) {
+    for (const char* name : {"Attach", "Detach", "RunUpdate", "RunFixedUpdate", "RunAfterReload"}) {
         void* iter = nullptr;
         while (MonoMethod* m = runtime ? mono_class_get_methods(runtime, &iter) : nullptr) {
             if (std::string_view(mono_method_get_name(m)) == name) mono_compile_method(m);
@@ -841,11 +846,6 @@ void ScriptDomain::warmUp() {
                 if (std::string_view(mono_method_get_name(m)) == name) mono_compile_method(m);
             }
         }
-    }
-    // The dispatcher's per-class reflection (which messages are overridden), done once here.
-    if (MonoMethod* prepare = runtime ? mono_class_get_method_from_name(runtime, "Prepare", 0) : nullptr) {
-        MonoObject* exc = nullptr;
-        mono_runtime_invoke(prepare, nullptr, nullptr, &exc);
     }
 }
 
