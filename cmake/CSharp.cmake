@@ -1,13 +1,18 @@
 # add_csharp_assembly(<target> OUTPUT <file.dll|file.exe> SOURCES <...> [WARNINGS_AS_ERRORS] [OPTIMIZE]
-#                     [TARGET_KIND library|exe] [REFERENCES <dll>...] [DEPENDS <target>...])
+#                     [TARGET_KIND library|exe] [REFERENCES <dll>...] [DEPENDS <target>...]
+#                     [NOWARN <code>...])
 # Builds a C# assembly with mcs, always with -debug so a .mdb lies beside it
 # (Mono 6.8 reads .mdb, never portable pdb) and stack traces carry file:line.
 function(add_csharp_assembly target)
-  cmake_parse_arguments(CS "WARNINGS_AS_ERRORS;OPTIMIZE" "OUTPUT;TARGET_KIND" "SOURCES;REFERENCES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(CS "WARNINGS_AS_ERRORS;OPTIMIZE" "OUTPUT;TARGET_KIND" "SOURCES;REFERENCES;DEPENDS;NOWARN" ${ARGN})
   if(NOT CS_TARGET_KIND)
     set(CS_TARGET_KIND library)
   endif()
   set(flags -nologo -debug -langversion:7.2)
+  if(CS_NOWARN)
+    list(JOIN CS_NOWARN "," nowarn)
+    list(APPEND flags -nowarn:${nowarn})
+  endif()
   if(CS_OPTIMIZE)
     list(APPEND flags -optimize+)
   endif()

@@ -63,6 +63,14 @@ std::string exceptionText(MonoObject* exception) {
     return mono::describeException(exception).text;
 }
 
+// Success, or the exception a thunk reported, prefixed with what was being done.
+Result<void> unlessThrown(const std::string& what, MonoException* exc) {
+    if (exc == nullptr) {
+        return {};
+    }
+    return fail(what + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+}
+
 // Reads a string property of an attribute object (a trivial managed getter).
 std::string stringProperty(MonoObject* object, const char* property) {
     MonoClass* klass = mono_object_get_class(object);
@@ -584,11 +592,7 @@ Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
     MonoException* exc = nullptr;
     impl_->attach((*inst)->handle.target(), script.packed(), (*inst)->entity.packed(),
                   runInitialize ? 1 : 0, messagesOf((*inst)->entry->info), &exc);
-    if (exc != nullptr) {
-        return fail("attaching a script failed: " +
-                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
-    }
-    return {};
+    return unlessThrown("attaching a script failed: ", exc);
 }
 
 Result<void> ScriptDomain::detach(ObjectId script) {
@@ -599,11 +603,7 @@ Result<void> ScriptDomain::detach(ObjectId script) {
     MonoException* exc = nullptr;
     impl_->detach(script.packed(), &exc);
     impl_->instances.erase(script);
-    if (exc != nullptr) {
-        return fail("detaching a script failed: " +
-                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
-    }
-    return {};
+    return unlessThrown("detaching a script failed: ", exc);
 }
 
 Result<void> ScriptDomain::setEnabled(ObjectId script, bool enabled) {
@@ -613,10 +613,7 @@ Result<void> ScriptDomain::setEnabled(ObjectId script, bool enabled) {
     impl_->enter();
     MonoException* exc = nullptr;
     impl_->setEnabled(script.packed(), enabled ? 1 : 0, &exc);
-    if (exc != nullptr) {
-        return fail(exceptionText(reinterpret_cast<MonoObject*>(exc)));
-    }
-    return {};
+    return unlessThrown("", exc);
 }
 
 Result<void> ScriptDomain::runUpdate(float deltaTime, double time, std::int64_t frame) {
@@ -626,11 +623,7 @@ Result<void> ScriptDomain::runUpdate(float deltaTime, double time, std::int64_t 
     impl_->enter();
     MonoException* exc = nullptr;
     impl_->runUpdate(deltaTime, time, frame, &exc);
-    if (exc != nullptr) {
-        return fail("the Update dispatcher failed: " +
-                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
-    }
-    return {};
+    return unlessThrown("the Update dispatcher failed: ", exc);
 }
 
 Result<void> ScriptDomain::runFixedUpdate(float fixedDeltaTime, double time) {
@@ -640,11 +633,7 @@ Result<void> ScriptDomain::runFixedUpdate(float fixedDeltaTime, double time) {
     impl_->enter();
     MonoException* exc = nullptr;
     impl_->runFixedUpdate(fixedDeltaTime, time, &exc);
-    if (exc != nullptr) {
-        return fail("the FixedUpdate dispatcher failed: " +
-                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
-    }
-    return {};
+    return unlessThrown("the FixedUpdate dispatcher failed: ", exc);
 }
 
 int ScriptDomain::scheduledCount(ScriptPhase phase) {
