@@ -75,7 +75,14 @@ Result<Snapshot> ScriptHost::snapshot() {
                 snap.scripts.push_back(parkedScripts_.at(slot));
                 continue;
             }
-            auto fields = domain_->readFields(slot);
+            std::vector<std::string> skipped;
+            auto fields = domain_->readFields(slot, &skipped);
+            for (const std::string& field : skipped) {
+                const std::string entry = s->className + "." + field;
+                if (std::find(snap.notCarried.begin(), snap.notCarried.end(), entry) == snap.notCarried.end()) {
+                    snap.notCarried.push_back(entry);
+                }
+            }
             if (!fields) return std::unexpected(fields.error());
             snap.scripts.push_back(ScriptSnapshot{slot, entity, s->className, std::move(*fields)});
         }
@@ -178,6 +185,9 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
         return rollback("snapshot", saved.error().message);
     }
     report.snapshotMs = msSince(phase);
+    for (const std::string& field : saved->notCarried) {
+        report.warnings.push_back(field + " is of a type reloads cannot carry yet: it restarts from its default");
+    }
 
     ScriptContextBinding bind(context_);
     phase = Clock::now();

@@ -36,6 +36,9 @@ struct StaticSnapshot {
 struct Snapshot {
     std::vector<ScriptSnapshot> scripts;
     std::vector<StaticSnapshot> statics;
+    /// [SerializeField] fields of a type the host cannot carry yet ("Class.field (Type)"):
+    /// they restart from their defaults, and the reload report says so.
+    std::vector<std::string> notCarried;
 };
 
 } // namespace scripthost
