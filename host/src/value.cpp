@@ -51,6 +51,8 @@ std::string_view kindName(ValueKind kind) noexcept {
         return "array";
     case ValueKind::List:
         return "list";
+    case ValueKind::Record:
+        return "record";
     case ValueKind::Unsupported:
         return "unsupported";
     }
@@ -218,6 +220,25 @@ Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResol
         }
         return fail("expected null, {\"id\": …} or {\"entity\": \"name\"}, got " + j.dump());
     }
+    case ValueKind::Record: {
+        if (j.is_null() && type.recordIsClass) {
+            return Value{ValueList{}};
+        }
+        if (!j.is_object()) {
+            return fail("expected an object with the members of " + type.typeName + ", got " + j.dump());
+        }
+        ValueList members;
+        for (const MemberType& member : type.members) {
+            auto it = j.find(member.name);
+            if (it == j.end()) {
+                return fail(fmt::format("{}: missing member {}", type.typeName, member.name));
+            }
+            auto value = valueFromJson(*it, member.type, resolve);
+            if (!value) return fail(fmt::format("{}: {}", member.name, value.error().message));
+            members.push_back(std::move(*value));
+        }
+        return Value{std::move(members)};
+    }
     case ValueKind::Array:
     case ValueKind::List: {
         if (!j.is_array()) {
@@ -265,6 +286,14 @@ json valueToJson(const Value& value, const FieldType& type) {
             } else if constexpr (std::is_same_v<T, ObjectRef>) {
                 return v.id.isNull() ? json(nullptr) : json{{"id", v.id.packed()}};
             } else if constexpr (std::is_same_v<T, ValueList>) {
+                if (type.kind == ValueKind::Record) {
+                    if (v.empty() && !type.members.empty()) return json(nullptr);
+                    json record = json::object();
+                    for (std::size_t i = 0; i < v.size() && i < type.members.size(); ++i) {
+                        record[type.members[i].name] = valueToJson(v[i], type.members[i].type);
+                    }
+                    return record;
+                }
                 json items = json::array();
                 const FieldType& element =
                     type.element.empty() ? type : type.elementType(); // tolerate a bare type

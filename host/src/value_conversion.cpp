@@ -91,6 +91,14 @@ bool sameShape(const FieldType& a, const FieldType& b) {
     case ValueKind::ObjectRef: return a.typeName == b.typeName;
     case ValueKind::Array:
     case ValueKind::List: return sameShape(a.elementType(), b.elementType());
+    case ValueKind::Record:
+        if (a.members.size() != b.members.size()) return false;
+        for (std::size_t i = 0; i < a.members.size(); ++i) {
+            if (a.members[i].name != b.members[i].name || !sameShape(a.members[i].type, b.members[i].type)) {
+                return false;
+            }
+        }
+        return true;
     default: return true;
     }
 }
@@ -149,6 +157,35 @@ Result<Value> convertValue(const Value& value, const FieldType& from, const Fiel
             auto item = convertValue((*items)[i], from.elementType(), to.elementType());
             if (!item) return fail(fmt::format("[{}]: {}", i, item.error().message));
             converted.push_back(std::move(*item));
+        }
+        return Value{std::move(converted)};
+    }
+    if (f == ValueKind::Record && t == ValueKind::Record) {
+        // Member by member, by name. Every old member must find a place: a member that
+        // would be dropped fails the conversion (the caller parks the whole value).
+        const auto* members = std::get_if<ValueList>(&value);
+        if (members == nullptr) return fail("a saved record holds " + describe(value));
+        if (members->empty()) {
+            if (to.recordIsClass) return Value{ValueList{}};
+            return fail("a null " + from.typeName + " cannot become a struct");
+        }
+        for (const MemberType& old : from.members) {
+            bool kept = false;
+            for (const MemberType& now : to.members) kept = kept || now.name == old.name;
+            if (!kept) return fail(fmt::format("{} has no member {} any more", to.typeName, old.name));
+        }
+        ValueList converted;
+        for (const MemberType& now : to.members) {
+            std::size_t at = from.members.size();
+            for (std::size_t i = 0; i < from.members.size(); ++i) {
+                if (from.members[i].name == now.name) at = i;
+            }
+            if (at == from.members.size()) {
+                return fail(fmt::format("{} gained member {}: no saved value for it", to.typeName, now.name));
+            }
+            auto member = convertValue((*members)[at], from.members[at].type, now.type);
+            if (!member) return fail(fmt::format("{}: {}", now.name, member.error().message));
+            converted.push_back(std::move(*member));
         }
         return Value{std::move(converted)};
     }

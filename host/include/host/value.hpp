@@ -40,11 +40,14 @@ enum class ValueKind {
     ObjectRef, ///< a reference to an entity, a native component or a script
     Array,     ///< T[] of a scalar, string, enum, vector or reference element
     List,      ///< System.Collections.Generic.List<T>, same elements as Array
+    Record,    ///< a [Serializable] struct or class: its members, in order
     Unsupported, ///< a type the host cannot carry yet (kept in the schema, never written)
 };
 
 /// Lower-case name of a kind as used in scene files ("int32", "vector3", …).
 [[nodiscard]] std::string_view kindName(ValueKind kind) noexcept;
+
+struct MemberType;
 
 /// What an ObjectRef field may point at.
 enum class RefTarget { Entity, Component, Script };
@@ -57,9 +60,18 @@ struct FieldType {
     std::vector<std::pair<std::string, std::int64_t>> enumMembers; ///< enums only
     std::vector<FieldType> element; ///< Array and List: exactly one, the element type
     RefTarget refTarget = RefTarget::Entity; ///< ObjectRef only
+    std::vector<MemberType> members; ///< Record only: the serialised members, in order
+    bool recordIsClass = false;      ///< Record only: a class (may be null), not a struct
 
     [[nodiscard]] const FieldType& elementType() const { return element.at(0); }
     bool operator==(const FieldType&) const = default;
+};
+
+/// One serialised member of a [Serializable] struct or class.
+struct MemberType {
+    std::string name;
+    FieldType type;
+    bool operator==(const MemberType&) const = default;
 };
 
 /// A reference to a local object; the null id is a null reference.
@@ -74,7 +86,9 @@ using ValueList = std::vector<Value>;
 
 /// A field value, outside any app domain. Signed integers and enums are held as int64,
 /// unsigned as uint64, so every width round-trips exactly; the FieldType says what the
-/// field really is. References are ObjectIds; arrays and lists are ValueLists.
+/// field really is. References are ObjectIds; arrays and lists are ValueLists; a record
+/// ([Serializable] struct or class) is a ValueList of its members in the type's order
+/// (an empty one for a null class instance).
 struct Value : std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string, glm::vec2,
                             glm::vec3, glm::vec4, glm::quat, ObjectRef, ValueList> {
     using variant::variant;

@@ -3,6 +3,7 @@
 #include "mono/mono_text.hpp"
 #include "mono/object_bridge.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
@@ -82,6 +83,20 @@ MonoType* elementTypeOf(MonoType* type) {
     }
     MonoClassField* items = listItemsField(klass);
     return items ? elementTypeOf(mono_field_get_type(items)) : nullptr;
+}
+
+// The field of a record's class (or, for classes, a base class) named `name`.
+MonoClassField* memberField(MonoClass* klass, const std::string& name) {
+    for (MonoClass* k = klass; k != nullptr; k = mono_class_get_parent(k)) {
+        if (MonoClassField* f = mono_class_get_field_from_name(k, name.c_str())) return f;
+    }
+    return nullptr;
+}
+
+// Where a member lives inside a struct's unboxed data (field offsets count the object
+// header, which unboxed data does not have).
+std::size_t unboxedOffset(MonoClassField* field) {
+    return static_cast<std::size_t>(mono_field_get_offset(field)) - sizeof(MonoObject);
 }
 
 std::int64_t signExtend(std::int64_t raw, const IntegerLayout& layout) {
@@ -215,6 +230,26 @@ Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& 
         mono_field_get_value(list, sizeField, &size);
         return readElements(array, static_cast<std::uintptr_t>(std::max(size, 0)), type, t, context);
     }
+    case ValueKind::Record: {
+        MonoClass* klass = mono_class_from_mono_type(type);
+        const char* base = static_cast<const char*>(storage);
+        if (t.recordIsClass) {
+            MonoObject* object = loadRef();
+            if (object == nullptr) return Value{ValueList{}}; // null instance
+            klass = mono_object_get_class(object);
+            base = reinterpret_cast<const char*>(object);
+        }
+        ValueList members;
+        for (const MemberType& member : t.members) {
+            MonoClassField* f = memberField(klass, member.name);
+            if (f == nullptr) return fail(t.typeName + " has no member " + member.name);
+            const char* at = t.recordIsClass ? base + mono_field_get_offset(f) : base + unboxedOffset(f);
+            auto value = readStorage(at, mono_field_get_type(f), member.type, context);
+            if (!value) return fail(member.name + ": " + value.error().message);
+            members.push_back(std::move(*value));
+        }
+        return Value{std::move(members)};
+    }
     case ValueKind::Unsupported: return fail("values of type " + t.typeName + " are not supported yet");
     default: return readInteger(storage, t.kind);
     }
@@ -227,6 +262,7 @@ struct Encoded {
     unsigned char bytes[16] = {};
     MonoObject* object = nullptr; // lives on the stack, so the GC sees (and pins) it
     bool isReference = false;
+    MonoObject* boxed = nullptr;  // a struct record, built in a box (copied out with barriers)
 };
 
 Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
@@ -272,6 +308,9 @@ Result<MonoArray*> encodeArray(const ValueList& items, MonoClass* elementClass, 
         if (!element) return fail(fmt::format("[{}]: {}", i, element.error().message));
         if (element->isReference) {
             mono_array_setref(array, i, element->object); // with the GC's write barrier
+        } else if (element->boxed != nullptr) {
+            mono_gc_wbarrier_value_copy(mono_array_addr_with_size(array, size, i),
+                                        mono_object_unbox(element->boxed), 1, elementClass);
         } else {
             std::memcpy(mono_array_addr_with_size(array, size, i), element->bytes, std::size_t(size));
         }
@@ -371,6 +410,43 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
         out.object = list;
         return out;
     }
+    case ValueKind::Record: {
+        auto* members = std::get_if<ValueList>(&value);
+        if (members == nullptr) return fail("expected a record, got " + describe(value));
+        MonoClass* klass = mono_class_from_mono_type(type);
+        if (t.recordIsClass && members->empty()) {
+            out.isReference = true; // null instance
+            return out;
+        }
+        if (members->size() != t.members.size()) {
+            return fail(fmt::format("{} has {} members, the value {}", t.typeName, t.members.size(),
+                                    members->size()));
+        }
+        // Build the value in a managed object (a box for a struct), member by member
+        // through the ordinary field writes, so every reference gets its write barrier.
+        MonoObject* holder = mono_object_new(context.domain, klass);
+        if (holder == nullptr) return fail("cannot allocate a " + t.typeName);
+        if (t.recordIsClass) {
+            if (MonoMethod* ctor = mono_class_get_method_from_name(klass, ".ctor", 0)) {
+                MonoObject* exc = nullptr;
+                mono_runtime_invoke(ctor, holder, nullptr, &exc);
+                if (exc != nullptr) return fail("the constructor of " + t.typeName + " threw");
+            }
+        }
+        for (std::size_t i = 0; i < t.members.size(); ++i) {
+            MonoClassField* f = memberField(klass, t.members[i].name);
+            if (f == nullptr) return fail(t.typeName + " has no member " + t.members[i].name);
+            auto written = writeField(holder, f, t.members[i].type, (*members)[i], context);
+            if (!written) return fail(t.members[i].name + ": " + written.error().message);
+        }
+        if (t.recordIsClass) {
+            out.isReference = true;
+            out.object = holder;
+        } else {
+            out.boxed = holder;
+        }
+        return out;
+    }
     case ValueKind::Unsupported: return fail("values of type " + t.typeName + " are not supported yet");
     default: ok = encodeInteger(value, t.kind, out); break;
     }
@@ -380,7 +456,54 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
 
 } // namespace
 
-FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes) {
+namespace {
+
+// A [Serializable] struct or class: its public (or [SerializeField]) instance fields,
+// base classes first; statics, literals and [NonSerialized] fields left out.
+void describeRecord(MonoClass* klass, bool isClass, const TypeClasses& classes, int depth, FieldType& out) {
+    constexpr int kMaxDepth = 4; // deeper (or self-referencing) types are not carried
+    if (depth >= kMaxDepth) return;
+    // Only the game's own types: the class libraries' [Serializable] types (Dictionary,
+    // DateTime, …) keep their state in private fields this scheme would silently skip.
+    if (mono_class_get_image(klass) == mono_get_corlib()) return;
+    std::vector<MonoClass*> chain;
+    for (MonoClass* k = klass; k != nullptr && k != mono_get_object_class() &&
+                               k != mono_get_enum_class() && std::string_view(mono_class_get_name(k)) != "ValueType";
+         k = mono_class_get_parent(k)) {
+        chain.push_back(k);
+        if (!isClass) break;
+    }
+    std::reverse(chain.begin(), chain.end());
+    std::vector<MemberType> members;
+    for (MonoClass* k : chain) {
+        void* iter = nullptr;
+        while (MonoClassField* f = mono_class_get_fields(k, &iter)) {
+            const auto flags = mono_field_get_flags(f);
+            if ((flags & (MONO_FIELD_ATTR_STATIC | MONO_FIELD_ATTR_LITERAL | MONO_FIELD_ATTR_NOT_SERIALIZED)) != 0) {
+                continue;
+            }
+            bool serialized = (flags & MONO_FIELD_ATTR_FIELD_ACCESS_MASK) == MONO_FIELD_ATTR_PUBLIC;
+            if (!serialized && classes.serializeField != nullptr) {
+                if (MonoCustomAttrInfo* attrs = mono_custom_attrs_from_field(k, f)) {
+                    serialized = mono_custom_attrs_has_attr(attrs, classes.serializeField);
+                    mono_custom_attrs_free(attrs);
+                }
+            }
+            if (!serialized) continue;
+            FieldType member = fieldTypeOf(mono_field_get_type(f), classes, depth + 1);
+            if (member.kind == ValueKind::Unsupported) return; // all or nothing: never half a value
+            members.push_back(MemberType{mono_field_get_name(f), std::move(member)});
+        }
+    }
+    if (members.empty()) return; // nothing to carry: say so instead of carrying nothing
+    out.kind = ValueKind::Record;
+    out.recordIsClass = isClass;
+    out.members = std::move(members);
+}
+
+} // namespace
+
+FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes, int depth) {
     FieldType out;
     out.typeName = typeNameOf(type);
     const int code = mono_type_get_type(type);
@@ -396,6 +519,9 @@ FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes) {
         else if (klass == classes.vector4) out.kind = ValueKind::Vector4;
         else if (klass == classes.quaternion) out.kind = ValueKind::Quaternion;
         else if (mono_class_is_enum(klass)) describeEnum(klass, out);
+        else if ((mono_class_get_flags(klass) & MONO_TYPE_ATTR_SERIALIZABLE) != 0) {
+            describeRecord(klass, false, classes, depth, out);
+        }
         break;
     case MONO_TYPE_CLASS:
         if (klass == classes.entity) {
@@ -407,13 +533,17 @@ FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes) {
         } else if (mono_class_is_subclass_of(klass, classes.component, false)) {
             out.kind = ValueKind::ObjectRef;
             out.refTarget = RefTarget::Component;
+        } else if ((mono_class_get_flags(klass) & MONO_TYPE_ATTR_SERIALIZABLE) != 0 &&
+                   (mono_class_get_flags(klass) & MONO_TYPE_ATTR_ABSTRACT) == 0 &&
+                   listItemsField(klass) == nullptr) {
+            describeRecord(klass, true, classes, depth, out);
         }
         break;
     case MONO_TYPE_SZARRAY:
     case MONO_TYPE_GENERICINST: {
         MonoType* element = elementTypeOf(type);
         if (element == nullptr) break;
-        FieldType elementType = fieldTypeOf(element, classes);
+        FieldType elementType = fieldTypeOf(element, classes, depth + 1);
         // One level: arrays of arrays and lists of lists are not carried (yet).
         if (elementType.kind == ValueKind::Unsupported || elementType.kind == ValueKind::Array ||
             elementType.kind == ValueKind::List) {
@@ -441,6 +571,8 @@ Result<void> writeField(MonoObject* object, MonoClassField* field, const FieldTy
     if (!encoded) return std::unexpected(encoded.error());
     if (encoded->isReference) {
         mono_field_set_value(object, field, encoded->object); // the object pointer itself
+    } else if (encoded->boxed != nullptr) {
+        mono_field_set_value(object, field, mono_object_unbox(encoded->boxed)); // copied with barriers
     } else {
         mono_field_set_value(object, field, encoded->bytes);
     }
@@ -458,9 +590,10 @@ Result<void> writeStatic(MonoVTable* vtable, MonoClassField* field, const FieldT
                          const Value& value, const MarshalContext& context) {
     auto encoded = encode(value, mono_field_get_type(field), type, context);
     if (!encoded) return std::unexpected(encoded.error());
-    mono_field_static_set_value(vtable, field,
-                                encoded->isReference ? static_cast<void*>(encoded->object)
-                                                     : static_cast<void*>(encoded->bytes));
+    void* source = encoded->isReference       ? static_cast<void*>(encoded->object)
+                   : encoded->boxed != nullptr ? mono_object_unbox(encoded->boxed)
+                                               : static_cast<void*>(encoded->bytes);
+    mono_field_static_set_value(vtable, field, source);
     return {};
 }
 

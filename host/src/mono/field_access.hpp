@@ -21,10 +21,13 @@ struct TypeClasses {
     MonoClass* entity = nullptr;     ///< UEngine.UEntity
     MonoClass* component = nullptr;  ///< UEngine.UComponent
     MonoClass* scriptBase = nullptr; ///< UEngine.UMonoScriptComponent
+    MonoClass* serializeField = nullptr; ///< UEngine.SerializeFieldAttribute
 };
 
 /// Maps a Mono type to a FieldType (Unsupported for what the host cannot carry).
-[[nodiscard]] FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes);
+/// [Serializable] structs and classes become Records of their public (or
+/// [SerializeField]) instance fields, nested at most a few levels deep.
+[[nodiscard]] FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes, int depth = 0);
 
 /// What reading and writing references needs: the world (to know what an id is) and
 /// the generation's object bridge (ids ↔ managed objects).

@@ -200,7 +200,7 @@ struct ScriptDomain::Impl {
         serializeFieldAttribute = *serialize;
         formerlySerializedAsAttribute = *formerly;
         nativeComponentAttribute = *nativeComponent;
-        types = {*v2, *v3, *v4, *q, *entity, *component, *base};
+        types = {*v2, *v3, *v4, *q, *entity, *component, *base, *serialize};
         proxyClasses.uobject = *object;
         proxyClasses.entity = *entity;
         proxyClasses.component = *component;
