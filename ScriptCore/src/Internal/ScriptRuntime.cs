@@ -25,8 +25,19 @@ namespace UEngine.Internal
         [Flags]
         enum Messages { None = 0, Update = 1, FixedUpdate = 2 }
 
-        static readonly Dictionary<ulong, UMonoScriptComponent> s_ById = new Dictionary<ulong, UMonoScriptComponent>();
-        static readonly Dictionary<ulong, List<UMonoScriptComponent>> s_ByEntity = new Dictionary<ulong, List<UMonoScriptComponent>>();
+        // Keyed maps hold `object` values: Dictionary<ulong, object> involves only class
+        // library types, so Mono can share its compiled code across app domains instead
+        // of JIT-compiling it again in every generation (milliseconds per reload).
+        static readonly Dictionary<ulong, object> s_ById = new Dictionary<ulong, object>();
+        static readonly Dictionary<ulong, object> s_ByEntity = new Dictionary<ulong, object>();
+
+        static bool TryGet<T>(Dictionary<ulong, object> map, ulong key, out T value) where T : class
+        {
+            object found;
+            bool ok = map.TryGetValue(key, out found);
+            value = found as T;
+            return ok;
+        }
         static readonly List<UMonoScriptComponent> s_Attached = new List<UMonoScriptComponent>();
         static readonly List<UMonoScriptComponent> s_Update = new List<UMonoScriptComponent>();
         static readonly List<UMonoScriptComponent> s_FixedUpdate = new List<UMonoScriptComponent>();
@@ -42,7 +53,7 @@ namespace UEngine.Internal
             script.m_EntityId = entityId;
             s_ById[scriptId] = script;
             List<UMonoScriptComponent> onEntity;
-            if (!s_ByEntity.TryGetValue(entityId, out onEntity))
+            if (!TryGet(s_ByEntity, entityId, out onEntity))
             {
                 onEntity = new List<UMonoScriptComponent>();
                 s_ByEntity.Add(entityId, onEntity);
@@ -64,11 +75,11 @@ namespace UEngine.Internal
         static void Detach(ulong scriptId)
         {
             UMonoScriptComponent script;
-            if (!s_ById.TryGetValue(scriptId, out script))
+            if (!TryGet(s_ById, scriptId, out script))
                 return;
             s_ById.Remove(scriptId);
             List<UMonoScriptComponent> onEntity;
-            if (s_ByEntity.TryGetValue(script.m_EntityId, out onEntity))
+            if (TryGet(s_ByEntity, script.m_EntityId, out onEntity))
             {
                 onEntity.Remove(script);
                 if (onEntity.Count == 0) s_ByEntity.Remove(script.m_EntityId);
@@ -83,7 +94,7 @@ namespace UEngine.Internal
         static void SetEnabled(ulong scriptId, bool enabled)
         {
             UMonoScriptComponent script;
-            if (!s_ById.TryGetValue(scriptId, out script))
+            if (!TryGet(s_ById, scriptId, out script))
                 return;
             script.m_Disabled = !enabled;
             script.m_ConsecutiveFailures = 0;
@@ -158,6 +169,28 @@ namespace UEngine.Internal
             catch (Exception e) { return e.InnerException ?? e; }
         }
 
+        /// <summary>
+        /// Exercises, on throw-away collections, the generic code Attach and the phases
+        /// use, so the JIT compiles it while the host prepares a generation rather than in
+        /// the frame that swaps it in. Touches no script and no dispatcher state.
+        /// </summary>
+        static void Warm()
+        {
+            var byId = new Dictionary<ulong, object>();
+            UMonoScriptComponent script;
+            byId[1] = null;
+            TryGet(byId, 1, out script);
+            byId.Remove(1);
+            List<UMonoScriptComponent> list;
+            if (!TryGet(byId, 1, out list)) { list = new List<UMonoScriptComponent>(); byId.Add(1, list); }
+            var byEntity = byId;
+            list.Add(null);
+            list.Remove(null);
+            byEntity.Remove(1);
+            list.RemoveAll(s => s == null);
+            foreach (UMonoScriptComponent s in list) { }
+        }
+
         /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate), disabled ones excluded.</summary>
         static int CountScheduled(int phase)
         {
@@ -173,7 +206,7 @@ namespace UEngine.Internal
         internal static UComponent FindScript(ulong entityId, Type type)
         {
             List<UMonoScriptComponent> onEntity;
-            if (!s_ByEntity.TryGetValue(entityId, out onEntity))
+            if (!TryGet(s_ByEntity, entityId, out onEntity))
                 return null;
             foreach (UMonoScriptComponent s in onEntity)
                 if (type.IsInstanceOfType(s)) return s;

@@ -828,6 +828,10 @@ void ScriptDomain::warmUp() {
             if (std::string_view(mono_method_get_name(m)) == name) mono_compile_method(m);
         }
     }
+    if (MonoMethod* warm = runtime ? mono_class_get_method_from_name(runtime, "Warm", 0) : nullptr) {
+        MonoObject* exc = nullptr; // ScriptCore's own code: nothing here can throw in practice
+        mono_runtime_invoke(warm, nullptr, nullptr, &exc);
+    }
     for (const auto& entry : impl_->classes) {
         for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
             void* iter = nullptr;
