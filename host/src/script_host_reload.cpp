@@ -35,11 +35,11 @@ std::size_t clearUnusableRefs(Value& value, const std::function<bool(ObjectId)>&
     return cleared;
 }
 
-const FieldSnapshot* findSaved(const std::vector<FieldSnapshot>& fields, const std::string& name) {
-    for (const FieldSnapshot& f : fields) {
+template <typename Fields> auto* findSaved(Fields& fields, const std::string& name) {
+    for (auto& f : fields) {
         if (f.name == name) return &f;
     }
-    return nullptr;
+    return static_cast<decltype(&fields[0])>(nullptr);
 }
 
 void eraseSaved(std::vector<FieldSnapshot>& fields, const std::string& name) {
@@ -194,7 +194,7 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
 
     // c. Instances for the same ids, in the same order. What the new code lacks is parked.
     struct Planned {
-        const ScriptSnapshot* saved;
+        ScriptSnapshot* saved;
         const ScriptClassInfo* info; // null: parked
         bool revived;                // parked before, class back now: Initialize runs
     };
@@ -202,7 +202,7 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
     plan.reserve(saved->scripts.size());
     auto stagedParkedScripts = std::unordered_map<ObjectId, ScriptSnapshot>{};
     auto stagedParkedFields = parkedFields_;
-    for (const ScriptSnapshot& ss : saved->scripts) {
+    for (ScriptSnapshot& ss : saved->scripts) {
         const ScriptClassInfo* info = next->findScriptClass(ss.className);
         if (info != nullptr && info->name != ss.className) {
             info = nullptr; // a short-name match is not the same class
@@ -230,16 +230,19 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
     std::vector<FieldOutcome> outcomes;
     for (const Planned& p : plan) {
         if (p.info == nullptr) continue;
-        const ScriptSnapshot& ss = *p.saved;
-        std::vector<FieldSnapshot> pool = ss.fields;
-        std::vector<FieldSnapshot>& parkedHere = stagedParkedFields[ss.script];
+        ScriptSnapshot& ss = *p.saved;
+        std::vector<FieldSnapshot> pool = std::move(ss.fields); // the snapshot is consumed here
+        std::vector<FieldSnapshot> parkedHere;
+        if (auto it = stagedParkedFields.find(ss.script); it != stagedParkedFields.end()) {
+            parkedHere = std::move(it->second);
+            stagedParkedFields.erase(it);
+        }
         auto note = [&](const FieldInfo& f, FieldOutcome::Kind kind, std::string detail) {
             outcomes.push_back({ss.script, p.info->name, f.name, kind, std::move(detail)});
         };
         for (const FieldInfo& field : p.info->fields) {
-            const FieldSnapshot* source = findSaved(pool, field.name);
+            FieldSnapshot* source = findSaved(pool, field.name);
             FieldOutcome::Kind how = FieldOutcome::Kind::Converted;
-            bool plain = source != nullptr;
             bool fromParked = false;
             std::string fromName = field.name;
             std::string displacedNote;
@@ -286,14 +289,15 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
                 if (!p.revived) note(field, FieldOutcome::Kind::Added, "new field: constructor default");
                 continue;
             }
-            FieldSnapshot consumed = *source; // copy: the pools change below
-            if (fromParked) {
-                eraseSaved(parkedHere, fromName);
+            // Taken out of its pool (by position: a moved-from entry has no name left).
+            std::vector<FieldSnapshot>& from = fromParked ? parkedHere : pool;
+            const auto at = from.begin() + (source - from.data());
+            FieldSnapshot consumed = std::move(*at);
+            from.erase(at);
+            Value value;
+            if (sameShape(consumed.type, field.type)) {
+                value = std::move(consumed.value);
             } else {
-                eraseSaved(pool, fromName);
-            }
-            Value value = consumed.value;
-            if (!sameShape(consumed.type, field.type)) {
                 auto converted = convertValue(consumed.value, consumed.type, field.type);
                 if (!converted) {
                     park(parkedHere, consumed);
@@ -304,28 +308,25 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
                     continue;
                 }
                 value = std::move(*converted);
-                plain = false;
                 if (how == FieldOutcome::Kind::Converted) {
                     note(field, how, fmt::format("{} {} -> {} {}", consumed.type.typeName,
                                                  describe(consumed.value), field.type.typeName,
                                                  describe(value)));
-                    how = FieldOutcome::Kind::Converted;
                 }
             }
             if (how == FieldOutcome::Kind::Renamed) {
                 note(field, how, "from " + fromName);
             } else if (how == FieldOutcome::Kind::Unparked) {
-
                 note(field, how, "parked value restored" + displacedNote);
             }
             if (const std::size_t cleared = clearUnusableRefs(value, usable)) {
                 note(field, FieldOutcome::Kind::Cleared,
                      fmt::format("{} reference(s) to objects that no longer exist set to null", cleared));
             }
-            if (auto written = next->setField(ss.script, field.name, value); !written) {
+            const auto fieldIndex = static_cast<std::size_t>(&field - p.info->fields.data());
+            if (auto written = next->setFieldAt(ss.script, fieldIndex, value); !written) {
                 return rollback("restore", written.error().message);
             }
-            (void)plain;
         }
         // Whatever the new class has no field for is parked on the slot.
         for (const FieldSnapshot& gone : pool) {
@@ -333,7 +334,7 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
             outcomes.push_back({ss.script, p.info->name, gone.name, FieldOutcome::Kind::Removed,
                                 "no such field any more: value parked"});
         }
-        if (parkedHere.empty()) stagedParkedFields.erase(ss.script);
+        if (!parkedHere.empty()) stagedParkedFields[ss.script] = std::move(parkedHere);
         ++(p.revived ? report.created : report.restored);
     }
 

@@ -81,6 +81,8 @@ public:
     [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);
     [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field,
                                         const Value& value);
+    /// Writes the field at `index` in the class's ScriptClassInfo::fields (no name lookup).
+    [[nodiscard]] Result<void> setFieldAt(ObjectId script, std::size_t index, const Value& value);
 
     /// Whether `id` (entity or component) has a managed proxy that is still alive.
     [[nodiscard]] bool hasLiveProxy(ObjectId id) const;

@@ -665,12 +665,23 @@ Result<void> ScriptDomain::setField(ObjectId script, std::string_view field, con
     auto index = impl_->fieldIndex(*(*inst)->entry, field);
     if (!index)
         return std::unexpected(index.error());
+    return setFieldAt(script, *index, value);
+}
+
+Result<void> ScriptDomain::setFieldAt(ObjectId script, std::size_t index, const Value& value) {
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    const Impl::ClassEntry& entry = *(*inst)->entry;
+    if (index >= entry.info.fields.size()) {
+        return fail(fmt::format("{} has no field #{}", entry.info.name, index));
+    }
     impl_->enter();
-    auto written = mono::writeField((*inst)->handle.target(), (*inst)->entry->fieldHandles[*index],
-                                    (*inst)->entry->info.fields[*index].type, value, impl_->marshal());
+    auto written = mono::writeField((*inst)->handle.target(), entry.fieldHandles[index],
+                                    entry.info.fields[index].type, value, impl_->marshal());
     if (!written) {
-        return fail(
-            fmt::format("{}.{}: {}", (*inst)->entry->info.name, field, written.error().message));
+        return fail(fmt::format("{}.{}: {}", entry.info.name, entry.info.fields[index].name,
+                                written.error().message));
     }
     return {};
 }
