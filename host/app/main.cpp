@@ -6,10 +6,10 @@
 #include "host/script_sources.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
-#include <algorithm>
 #include <filesystem>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -73,10 +73,10 @@ int run(const RunOptions& options) {
         return 1;
     }
 
-    BuildFolder build(options.buildDir.empty()
-                          ? fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
-                                ("run-" + std::to_string(::getpid()))
-                          : options.buildDir);
+    BuildFolder build(options.buildDir.empty() ? fs::temp_directory_path() /
+                                                     ("scripthost-" + std::to_string(::getuid())) /
+                                                     ("run-" + std::to_string(::getpid()))
+                                               : options.buildDir);
     ScriptHostOptions hostOptions;
     hostOptions.scriptCore = scriptCore;
     hostOptions.disableAfterFailures = options.disableAfter;
@@ -143,7 +143,8 @@ int run(const RunOptions& options) {
     GameLoop loop(GameLoopOptions{options.fps, options.frames});
     auto lastStatus = std::chrono::steady_clock::now();
     if (options.watch) {
-        spdlog::info("watching {} for changes: save a script to reload it", options.scriptDirs.front().string());
+        spdlog::info("watching {} for changes: save a script to reload it",
+                     options.scriptDirs.front().string());
     }
     const std::int64_t frames = loop.run(**host, g_stop, [&] {
         if (options.watch) {
@@ -200,7 +201,8 @@ int main(int argc, char** argv) {
                      "Disable a script after N consecutive failures (0: never)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    runCommand->add_flag("!--no-watch", options.watch, "Do not watch the scripts for changes (no hot reload)");
+    runCommand->add_flag("!--no-watch", options.watch,
+                         "Do not watch the scripts for changes (no hot reload)");
     runCommand->add_flag("--cold-compiler", options.coldCompiler,
                          "Run mcs once per build instead of the resident compile server");
     runCommand->add_option("--scriptcore", options.scriptCore,

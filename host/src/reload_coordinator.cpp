@@ -28,11 +28,11 @@ struct ReloadCoordinator::Impl {
     std::optional<PreparedGeneration> prepared;
     std::vector<std::string> preparedTrigger;
     double preparedBuildMs = 0;
-    std::optional<ReloadReport> swapped;        // old generation still to unload
-    std::optional<ReloadReport> awaitingStall;  // done: reported once its last frame is measured
+    std::optional<ReloadReport> swapped;       // old generation still to unload
+    std::optional<ReloadReport> awaitingStall; // done: reported once its last frame is measured
     std::int64_t lastFrameSeen = 0;
-    std::vector<double> reloadFrameMs;          // the frames that carried a stage
-    std::uint64_t sequence = 0; // every report, failed builds included
+    std::vector<double> reloadFrameMs; // the frames that carried a stage
+    std::uint64_t sequence = 0;        // every report, failed builds included
 
     void log(const ReloadReport& report) const {
         if (report.success) {
@@ -44,7 +44,8 @@ struct ReloadCoordinator::Impl {
 
     Result<compiler::CompileRequest> request() {
         auto sources = collectScriptSources(options.scriptDirs);
-        if (!sources) return std::unexpected(sources.error());
+        if (!sources)
+            return std::unexpected(sources.error());
         compiler::CompileRequest r;
         r.sources = std::move(*sources);
         r.references = {options.scriptCore};
@@ -57,8 +58,8 @@ struct ReloadCoordinator::Impl {
 ReloadCoordinator::ReloadCoordinator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ReloadCoordinator::~ReloadCoordinator() = default;
 
-Result<std::unique_ptr<ReloadCoordinator>> ReloadCoordinator::start(ScriptHost& host,
-                                                                    ReloadCoordinatorOptions options) {
+Result<std::unique_ptr<ReloadCoordinator>>
+ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     auto impl = std::make_unique<Impl>();
     impl->host = &host;
     impl->options = std::move(options);
@@ -67,7 +68,8 @@ Result<std::unique_ptr<ReloadCoordinator>> ReloadCoordinator::start(ScriptHost& 
     watcher::WatchOptions watch;
     watch.roots = impl->options.scriptDirs;
     watch.quietWindow = impl->options.quietWindow;
-    watch.backend = impl->options.pollingWatcher ? watcher::Backend::Polling : watcher::Backend::Automatic;
+    watch.backend =
+        impl->options.pollingWatcher ? watcher::Backend::Polling : watcher::Backend::Automatic;
     auto started = watcher::SourceWatcher::start(std::move(watch));
     if (!started) {
         return fail("cannot watch the scripts: " + started.error().message);
@@ -79,7 +81,8 @@ Result<std::unique_ptr<ReloadCoordinator>> ReloadCoordinator::start(ScriptHost& 
         compiler = std::make_unique<compiler::ColdCompiler>();
     } else {
         compiler::WarmCompilerOptions warm;
-        if (!impl->options.compileServer.empty()) warm.server = impl->options.compileServer;
+        if (!impl->options.compileServer.empty())
+            warm.server = impl->options.compileServer;
         compiler = std::make_unique<compiler::WarmCompiler>(std::move(warm));
     }
     impl->builds = std::make_unique<compiler::BuildQueue>(std::move(compiler));
@@ -88,11 +91,14 @@ Result<std::unique_ptr<ReloadCoordinator>> ReloadCoordinator::start(ScriptHost& 
 
 Result<std::filesystem::path> ReloadCoordinator::buildNow() {
     auto request = impl_->request();
-    if (!request) return std::unexpected(request.error());
+    if (!request)
+        return std::unexpected(request.error());
     (void)impl_->builds->submit(std::move(*request));
-    auto finished = impl_->builds->waitFor(std::chrono::steady_clock::now() +
-                                           impl_->options.buildTimeout * 2 + std::chrono::seconds(5));
-    if (!finished) return fail("the build did not finish in time");
+    auto finished =
+        impl_->builds->waitFor(std::chrono::steady_clock::now() + impl_->options.buildTimeout * 2 +
+                               std::chrono::seconds(5));
+    if (!finished)
+        return fail("the build did not finish in time");
     const compiler::CompileResult& result = finished->result;
     std::string text;
     for (const auto& d : result.diagnostics) {
@@ -103,7 +109,8 @@ Result<std::filesystem::path> ReloadCoordinator::buildNow() {
         }
     }
     if (!result.success) {
-        if (!text.empty() && text.back() == '\n') text.pop_back();
+        if (!text.empty() && text.back() == '\n')
+            text.pop_back();
         return fail(text.empty() ? std::string("the build failed") : text);
     }
     spdlog::info("built {} file(s) in {} ms ({})", finished->request.sources.size(),
@@ -111,14 +118,20 @@ Result<std::filesystem::path> ReloadCoordinator::buildNow() {
     return result.output;
 }
 
-void ReloadCoordinator::requestReload() { impl_->forced = true; }
+void ReloadCoordinator::requestReload() {
+    impl_->forced = true;
+}
 
-bool ReloadCoordinator::busy() const { return !impl_->builds->idle(); }
+bool ReloadCoordinator::busy() const {
+    return !impl_->builds->idle();
+}
 
 void ReloadCoordinator::publish(ReloadReport report) {
-    if (onReport) onReport(report);
+    if (onReport)
+        onReport(report);
     reports_.push_back(std::move(report));
-    if (reports_.size() > 64) reports_.pop_front();
+    if (reports_.size() > 64)
+        reports_.pop_front();
 }
 
 std::optional<ReloadReport> ReloadCoordinator::update() {
@@ -134,7 +147,9 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         ReloadReport report = std::move(*m.awaitingStall);
         m.awaitingStall.reset();
         const double median = m.host->stats().summary().medianFrameMs;
-        const double worst = m.reloadFrameMs.empty() ? 0.0 : *std::max_element(m.reloadFrameMs.begin(), m.reloadFrameMs.end());
+        const double worst = m.reloadFrameMs.empty() ? 0.0
+                                                     : *std::max_element(m.reloadFrameMs.begin(),
+                                                                         m.reloadFrameMs.end());
         report.frameStallMs = std::max(0.0, worst - median);
         m.reloadFrameMs.clear();
         publish(std::move(report));
@@ -169,14 +184,17 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
     }
     while (auto changes = m.watcher->poll()) {
         for (const auto* list : {&changes->added, &changes->modified, &changes->removed}) {
-            for (const auto& path : *list) m.pendingTrigger.insert(path.string());
+            for (const auto& path : *list)
+                m.pendingTrigger.insert(path.string());
         }
-        if (changes->rescanned) m.pendingTrigger.insert("(rescan)");
+        if (changes->rescanned)
+            m.pendingTrigger.insert("(rescan)");
     }
     if (!m.pendingTrigger.empty() || m.forced) {
         auto request = m.request();
         m.inFlightTrigger.assign(m.pendingTrigger.begin(), m.pendingTrigger.end());
-        if (m.forced && m.inFlightTrigger.empty()) m.inFlightTrigger.push_back("forced");
+        if (m.forced && m.inFlightTrigger.empty())
+            m.inFlightTrigger.push_back("forced");
         m.pendingTrigger.clear();
         m.forced = false;
         if (!request) {
@@ -192,9 +210,11 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         (void)m.builds->submit(std::move(*request)); // supersedes a build in flight
     }
 
-    if (m.prepared || m.swapped) return std::nullopt; // one reload at a time
+    if (m.prepared || m.swapped)
+        return std::nullopt; // one reload at a time
     auto finished = m.builds->poll();
-    if (!finished) return std::nullopt;
+    if (!finished)
+        return std::nullopt;
     const compiler::CompileResult& result = finished->result;
     ReloadReport report;
     if (!result.success) {
@@ -204,9 +224,11 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         report.buildMs = double(result.duration.count());
         report.fromGeneration = m.host->domain() ? m.host->domain()->generation() : 0;
         for (const auto& d : result.diagnostics) {
-            if (d.severity == compiler::Severity::Error) report.errors.push_back(compiler::format(d));
+            if (d.severity == compiler::Severity::Error)
+                report.errors.push_back(compiler::format(d));
         }
-        if (report.errors.empty()) report.errors.push_back("the build failed:\n" + result.log);
+        if (report.errors.empty())
+            report.errors.push_back("the build failed:\n" + result.log);
         m.log(report);
         publish(report);
         return report;

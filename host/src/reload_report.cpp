@@ -7,13 +7,20 @@ namespace scripthost {
 
 const char* outcomeName(FieldOutcome::Kind kind) noexcept {
     switch (kind) {
-    case FieldOutcome::Kind::Converted: return "converted";
-    case FieldOutcome::Kind::Renamed: return "renamed";
-    case FieldOutcome::Kind::Added: return "added";
-    case FieldOutcome::Kind::Removed: return "removed";
-    case FieldOutcome::Kind::Kept: return "kept-default";
-    case FieldOutcome::Kind::Unparked: return "unparked";
-    case FieldOutcome::Kind::Cleared: return "cleared";
+    case FieldOutcome::Kind::Converted:
+        return "converted";
+    case FieldOutcome::Kind::Renamed:
+        return "renamed";
+    case FieldOutcome::Kind::Added:
+        return "added";
+    case FieldOutcome::Kind::Removed:
+        return "removed";
+    case FieldOutcome::Kind::Kept:
+        return "kept-default";
+    case FieldOutcome::Kind::Unparked:
+        return "unparked";
+    case FieldOutcome::Kind::Cleared:
+        return "cleared";
     }
     return "unknown";
 }
@@ -21,30 +28,39 @@ const char* outcomeName(FieldOutcome::Kind kind) noexcept {
 std::string ReloadReport::describe() const {
     std::string text;
     if (success) {
-        text = fmt::format("reload #{} ok: generation {} -> {}; {} restored, {} created, {} parked; "
-                           "build {:.1f} ms, main thread {:.2f} ms (load {:.2f}, warm {:.2f}, snapshot {:.2f}, "
-                           "restore {:.2f}, hooks {:.2f}, unload {:.2f})",
-                           sequence, fromGeneration, toGeneration, restored, created, parked, buildMs,
-                           totalMs, loadMs, warmMs, snapshotMs, restoreMs, hooksMs, unloadMs);
-        if (frameStallMs > 0) text += fmt::format(", stall {:.2f} ms", frameStallMs);
+        text = fmt::format(
+            "reload #{} ok: generation {} -> {}; {} restored, {} created, {} parked; "
+            "build {:.1f} ms, main thread {:.2f} ms (load {:.2f}, warm {:.2f}, snapshot {:.2f}, "
+            "restore {:.2f}, hooks {:.2f}, unload {:.2f})",
+            sequence, fromGeneration, toGeneration, restored, created, parked, buildMs, totalMs,
+            loadMs, warmMs, snapshotMs, restoreMs, hooksMs, unloadMs);
+        if (frameStallMs > 0)
+            text += fmt::format(", stall {:.2f} ms", frameStallMs);
     } else {
         text = fmt::format("reload #{} failed in {}: generation {} keeps running", sequence,
                            failedPhase.empty() ? "?" : failedPhase, fromGeneration);
     }
     if (!trigger.empty()) {
         text += "\n  trigger: ";
-        for (std::size_t i = 0; i < trigger.size() && i < 5; ++i) text += (i ? ", " : "") + trigger[i];
-        if (trigger.size() > 5) text += fmt::format(" and {} more", trigger.size() - 5);
+        for (std::size_t i = 0; i < trigger.size() && i < 5; ++i)
+            text += (i ? ", " : "") + trigger[i];
+        if (trigger.size() > 5)
+            text += fmt::format(" and {} more", trigger.size() - 5);
     }
-    for (const std::string& e : errors) text += "\n  error: " + e;
-    for (const std::string& w : warnings) text += "\n  warning: " + w;
-    for (const std::string& c : missingClasses) text += "\n  parked: " + c;
+    for (const std::string& e : errors)
+        text += "\n  error: " + e;
+    for (const std::string& w : warnings)
+        text += "\n  warning: " + w;
+    for (const std::string& c : missingClasses)
+        text += "\n  parked: " + c;
     for (const FieldOutcome& f : fields) {
         text += fmt::format("\n  {}.{} ({}): {}{}", f.className, f.field, f.script.toString(),
                             outcomeName(f.kind), f.detail.empty() ? "" : " - " + f.detail);
     }
-    if (reenabled) text += fmt::format("\n  re-enabled {} script(s) disabled after failures", reenabled);
-    if (released) text += fmt::format("\n  released {} script-owned entit(ies) nothing referenced", released);
+    if (reenabled)
+        text += fmt::format("\n  re-enabled {} script(s) disabled after failures", reenabled);
+    if (released)
+        text += fmt::format("\n  released {} script-owned entit(ies) nothing referenced", released);
     return text;
 }
 

@@ -68,7 +68,8 @@ Result<SceneScript> readScript(const json& j, const std::string& path) {
     }
     SceneScript script;
     if (auto id = j.find("id"); id != j.end()) {
-        if (!id->is_number_unsigned()) return fail(path + ".id: expected a saved object id");
+        if (!id->is_number_unsigned())
+            return fail(path + ".id: expected a saved object id");
         script.id = id->get<std::uint64_t>();
     }
     if (auto parked = j.find("parked"); parked != j.end() && parked->is_boolean()) {
@@ -136,10 +137,12 @@ Result<SceneEntity> readEntity(const json& j, const std::string& path) {
                 entity.scripts.push_back(std::move(*s));
             }
         } else if (key == "id") {
-            if (!value.is_number_unsigned()) return fail(at + ": expected a saved object id");
+            if (!value.is_number_unsigned())
+                return fail(at + ": expected a saved object id");
             entity.id = value.get<std::uint64_t>();
         } else if (key == "ownedByScripts") {
-            if (!value.is_boolean()) return fail(at + ": expected true or false");
+            if (!value.is_boolean())
+                return fail(at + ": expected true or false");
             entity.ownedByScripts = value.get<bool>();
         } else {
             return fail(
@@ -211,16 +214,21 @@ json Scene::toJson() const {
         json components = json::array();
         for (std::size_t i = 0; i < e.components.size(); ++i) {
             const std::uint64_t id = i < e.componentIds.size() ? e.componentIds[i] : 0;
-            components.push_back(id ? json{{"kind", e.components[i]}, {"id", id}} : json(e.components[i]));
+            components.push_back(id ? json{{"kind", e.components[i]}, {"id", id}}
+                                    : json(e.components[i]));
         }
         entity["components"] = std::move(components);
-        if (e.id) entity["id"] = e.id;
-        if (e.ownedByScripts) entity["ownedByScripts"] = true;
+        if (e.id)
+            entity["id"] = e.id;
+        if (e.ownedByScripts)
+            entity["ownedByScripts"] = true;
         json scripts = json::array();
         for (const SceneScript& s : e.scripts) {
             json script{{"class", s.className}, {"fields", s.fields}};
-            if (s.id) script["id"] = s.id;
-            if (s.parked) script["parked"] = true;
+            if (s.id)
+                script["id"] = s.id;
+            if (s.parked)
+                script["parked"] = true;
             scripts.push_back(std::move(script));
         }
         entity["scripts"] = std::move(scripts);

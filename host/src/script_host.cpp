@@ -59,22 +59,23 @@ Result<void> ScriptHost::loadScripts(const AssemblyFile& scripts) {
     return {};
 }
 
-
-
-
 RefResolver ScriptHost::sceneResolver(const std::unordered_map<std::uint64_t, ObjectId>& remap,
                                       const std::vector<ObjectId>& sceneEntities) const {
     return [this, &remap, &sceneEntities](const nlohmann::json& ref) -> Result<ObjectId> {
         if (auto id = ref.find("id"); id != ref.end()) {
-            if (!id->is_number_unsigned()) return fail("a reference's id must be a number");
-            if (auto it = remap.find(id->get<std::uint64_t>()); it != remap.end()) return it->second;
+            if (!id->is_number_unsigned())
+                return fail("a reference's id must be a number");
+            if (auto it = remap.find(id->get<std::uint64_t>()); it != remap.end())
+                return it->second;
             const ObjectId direct = ObjectId::unpack(id->get<std::uint64_t>());
-            if (world_.isAlive(direct)) return direct;
+            if (world_.isAlive(direct))
+                return direct;
             return fail("no object with id " + id->dump() + " in the scene or the world");
         }
         auto name = ref.find("entity");
         if (name == ref.end() || !name->is_string()) {
-            return fail("a reference is null, {\"id\": n} or {\"entity\": \"name\"}, got " + ref.dump());
+            return fail("a reference is null, {\"id\": n} or {\"entity\": \"name\"}, got " +
+                        ref.dump());
         }
         ObjectId entity;
         for (ObjectId e : sceneEntities) { // the scene's own entities first
@@ -83,19 +84,23 @@ RefResolver ScriptHost::sceneResolver(const std::unordered_map<std::uint64_t, Ob
                 break;
             }
         }
-        if (entity.isNull()) entity = world_.findEntity(name->get<std::string>());
-        if (entity.isNull()) return fail("no entity named " + name->dump());
+        if (entity.isNull())
+            entity = world_.findEntity(name->get<std::string>());
+        if (entity.isNull())
+            return fail("no entity named " + name->dump());
         const Entity& found = *world_.entity(entity);
         if (auto kind = ref.find("component"); kind != ref.end()) {
             for (ObjectId c : found.components) {
-                if (world_.component(c)->kind == *kind) return c;
+                if (world_.component(c)->kind == *kind)
+                    return c;
             }
             return fail("entity " + name->dump() + " has no " + kind->dump() + " component");
         }
         if (auto cls = ref.find("script"); cls != ref.end()) {
             for (ObjectId sc : found.scripts) {
                 const std::string& have = world_.script(sc)->className;
-                if (have == *cls || have.ends_with("." + cls->get<std::string>())) return sc;
+                if (have == *cls || have.ends_with("." + cls->get<std::string>()))
+                    return sc;
             }
             return fail("entity " + name->dump() + " has no script " + cls->dump());
         }
@@ -104,11 +109,13 @@ RefResolver ScriptHost::sceneResolver(const std::unordered_map<std::uint64_t, Ob
 }
 
 Result<void> ScriptHost::writeSceneFields(ObjectId slot, const ScriptClassInfo& info,
-                                          const nlohmann::json& fields, const RefResolver& resolve) {
+                                          const nlohmann::json& fields,
+                                          const RefResolver& resolve) {
     for (const auto& [name, json] : fields.items()) {
         const FieldInfo* field = nullptr;
         for (const FieldInfo& f : info.fields) {
-            if (f.name == name) field = &f;
+            if (f.name == name)
+                field = &f;
         }
         if (field == nullptr) {
             return fail(fmt::format("{} has no [SerializeField] field named {}", info.name, name));
@@ -125,14 +132,17 @@ Result<void> ScriptHost::writeSceneFields(ObjectId slot, const ScriptClassInfo& 
 }
 
 Result<ObjectId> ScriptHost::addScript(ObjectId entity, const SceneScript& script) {
-    if (!domain_) return fail("no scripts are loaded");
+    if (!domain_)
+        return fail("no scripts are loaded");
     if (world_.entity(entity) == nullptr) {
         return fail("entity " + entity.toString() + " does not exist");
     }
     const ScriptClassInfo* info = domain_->findScriptClass(script.className);
-    if (info == nullptr) return fail(domain_->explainMissingClass(script.className));
+    if (info == nullptr)
+        return fail(domain_->explainMissingClass(script.className));
     auto slot = world_.addScript(entity, info->name);
-    if (!slot) return std::unexpected(slot.error());
+    if (!slot)
+        return std::unexpected(slot.error());
     ScriptContextBinding bind(context_);
     if (auto made = domain_->instantiate(*slot, entity, info->name); !made) {
         world_.destroy(*slot);
@@ -140,7 +150,8 @@ Result<ObjectId> ScriptHost::addScript(ObjectId entity, const SceneScript& scrip
     }
     const std::unordered_map<std::uint64_t, ObjectId> noIds;
     const std::vector<ObjectId> noEntities;
-    if (auto written = writeSceneFields(*slot, *info, script.fields, sceneResolver(noIds, noEntities));
+    if (auto written =
+            writeSceneFields(*slot, *info, script.fields, sceneResolver(noIds, noEntities));
         !written) {
         (void)domain_->detach(*slot);
         world_.destroy(*slot);
@@ -153,7 +164,8 @@ Result<ObjectId> ScriptHost::addScript(ObjectId entity, const SceneScript& scrip
 }
 
 Result<void> ScriptHost::instantiate(const Scene& scene) {
-    if (!domain_) return fail("no scripts are loaded");
+    if (!domain_)
+        return fail("no scripts are loaded");
     ScriptContextBinding bind(context_);
     // Saved ids (snapshots) map to the objects made here, so references survive.
     std::unordered_map<std::uint64_t, ObjectId> remap;
@@ -167,9 +179,11 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
     std::vector<Made> made;
     auto undo = [&](std::string message) -> Result<void> {
         for (const Made& m : made) {
-            if (m.info != nullptr) (void)domain_->detach(m.slot);
+            if (m.info != nullptr)
+                (void)domain_->detach(m.slot);
         }
-        for (ObjectId id : entities) world_.destroy(id);
+        for (ObjectId id : entities)
+            world_.destroy(id);
         return fail(std::move(message));
     };
     // 1. Entities, components and slots, so every reference has something to point at.
@@ -177,10 +191,12 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
         const ObjectId entity = world_.createEntity(e.name, e.transform);
         world_.entity(entity)->ownedByScripts = e.ownedByScripts;
         entities.push_back(entity);
-        if (e.id) remap[e.id] = entity;
+        if (e.id)
+            remap[e.id] = entity;
         for (std::size_t i = 0; i < e.components.size(); ++i) {
             auto component = world_.addComponent(entity, e.components[i]);
-            if (component && i < e.componentIds.size() && e.componentIds[i]) remap[e.componentIds[i]] = *component;
+            if (component && i < e.componentIds.size() && e.componentIds[i])
+                remap[e.componentIds[i]] = *component;
         }
         for (const SceneScript& script : e.scripts) {
             const ScriptClassInfo* info = domain_->findScriptClass(script.className);
@@ -188,15 +204,18 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
                 // Saved while its class was missing: it stays parked, values kept aside.
                 const ObjectId slot = *world_.addScript(entity, script.className);
                 world_.script(slot)->parked = true;
-                if (script.id) remap[script.id] = slot;
+                if (script.id)
+                    remap[script.id] = slot;
                 made.push_back({slot, nullptr, &script, &e});
                 continue;
             }
             if (info == nullptr) {
-                return undo(fmt::format("entity \"{}\": {}", e.name, domain_->explainMissingClass(script.className)));
+                return undo(fmt::format("entity \"{}\": {}", e.name,
+                                        domain_->explainMissingClass(script.className)));
             }
             const ObjectId slot = *world_.addScript(entity, info->name);
-            if (script.id) remap[script.id] = slot;
+            if (script.id)
+                remap[script.id] = slot;
             if (auto instance = domain_->instantiate(slot, entity, info->name); !instance) {
                 return undo(fmt::format("entity \"{}\": {}", e.name, instance.error().message));
             }
@@ -208,7 +227,9 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
     for (const Made& m : made) {
         if (m.info == nullptr) {
             auto saved = parkedFromJson(m.slot, m.script->fields, resolve);
-            if (!saved) return undo(fmt::format("entity \"{}\": {}", m.entity->name, saved.error().message));
+            if (!saved)
+                return undo(
+                    fmt::format("entity \"{}\": {}", m.entity->name, saved.error().message));
             parkedScripts_[m.slot] = std::move(*saved);
             continue;
         }
@@ -218,7 +239,8 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
     }
     // 3. Initialize in scene order, every script constructed and filled in by now.
     for (const Made& m : made) {
-        if (m.info == nullptr) continue;
+        if (m.info == nullptr)
+            continue;
         if (auto attached = domain_->attach(m.slot, true); !attached) {
             return std::unexpected(attached.error());
         }
@@ -233,27 +255,36 @@ Result<ScriptSnapshot> ScriptHost::parkedFromJson(ObjectId slot, const nlohmann:
     std::function<Result<std::pair<FieldType, Value>>(const nlohmann::json&)> guess =
         [&](const nlohmann::json& j) -> Result<std::pair<FieldType, Value>> {
         FieldType type;
-        if (j.is_boolean()) type.kind = ValueKind::Bool;
-        else if (j.is_number_unsigned()) type.kind = ValueKind::UInt64;
-        else if (j.is_number_integer()) type.kind = ValueKind::Int64;
-        else if (j.is_number() || (j.is_string() && (j == "nan" || j == "inf" || j == "-inf"))) type.kind = ValueKind::Double;
-        else if (j.is_string()) type.kind = ValueKind::String;
-        else if (j.is_null() || j.is_object()) type.kind = ValueKind::ObjectRef;
+        if (j.is_boolean())
+            type.kind = ValueKind::Bool;
+        else if (j.is_number_unsigned())
+            type.kind = ValueKind::UInt64;
+        else if (j.is_number_integer())
+            type.kind = ValueKind::Int64;
+        else if (j.is_number() || (j.is_string() && (j == "nan" || j == "inf" || j == "-inf")))
+            type.kind = ValueKind::Double;
+        else if (j.is_string())
+            type.kind = ValueKind::String;
+        else if (j.is_null() || j.is_object())
+            type.kind = ValueKind::ObjectRef;
         else if (j.is_array()) {
             type.kind = ValueKind::List;
             auto first = j.empty() ? guess(nlohmann::json(0)) : guess(j[0]);
-            if (!first) return std::unexpected(first.error());
+            if (!first)
+                return std::unexpected(first.error());
             type.element.push_back(first->first);
         }
         type.typeName = std::string(kindName(type.kind));
         auto value = valueFromJson(j, type, resolve);
-        if (!value) return std::unexpected(value.error());
+        if (!value)
+            return std::unexpected(value.error());
         return std::pair{type, std::move(*value)};
     };
     ScriptSnapshot saved{slot, world_.script(slot)->entity, world_.script(slot)->className, {}};
     for (const auto& [name, json] : fields.items()) {
         auto typed = guess(json);
-        if (!typed) return fail(fmt::format("{}.{}: {}", saved.className, name, typed.error().message));
+        if (!typed)
+            return fail(fmt::format("{}.{}: {}", saved.className, name, typed.error().message));
         saved.fields.push_back(FieldSnapshot{name, typed->first, std::move(typed->second)});
     }
     return saved;
@@ -261,9 +292,11 @@ Result<ScriptSnapshot> ScriptHost::parkedFromJson(ObjectId slot, const nlohmann:
 
 Result<Scene> ScriptHost::saveScene() {
     auto snap = snapshot();
-    if (!snap) return std::unexpected(snap.error());
+    if (!snap)
+        return std::unexpected(snap.error());
     std::unordered_map<ObjectId, const ScriptSnapshot*> byScript;
-    for (const ScriptSnapshot& s : snap->scripts) byScript[s.script] = &s;
+    for (const ScriptSnapshot& s : snap->scripts)
+        byScript[s.script] = &s;
     Scene scene;
     for (ObjectId id : world_.entities()) {
         const Entity& e = *world_.entity(id);
@@ -282,7 +315,8 @@ Result<Scene> ScriptHost::saveScene() {
             script.className = ss.className;
             script.id = s.packed();
             script.parked = world_.script(s)->parked;
-            for (const FieldSnapshot& f : ss.fields) script.fields[f.name] = valueToJson(f.value, f.type);
+            for (const FieldSnapshot& f : ss.fields)
+                script.fields[f.name] = valueToJson(f.value, f.type);
             saved.scripts.push_back(std::move(script));
         }
         scene.entities.push_back(std::move(saved));
@@ -304,7 +338,6 @@ Scene ScriptHost::defaultScene() const {
     return scene;
 }
 
-
 Result<void> ScriptHost::removeScript(ObjectId script) {
     const ScriptSlot* slot = world_.script(script);
     if (slot == nullptr) {
@@ -324,15 +357,18 @@ Result<void> ScriptHost::removeScript(ObjectId script) {
 
 Result<void> ScriptHost::destroyObject(ObjectId id) {
     switch (world_.kindOf(id)) {
-    case ObjectKind::Entity: return destroyEntity(id);
-    case ObjectKind::Script: return removeScript(id);
+    case ObjectKind::Entity:
+        return destroyEntity(id);
+    case ObjectKind::Script:
+        return removeScript(id);
     case ObjectKind::Component:
         if (domain_) {
             domain_->forgetProxy(id);
         }
         world_.destroy(id);
         return {};
-    case ObjectKind::None: break;
+    case ObjectKind::None:
+        break;
     }
     return fail("object " + id.toString() + " does not exist");
 }
@@ -350,7 +386,8 @@ std::size_t ScriptHost::drainDestroyQueues() {
         const Entity* entity = world_.entity(id);
         // A finalized proxy releases the entity only if the scripts owned it and have not
         // asked for it again since (UEntity.Find makes a new proxy).
-        if (entity != nullptr && entity->ownedByScripts && !(domain_ && domain_->hasLiveProxy(id))) {
+        if (entity != nullptr && entity->ownedByScripts &&
+            !(domain_ && domain_->hasLiveProxy(id))) {
             if (destroyEntity(id)) {
                 ++destroyed;
                 ++releasedByCollector_;

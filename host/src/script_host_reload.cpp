@@ -30,14 +30,16 @@ std::size_t clearUnusableRefs(Value& value, const std::function<bool(ObjectId)>&
     }
     std::size_t cleared = 0;
     if (auto* items = std::get_if<ValueList>(&value)) {
-        for (Value& item : *items) cleared += clearUnusableRefs(item, usable);
+        for (Value& item : *items)
+            cleared += clearUnusableRefs(item, usable);
     }
     return cleared;
 }
 
 template <typename Fields> auto* findSaved(Fields& fields, const std::string& name) {
     for (auto& f : fields) {
-        if (f.name == name) return &f;
+        if (f.name == name)
+            return &f;
     }
     return static_cast<decltype(&fields[0])>(nullptr);
 }
@@ -65,7 +67,8 @@ const std::vector<FieldSnapshot>* ScriptHost::parkedFields(ObjectId script) cons
 }
 
 Result<Snapshot> ScriptHost::snapshot() {
-    if (!domain_) return fail("no scripts are loaded");
+    if (!domain_)
+        return fail("no scripts are loaded");
     ScriptContextBinding bind(context_);
     Snapshot snap;
     for (ObjectId entity : world_.entities()) {
@@ -79,24 +82,29 @@ Result<Snapshot> ScriptHost::snapshot() {
             auto fields = domain_->readFields(slot, &skipped);
             for (const std::string& field : skipped) {
                 const std::string entry = s->className + "." + field;
-                if (std::find(snap.notCarried.begin(), snap.notCarried.end(), entry) == snap.notCarried.end()) {
+                if (std::find(snap.notCarried.begin(), snap.notCarried.end(), entry) ==
+                    snap.notCarried.end()) {
                     snap.notCarried.push_back(entry);
                 }
             }
-            if (!fields) return std::unexpected(fields.error());
+            if (!fields)
+                return std::unexpected(fields.error());
             snap.scripts.push_back(ScriptSnapshot{slot, entity, s->className, std::move(*fields)});
         }
     }
     for (const ScriptClassInfo& info : domain_->scriptClasses()) {
-        if (info.preservedStatics.empty()) continue;
+        if (info.preservedStatics.empty())
+            continue;
         if (auto init = domain_->initializeClass(info.name); !init) {
             return std::unexpected(init.error());
         }
         StaticSnapshot statics{info.name, {}};
         for (const FieldInfo& field : info.preservedStatics) {
-            if (field.type.kind == ValueKind::Unsupported) continue;
+            if (field.type.kind == ValueKind::Unsupported)
+                continue;
             auto value = domain_->getStatic(info.name, field.name);
-            if (!value) return std::unexpected(value.error());
+            if (!value)
+                return std::unexpected(value.error());
             statics.fields.push_back(FieldSnapshot{field.name, field.type, std::move(*value)});
         }
         snap.statics.push_back(std::move(statics));
@@ -107,7 +115,8 @@ Result<Snapshot> ScriptHost::snapshot() {
 Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scripts) {
     const auto started = Clock::now();
     auto created = ScriptDomain::create(nextGeneration_++, scriptCore_, scripts);
-    if (!created) return std::unexpected(created.error());
+    if (!created)
+        return std::unexpected(created.error());
     return PreparedGeneration{std::move(*created), msSince(started)};
 }
 
@@ -136,7 +145,8 @@ ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::st
 }
 
 void ScriptHost::finishPendingUnload(ReloadReport& report) {
-    if (!pendingUnload_) return;
+    if (!pendingUnload_)
+        return;
     const auto phase = Clock::now();
     if (auto unloaded = pendingUnload_->unload(); !unloaded) {
         report.warnings.push_back(unloaded.error().message);
@@ -146,7 +156,8 @@ void ScriptHost::finishPendingUnload(ReloadReport& report) {
     report.totalMs += report.unloadMs;
 }
 
-ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector<std::string> trigger) {
+ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
+                                        std::vector<std::string> trigger) {
     ReloadReport report;
     report.sequence = ++reloadCount_;
     report.trigger = std::move(trigger);
@@ -186,7 +197,8 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
     }
     report.snapshotMs = msSince(phase);
     for (const std::string& field : saved->notCarried) {
-        report.warnings.push_back(field + " is of a type reloads cannot carry yet: it restarts from its default");
+        report.warnings.push_back(
+            field + " is of a type reloads cannot carry yet: it restarts from its default");
     }
 
     ScriptContextBinding bind(context_);
@@ -211,7 +223,8 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
         if (info == nullptr) {
             stagedParkedScripts.emplace(ss.script, ss);
             const std::string why = next->explainMissingClass(ss.className);
-            report.missingClasses.push_back(fmt::format("{} {}: {}", ss.className, ss.script.toString(), why));
+            report.missingClasses.push_back(
+                fmt::format("{} {}: {}", ss.className, ss.script.toString(), why));
             ++report.parked;
             plan.push_back({&ss, nullptr, false});
             continue;
@@ -224,12 +237,14 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
 
     // d. Restore fields by name (or former name), converting safely, parking the rest.
     auto usable = [&](ObjectId id) {
-        if (!world_.isAlive(id)) return false;
+        if (!world_.isAlive(id))
+            return false;
         return !(world_.kindOf(id) == ObjectKind::Script && stagedParkedScripts.contains(id));
     };
     std::vector<FieldOutcome> outcomes;
     for (const Planned& p : plan) {
-        if (p.info == nullptr) continue;
+        if (p.info == nullptr)
+            continue;
         ScriptSnapshot& ss = *p.saved;
         std::vector<FieldSnapshot> pool = std::move(ss.fields); // the snapshot is consumed here
         std::vector<FieldSnapshot> parkedHere;
@@ -274,7 +289,8 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
             if (source == nullptr) {
                 for (const std::string& name : [&] {
                          std::vector<std::string> names{field.name};
-                         names.insert(names.end(), field.formerNames.begin(), field.formerNames.end());
+                         names.insert(names.end(), field.formerNames.begin(),
+                                      field.formerNames.end());
                          return names;
                      }()) {
                     if ((source = findSaved(parkedHere, name))) {
@@ -286,7 +302,8 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
                 }
             }
             if (source == nullptr) {
-                if (!p.revived) note(field, FieldOutcome::Kind::Added, "new field: constructor default");
+                if (!p.revived)
+                    note(field, FieldOutcome::Kind::Added, "new field: constructor default");
                 continue;
             }
             // Taken out of its pool (by position: a moved-from entry has no name left).
@@ -309,9 +326,10 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
                 }
                 value = std::move(*converted);
                 if (how == FieldOutcome::Kind::Converted) {
-                    note(field, how, fmt::format("{} {} -> {} {}", consumed.type.typeName,
-                                                 describe(consumed.value), field.type.typeName,
-                                                 describe(value)));
+                    note(field, how,
+                         fmt::format("{} {} -> {} {}", consumed.type.typeName,
+                                     describe(consumed.value), field.type.typeName,
+                                     describe(value)));
                 }
             }
             if (how == FieldOutcome::Kind::Renamed) {
@@ -321,7 +339,8 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
             }
             if (const std::size_t cleared = clearUnusableRefs(value, usable)) {
                 note(field, FieldOutcome::Kind::Cleared,
-                     fmt::format("{} reference(s) to objects that no longer exist set to null", cleared));
+                     fmt::format("{} reference(s) to objects that no longer exist set to null",
+                                 cleared));
             }
             const auto fieldIndex = static_cast<std::size_t>(&field - p.info->fields.data());
             if (auto written = next->setFieldAt(ss.script, fieldIndex, value); !written) {
@@ -334,27 +353,33 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
             outcomes.push_back({ss.script, p.info->name, gone.name, FieldOutcome::Kind::Removed,
                                 "no such field any more: value parked"});
         }
-        if (!parkedHere.empty()) stagedParkedFields[ss.script] = std::move(parkedHere);
+        if (!parkedHere.empty())
+            stagedParkedFields[ss.script] = std::move(parkedHere);
         ++(p.revived ? report.created : report.restored);
     }
 
     // Preserved statics: initialise each class first, so its static constructor cannot
     // later overwrite what is restored.
     for (const ScriptClassInfo& info : next->scriptClasses()) {
-        if (info.preservedStatics.empty()) continue;
+        if (info.preservedStatics.empty())
+            continue;
         if (auto init = next->initializeClass(info.name); !init) {
             return rollback("restore", init.error().message);
         }
         const StaticSnapshot* old = nullptr;
         for (const StaticSnapshot& s : saved->statics) {
-            if (s.className == info.name) old = &s;
+            if (s.className == info.name)
+                old = &s;
         }
-        if (old == nullptr) continue;
+        if (old == nullptr)
+            continue;
         for (const FieldInfo& field : info.preservedStatics) {
             const FieldSnapshot* source = findSaved(old->fields, field.name);
-            if (source == nullptr) continue;
-            auto value = sameShape(source->type, field.type) ? Result<Value>(source->value)
-                                                             : convertValue(source->value, source->type, field.type);
+            if (source == nullptr)
+                continue;
+            auto value = sameShape(source->type, field.type)
+                             ? Result<Value>(source->value)
+                             : convertValue(source->value, source->type, field.type);
             if (!value) {
                 report.warnings.push_back(fmt::format("static {}.{}: {}; default kept", info.name,
                                                       field.name, value.error().message));
@@ -371,7 +396,8 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
     // e. Schedule, then the scripts' own after-reload hook.
     phase = Clock::now();
     for (const Planned& p : plan) {
-        if (p.info == nullptr) continue;
+        if (p.info == nullptr)
+            continue;
         if (auto attached = next->attach(p.saved->script, /*runInitialize*/ p.revived); !attached) {
             return rollback("hooks", attached.error().message);
         }
@@ -401,10 +427,12 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared, std::vector
     // reached again except by name: release them as the collector would have.
     std::vector<ObjectId> unreferenced;
     for (ObjectId id : world_.entities()) {
-        if (world_.entity(id)->ownedByScripts && !domain_->hasLiveProxy(id)) unreferenced.push_back(id);
+        if (world_.entity(id)->ownedByScripts && !domain_->hasLiveProxy(id))
+            unreferenced.push_back(id);
     }
     for (ObjectId id : unreferenced) {
-        if (destroyEntity(id)) ++report.released;
+        if (destroyEntity(id))
+            ++report.released;
     }
 
     report.success = true;

@@ -212,7 +212,8 @@ Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResol
         }
         if (j.is_object() && resolve) { // scenes: saved ids and names map to this world
             auto id = resolve(j);
-            if (!id) return std::unexpected(id.error());
+            if (!id)
+                return std::unexpected(id.error());
             return Value{ObjectRef{*id}};
         }
         if (j.is_object() && j.size() == 1 && j.contains("id") && j["id"].is_number_unsigned()) {
@@ -225,7 +226,8 @@ Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResol
             return Value{ValueList{}};
         }
         if (!j.is_object()) {
-            return fail("expected an object with the members of " + type.typeName + ", got " + j.dump());
+            return fail("expected an object with the members of " + type.typeName + ", got " +
+                        j.dump());
         }
         ValueList members;
         for (const MemberType& member : type.members) {
@@ -234,7 +236,8 @@ Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResol
                 return fail(fmt::format("{}: missing member {}", type.typeName, member.name));
             }
             auto value = valueFromJson(*it, member.type, resolve);
-            if (!value) return fail(fmt::format("{}: {}", member.name, value.error().message));
+            if (!value)
+                return fail(fmt::format("{}: {}", member.name, value.error().message));
             members.push_back(std::move(*value));
         }
         return Value{std::move(members)};
@@ -248,7 +251,8 @@ Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResol
         items.reserve(j.size());
         for (std::size_t i = 0; i < j.size(); ++i) {
             auto item = valueFromJson(j[i], type.elementType(), resolve);
-            if (!item) return fail(fmt::format("[{}]: {}", i, item.error().message));
+            if (!item)
+                return fail(fmt::format("[{}]: {}", i, item.error().message));
             items.push_back(std::move(*item));
         }
         return Value{std::move(items)};
@@ -287,7 +291,8 @@ json valueToJson(const Value& value, const FieldType& type) {
                 return v.id.isNull() ? json(nullptr) : json{{"id", v.id.packed()}};
             } else if constexpr (std::is_same_v<T, ValueList>) {
                 if (type.kind == ValueKind::Record) {
-                    if (v.empty() && !type.members.empty()) return json(nullptr);
+                    if (v.empty() && !type.members.empty())
+                        return json(nullptr);
                     json record = json::object();
                     for (std::size_t i = 0; i < v.size() && i < type.members.size(); ++i) {
                         record[type.members[i].name] = valueToJson(v[i], type.members[i].type);

@@ -11,33 +11,76 @@ namespace {
 bool isInteger(ValueKind k) {
     return k >= ValueKind::Int8 && k <= ValueKind::UInt64;
 }
-bool isFloat(ValueKind k) { return k == ValueKind::Float || k == ValueKind::Double; }
-bool isNumeric(ValueKind k) { return isInteger(k) || isFloat(k); }
+bool isFloat(ValueKind k) {
+    return k == ValueKind::Float || k == ValueKind::Double;
+}
+bool isNumeric(ValueKind k) {
+    return isInteger(k) || isFloat(k);
+}
 bool isSignedInteger(ValueKind k) {
-    return k == ValueKind::Int8 || k == ValueKind::Int16 || k == ValueKind::Int32 || k == ValueKind::Int64;
+    return k == ValueKind::Int8 || k == ValueKind::Int16 || k == ValueKind::Int32 ||
+           k == ValueKind::Int64;
 }
 
 // Inclusive range of an integer kind as long double (exact for 64-bit bounds).
 void integerRange(ValueKind k, long double& lo, long double& hi) {
     switch (k) {
-    case ValueKind::Int8: lo = INT8_MIN; hi = INT8_MAX; return;
-    case ValueKind::UInt8: lo = 0; hi = UINT8_MAX; return;
-    case ValueKind::Int16: lo = INT16_MIN; hi = INT16_MAX; return;
-    case ValueKind::UInt16: lo = 0; hi = UINT16_MAX; return;
-    case ValueKind::Int32: lo = INT32_MIN; hi = INT32_MAX; return;
-    case ValueKind::UInt32: lo = 0; hi = UINT32_MAX; return;
-    case ValueKind::Int64: lo = static_cast<long double>(INT64_MIN); hi = static_cast<long double>(INT64_MAX); return;
-    default: lo = 0; hi = static_cast<long double>(UINT64_MAX); return;
+    case ValueKind::Int8:
+        lo = INT8_MIN;
+        hi = INT8_MAX;
+        return;
+    case ValueKind::UInt8:
+        lo = 0;
+        hi = UINT8_MAX;
+        return;
+    case ValueKind::Int16:
+        lo = INT16_MIN;
+        hi = INT16_MAX;
+        return;
+    case ValueKind::UInt16:
+        lo = 0;
+        hi = UINT16_MAX;
+        return;
+    case ValueKind::Int32:
+        lo = INT32_MIN;
+        hi = INT32_MAX;
+        return;
+    case ValueKind::UInt32:
+        lo = 0;
+        hi = UINT32_MAX;
+        return;
+    case ValueKind::Int64:
+        lo = static_cast<long double>(INT64_MIN);
+        hi = static_cast<long double>(INT64_MAX);
+        return;
+    default:
+        lo = 0;
+        hi = static_cast<long double>(UINT64_MAX);
+        return;
     }
 }
 
 // The value as an exact long double (64-bit integers and doubles fit an x87 long double).
 bool asNumber(const Value& v, long double& out, bool& isNan) {
     isNan = false;
-    if (auto* i = std::get_if<std::int64_t>(&v)) { out = static_cast<long double>(*i); return true; }
-    if (auto* u = std::get_if<std::uint64_t>(&v)) { out = static_cast<long double>(*u); return true; }
-    if (auto* f = std::get_if<float>(&v)) { isNan = std::isnan(*f); out = *f; return true; }
-    if (auto* d = std::get_if<double>(&v)) { isNan = std::isnan(*d); out = *d; return true; }
+    if (auto* i = std::get_if<std::int64_t>(&v)) {
+        out = static_cast<long double>(*i);
+        return true;
+    }
+    if (auto* u = std::get_if<std::uint64_t>(&v)) {
+        out = static_cast<long double>(*u);
+        return true;
+    }
+    if (auto* f = std::get_if<float>(&v)) {
+        isNan = std::isnan(*f);
+        out = *f;
+        return true;
+    }
+    if (auto* d = std::get_if<double>(&v)) {
+        isNan = std::isnan(*d);
+        out = *d;
+        return true;
+    }
     return false;
 }
 
@@ -64,20 +107,23 @@ Result<Value> numberTo(long double n, bool isNan, ValueKind to, const Value& ori
     if (n < lo || n > hi) {
         return fail(fmt::format("{} does not fit a {}", describe(original), kindName(to)));
     }
-    if (isSignedInteger(to)) return Value{static_cast<std::int64_t>(n)};
+    if (isSignedInteger(to))
+        return Value{static_cast<std::int64_t>(n)};
     return Value{static_cast<std::uint64_t>(n)};
 }
 
 const std::string* memberName(const FieldType& type, std::int64_t value) {
     for (const auto& [name, member] : type.enumMembers) {
-        if (member == value) return &name;
+        if (member == value)
+            return &name;
     }
     return nullptr;
 }
 
 const std::int64_t* memberValue(const FieldType& type, const std::string& name) {
     for (const auto& [member, value] : type.enumMembers) {
-        if (member == name) return &value;
+        if (member == name)
+            return &value;
     }
     return nullptr;
 }
@@ -85,21 +131,28 @@ const std::int64_t* memberValue(const FieldType& type, const std::string& name) 
 } // namespace
 
 bool sameShape(const FieldType& a, const FieldType& b) {
-    if (a.kind != b.kind) return false;
+    if (a.kind != b.kind)
+        return false;
     switch (a.kind) {
-    case ValueKind::Enum: return a.enumMembers == b.enumMembers;
-    case ValueKind::ObjectRef: return a.typeName == b.typeName;
+    case ValueKind::Enum:
+        return a.enumMembers == b.enumMembers;
+    case ValueKind::ObjectRef:
+        return a.typeName == b.typeName;
     case ValueKind::Array:
-    case ValueKind::List: return sameShape(a.elementType(), b.elementType());
+    case ValueKind::List:
+        return sameShape(a.elementType(), b.elementType());
     case ValueKind::Record:
-        if (a.members.size() != b.members.size()) return false;
+        if (a.members.size() != b.members.size())
+            return false;
         for (std::size_t i = 0; i < a.members.size(); ++i) {
-            if (a.members[i].name != b.members[i].name || !sameShape(a.members[i].type, b.members[i].type)) {
+            if (a.members[i].name != b.members[i].name ||
+                !sameShape(a.members[i].type, b.members[i].type)) {
                 return false;
             }
         }
         return true;
-    default: return true;
+    default:
+        return true;
     }
 }
 
@@ -111,24 +164,30 @@ Result<Value> convertValue(const Value& value, const FieldType& from, const Fiel
     // Enums first: their storage is an integer, but their meaning is the member.
     if (f == ValueKind::Enum) {
         const auto* raw = std::get_if<std::int64_t>(&value);
-        if (raw == nullptr) return fail("a saved enum holds " + describe(value));
+        if (raw == nullptr)
+            return fail("a saved enum holds " + describe(value));
         const std::string* name = memberName(from, *raw);
         if (t == ValueKind::Enum) {
-            if (name == nullptr) return fail(fmt::format("{} is not a member of {}", *raw, from.typeName));
-            if (const std::int64_t* v = memberValue(to, *name)) return Value{*v};
+            if (name == nullptr)
+                return fail(fmt::format("{} is not a member of {}", *raw, from.typeName));
+            if (const std::int64_t* v = memberValue(to, *name))
+                return Value{*v};
             return fail(fmt::format("{} has no member {}", to.typeName, *name));
         }
         if (t == ValueKind::String) {
-            if (name == nullptr) return fail(fmt::format("{} is not a member of {}", *raw, from.typeName));
+            if (name == nullptr)
+                return fail(fmt::format("{} is not a member of {}", *raw, from.typeName));
             return Value{*name};
         }
-        if (isNumeric(t)) return numberTo(static_cast<long double>(*raw), false, t, value);
+        if (isNumeric(t))
+            return numberTo(static_cast<long double>(*raw), false, t, value);
         return fail(fmt::format("an enum cannot become a {}", kindName(t)));
     }
     if (t == ValueKind::Enum) {
         if (f == ValueKind::String) {
             const std::string& name = std::get<std::string>(value);
-            if (const std::int64_t* v = memberValue(to, name)) return Value{*v};
+            if (const std::int64_t* v = memberValue(to, name))
+                return Value{*v};
             return fail(fmt::format("{} has no member {}", to.typeName, name));
         }
         long double n;
@@ -148,14 +207,17 @@ Result<Value> convertValue(const Value& value, const FieldType& from, const Fiel
         asNumber(value, n, isNan);
         return numberTo(n, isNan, t, value);
     }
-    if ((f == ValueKind::Array || f == ValueKind::List) && (t == ValueKind::Array || t == ValueKind::List)) {
+    if ((f == ValueKind::Array || f == ValueKind::List) &&
+        (t == ValueKind::Array || t == ValueKind::List)) {
         const auto* items = std::get_if<ValueList>(&value);
-        if (items == nullptr) return fail("a saved list holds " + describe(value));
+        if (items == nullptr)
+            return fail("a saved list holds " + describe(value));
         ValueList converted;
         converted.reserve(items->size());
         for (std::size_t i = 0; i < items->size(); ++i) {
             auto item = convertValue((*items)[i], from.elementType(), to.elementType());
-            if (!item) return fail(fmt::format("[{}]: {}", i, item.error().message));
+            if (!item)
+                return fail(fmt::format("[{}]: {}", i, item.error().message));
             converted.push_back(std::move(*item));
         }
         return Value{std::move(converted)};
@@ -164,27 +226,34 @@ Result<Value> convertValue(const Value& value, const FieldType& from, const Fiel
         // Member by member, by name. Every old member must find a place: a member that
         // would be dropped fails the conversion (the caller parks the whole value).
         const auto* members = std::get_if<ValueList>(&value);
-        if (members == nullptr) return fail("a saved record holds " + describe(value));
+        if (members == nullptr)
+            return fail("a saved record holds " + describe(value));
         if (members->empty()) {
-            if (to.recordIsClass) return Value{ValueList{}};
+            if (to.recordIsClass)
+                return Value{ValueList{}};
             return fail("a null " + from.typeName + " cannot become a struct");
         }
         for (const MemberType& old : from.members) {
             bool kept = false;
-            for (const MemberType& now : to.members) kept = kept || now.name == old.name;
-            if (!kept) return fail(fmt::format("{} has no member {} any more", to.typeName, old.name));
+            for (const MemberType& now : to.members)
+                kept = kept || now.name == old.name;
+            if (!kept)
+                return fail(fmt::format("{} has no member {} any more", to.typeName, old.name));
         }
         ValueList converted;
         for (const MemberType& now : to.members) {
             std::size_t at = from.members.size();
             for (std::size_t i = 0; i < from.members.size(); ++i) {
-                if (from.members[i].name == now.name) at = i;
+                if (from.members[i].name == now.name)
+                    at = i;
             }
             if (at == from.members.size()) {
-                return fail(fmt::format("{} gained member {}: no saved value for it", to.typeName, now.name));
+                return fail(fmt::format("{} gained member {}: no saved value for it", to.typeName,
+                                        now.name));
             }
             auto member = convertValue((*members)[at], from.members[at].type, now.type);
-            if (!member) return fail(fmt::format("{}: {}", now.name, member.error().message));
+            if (!member)
+                return fail(fmt::format("{}: {}", now.name, member.error().message));
             converted.push_back(std::move(*member));
         }
         return Value{std::move(converted)};

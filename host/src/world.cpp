@@ -169,7 +169,8 @@ ObjectId World::findEntity(std::string_view name) const {
     std::uint32_t bestIndex = 0;
     for (std::uint32_t i = 0; i < records_.size(); ++i) {
         const auto* e = std::get_if<Entity>(&records_[i].payload);
-        if (e != nullptr && e->name == name && (best == nullptr || records_[i].order < best->order)) {
+        if (e != nullptr && e->name == name &&
+            (best == nullptr || records_[i].order < best->order)) {
             best = &records_[i];
             bestIndex = i;
         }

@@ -35,7 +35,8 @@ TEST_CASE("Marshaling C++ to C#: integers at their limits, floats, strings, enum
         {"i64In", "i64Out", std::int64_t{INT64_MIN}, std::int64_t{INT64_MIN ^ 1}},
         {"u64In", "u64Out", std::uint64_t{UINT64_MAX}, std::uint64_t{UINT64_MAX ^ 1}},
     };
-    for (const auto& c : ints) set(*host, s, c.in, c.value);
+    for (const auto& c : ints)
+        set(*host, s, c.in, c.value);
     set(*host, s, "boolIn", true);
     set(*host, s, "f32In", std::numeric_limits<float>::infinity());
     set(*host, s, "f64In", -0.0);
@@ -188,7 +189,8 @@ TEST_CASE("The schema describes arrays, lists and references") {
     REQUIRE(echo != nullptr);
     auto field = [&](const std::string& name) -> const FieldType& {
         for (const FieldInfo& f : echo->fields) {
-            if (f.name == name) return f.type;
+            if (f.name == name)
+                return f.type;
         }
         FAIL("no field " << name);
         throw;

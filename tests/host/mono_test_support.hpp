@@ -26,7 +26,8 @@ inline std::unique_ptr<ScriptHost> makeHost(int disableAfterFailures = 10) {
 }
 
 /// A host running `scripts` (compiled by the test) as its first generation.
-inline std::unique_ptr<ScriptHost> makeHostFrom(const AssemblyFile& scripts, int disableAfterFailures = 10) {
+inline std::unique_ptr<ScriptHost> makeHostFrom(const AssemblyFile& scripts,
+                                                int disableAfterFailures = 10) {
     ScriptHostOptions options;
     options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
     options.disableAfterFailures = disableAfterFailures;
@@ -47,7 +48,8 @@ inline ReloadReport reloadOk(ScriptHost& host, const AssemblyFile& scripts) {
 /// The outcome recorded for `field`, or nullptr.
 inline const FieldOutcome* outcomeOf(const ReloadReport& report, const std::string& field) {
     for (const FieldOutcome& f : report.fields) {
-        if (f.field == field) return &f;
+        if (f.field == field)
+            return &f;
     }
     return nullptr;
 }

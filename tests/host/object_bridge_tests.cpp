@@ -25,9 +25,11 @@ TEST_CASE("Thousands of proxies survive a forced full GC and still resolve to th
     CHECK(host->scriptFailureCount() == 0);
 }
 
-TEST_CASE("Entities a script creates and drops are destroyed exactly once, after GC, on the main thread") {
+TEST_CASE("Entities a script creates and drops are destroyed exactly once, after GC, on the main "
+          "thread") {
     auto host = makeHost();
-    const ObjectId spawner = spawnScript(*host, "Tests.Spawner", json{{"count", 1000}, {"keep", 10}});
+    const ObjectId spawner =
+        spawnScript(*host, "Tests.Spawner", json{{"count", 1000}, {"keep", 10}});
     host->tick(0.016);
     REQUIRE(host->world().entityCount() == 1 + 1000);
     CHECK(fieldOf<ValueList>(*host, spawner, "kept").size() == 10);
@@ -70,7 +72,8 @@ TEST_CASE("Every UTransform member on a destroyed entity raises MissingReference
     host->tick(0.016); // and the next frame runs
     CHECK(fieldOf<std::int64_t>(*host, s, "thrown") == 12);
     CHECK(fieldOf<std::int64_t>(*host, s, "updates") == 3);
-    CHECK(fieldOf<std::string>(*host, s, "firstMessage").find("has been destroyed") != std::string::npos);
+    CHECK(fieldOf<std::string>(*host, s, "firstMessage").find("has been destroyed") !=
+          std::string::npos);
     CHECK(host->scriptFailureCount() == 0);
 }
 
@@ -99,7 +102,8 @@ TEST_CASE("Factory functions from C#: new UEntity, AddComponent (native and scri
 
     host->tick(0.016);
     CHECK(fieldOf<std::int64_t>(*host, counter, "updates") >= 1); // the added script runs
-    for (int i = 0; i < 3 && host->world().isAlive(made); ++i) host->tick(0.016);
+    for (int i = 0; i < 3 && host->world().isAlive(made); ++i)
+        host->tick(0.016);
     CHECK_FALSE(host->world().isAlive(made)); // Destroy(made) at the end of a frame
     CHECK_FALSE(host->world().isAlive(camera));
     CHECK_FALSE(host->world().isAlive(counter));

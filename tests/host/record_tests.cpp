@@ -14,44 +14,61 @@ const std::string kTypes = R"(using System; using System.Collections.Generic; us
 )";
 
 std::string holder(const std::string& update) {
-    return "using System.Collections.Generic; using UEngine;\npublic class Holder : UMonoScriptComponent {\n"
-           "  [SerializeField] Stats stats; [SerializeField] Loadout loadout; [SerializeField] Stats[] many;\n"
+    return "using System.Collections.Generic; using UEngine;\npublic class Holder : "
+           "UMonoScriptComponent {\n"
+           "  [SerializeField] Stats stats; [SerializeField] Loadout loadout; [SerializeField] "
+           "Stats[] many;\n"
            "  [SerializeField] Loadout nothing; [SerializeField] string seen = \"\";\n"
            "  [SerializeField] Dictionary<string, int> table = new Dictionary<string, int>();\n"
-           "  public override void Update(float dt) { " + update + " } }\n";
+           "  public override void Update(float dt) { " +
+           update + " } }\n";
 }
 
 const std::string kSummary =
-    "seen = stats.hp + \"/\" + stats.speed + \"/\" + stats.title + \"/\" + (stats.target == null ? \"-\" : stats.target.name)"
-    " + \"/\" + stats.Secret + \"|\" + (loadout == null ? \"null\" : loadout.ids.Count + \":\" + loadout.inner.hp + \":\" + loadout.offset.z)"
-    " + \"|\" + (many == null ? -1 : many.Length) + \"|\" + (nothing == null ? \"null\" : \"set\");";
+    "seen = stats.hp + \"/\" + stats.speed + \"/\" + stats.title + \"/\" + (stats.target == null ? "
+    "\"-\" : stats.target.name)"
+    " + \"/\" + stats.Secret + \"|\" + (loadout == null ? \"null\" : loadout.ids.Count + \":\" + "
+    "loadout.inner.hp + \":\" + loadout.offset.z)"
+    " + \"|\" + (many == null ? -1 : many.Length) + \"|\" + (nothing == null ? \"null\" : "
+    "\"set\");";
 
 } // namespace
 
-TEST_CASE("Records: [Serializable] structs and classes round-trip both ways, nested and in arrays") {
+TEST_CASE(
+    "Records: [Serializable] structs and classes round-trip both ways, nested and in arrays") {
     TempDir dir("records");
-    auto v1 = compileScripts(dir, "gen1.dll", {{"Types.cs", kTypes}, {"Holder.cs", holder(kSummary)}});
+    auto v1 =
+        compileScripts(dir, "gen1.dll", {{"Types.cs", kTypes}, {"Holder.cs", holder(kSummary)}});
     auto host = makeHostFrom(v1);
     const ObjectId target = host->world().createEntity("Target");
-    const ObjectId h = spawnScript(*host, "Holder",
-                                   json{{"stats", {{"hp", 7}, {"speed", 1.5}, {"title", "knight"},
-                                                   {"target", {{"entity", "Target"}}}, {"secret", 42}}},
-                                        {"loadout", {{"ids", {1, 2, 3}},
-                                                     {"inner", {{"hp", 9}, {"speed", 0}, {"title", "inner"},
-                                                                {"target", nullptr}, {"secret", 0}}},
-                                                     {"offset", {0, 0, -4}}}},
-                                        {"nothing", nullptr}});
+    const ObjectId h = spawnScript(
+        *host, "Holder",
+        json{{"stats",
+              {{"hp", 7},
+               {"speed", 1.5},
+               {"title", "knight"},
+               {"target", {{"entity", "Target"}}},
+               {"secret", 42}}},
+             {"loadout",
+              {{"ids", {1, 2, 3}},
+               {"inner",
+                {{"hp", 9}, {"speed", 0}, {"title", "inner"}, {"target", nullptr}, {"secret", 0}}},
+               {"offset", {0, 0, -4}}}},
+             {"nothing", nullptr}});
     const ScriptClassInfo* info = host->domain()->findScriptClass("Holder");
     REQUIRE(info != nullptr);
     const FieldType& stats = info->fields.at(0).type;
     REQUIRE(stats.kind == ValueKind::Record);
     CHECK_FALSE(stats.recordIsClass);
     std::vector<std::string> members;
-    for (const MemberType& m : stats.members) members.push_back(m.name);
-    CHECK(members == std::vector<std::string>{"hp", "speed", "title", "target", "secret"}); // no "ignored"
+    for (const MemberType& m : stats.members)
+        members.push_back(m.name);
+    CHECK(members ==
+          std::vector<std::string>{"hp", "speed", "title", "target", "secret"}); // no "ignored"
     CHECK(info->fields.at(1).type.recordIsClass);
     CHECK(info->fields.at(2).type.kind == ValueKind::Array);
-    CHECK(info->fields.at(5).type.kind == ValueKind::Unsupported); // Dictionary: not carried, said so
+    CHECK(info->fields.at(5).type.kind ==
+          ValueKind::Unsupported); // Dictionary: not carried, said so
 
     // C++ → C#: managed code sees what the host wrote.
     host->tick(0.016);
@@ -74,24 +91,32 @@ TEST_CASE("Records: [Serializable] structs and classes round-trip both ways, nes
     CHECK_FALSE(host->setField(h, "stats", ValueList{}));
 }
 
-TEST_CASE("Records: values survive a reload, a changed record is converted member by member or parked") {
+TEST_CASE(
+    "Records: values survive a reload, a changed record is converted member by member or parked") {
     TempDir dir("records-reload");
     const std::string changed = R"(using System; using System.Collections.Generic; using UEngine;
 [Serializable] public struct Stats { public long hp; public float speed; public string title; public UEntity target;
   [SerializeField] private int secret; public int Secret { get { return secret; } } }
 [Serializable] public class Loadout { public List<int> ids = new List<int>(); public Vector3 offset; }
 )";
-    auto v1 = compileScripts(dir, "gen1.dll", {{"Types.cs", kTypes}, {"Holder.cs", holder(kSummary)}});
+    auto v1 =
+        compileScripts(dir, "gen1.dll", {{"Types.cs", kTypes}, {"Holder.cs", holder(kSummary)}});
     auto v2 = compileScripts(dir, "gen2.dll", {{"Types.cs", changed}, {"Holder.cs", holder("")}});
     auto host = makeHostFrom(v1);
     host->world().createEntity("Target");
-    const ObjectId h = spawnScript(*host, "Holder",
-                                   json{{"stats", {{"hp", 7}, {"speed", 1.5}, {"title", "knight"},
-                                                   {"target", {{"entity", "Target"}}}, {"secret", 42}}},
-                                        {"loadout", {{"ids", {1, 2}},
-                                                     {"inner", {{"hp", 1}, {"speed", 0}, {"title", ""},
-                                                                {"target", nullptr}, {"secret", 0}}},
-                                                     {"offset", {1, 2, 3}}}}});
+    const ObjectId h = spawnScript(
+        *host, "Holder",
+        json{{"stats",
+              {{"hp", 7},
+               {"speed", 1.5},
+               {"title", "knight"},
+               {"target", {{"entity", "Target"}}},
+               {"secret", 42}}},
+             {"loadout",
+              {{"ids", {1, 2}},
+               {"inner",
+                {{"hp", 1}, {"speed", 0}, {"title", ""}, {"target", nullptr}, {"secret", 0}}},
+               {"offset", {1, 2, 3}}}}});
     const ReloadReport report = reloadOk(*host, v2);
     // Stats: hp int → long converts, the rest carries: restored.
     const ValueList stats = fieldOf<ValueList>(*host, h, "stats");
@@ -104,6 +129,7 @@ TEST_CASE("Records: values survive a reload, a changed record is converted membe
     REQUIRE(host->parkedFields(h) != nullptr);
     CHECK(host->parkedFields(h)->at(0).name == "loadout");
     bool warned = false;
-    for (const std::string& w : report.warnings) warned = warned || w.find("Holder.table") != std::string::npos;
+    for (const std::string& w : report.warnings)
+        warned = warned || w.find("Holder.table") != std::string::npos;
     CHECK_MESSAGE(warned, report.describe());
 }

@@ -13,7 +13,8 @@ std::string counterSource(const std::string& step) {
     return "using UEngine;\npublic class Ticker : UMonoScriptComponent {\n"
            "  [SerializeField] int count;\n  [SerializeField] string note = \"initial\";\n"
            "  [SerializeField] UEntity buddy;\n"
-           "  public override void Update(float dt) { count += " + step + "; }\n}\n";
+           "  public override void Update(float dt) { count += " +
+           step + "; }\n}\n";
 }
 
 /// A host whose scripts live in a temp folder, with its reload coordinator.
@@ -23,8 +24,10 @@ struct LiveHost {
     std::unique_ptr<ReloadCoordinator> coordinator;
     std::vector<ReloadReport> reports;
 
-    explicit LiveHost(const std::vector<std::pair<std::string, std::string>>& files, bool cold = false) {
-        for (const auto& [name, text] : files) writeFile(dir / "scripts" / name, text);
+    explicit LiveHost(const std::vector<std::pair<std::string, std::string>>& files,
+                      bool cold = false) {
+        for (const auto& [name, text] : files)
+            writeFile(dir / "scripts" / name, text);
         ScriptHostOptions options;
         options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
         auto created = ScriptHost::create(options);
@@ -52,7 +55,8 @@ struct LiveHost {
     }
 
     /// Runs frames until `count` reports arrived (or the deadline passed).
-    bool runUntilReports(std::size_t count, std::chrono::seconds timeout = std::chrono::seconds(30)) {
+    bool runUntilReports(std::size_t count,
+                         std::chrono::seconds timeout = std::chrono::seconds(30)) {
         return waitUntil(
             [&] {
                 frame();
@@ -68,7 +72,8 @@ TEST_CASE("Live reload: saving a changed script swaps the code and keeps every v
     LiveHost live({{"Ticker.cs", counterSource("1")}});
     const ObjectId buddy = live.host->world().createEntity("Buddy");
     const ObjectId t = spawnScript(*live.host, "Ticker", json{{"buddy", {{"id", buddy.packed()}}}});
-    for (int i = 0; i < 5; ++i) live.frame();
+    for (int i = 0; i < 5; ++i)
+        live.frame();
     REQUIRE(live.host->setField(t, "note", std::string("set while running")));
     const std::int64_t before = fieldOf<std::int64_t>(*live.host, t, "count");
     CHECK(before == 5);
@@ -97,7 +102,9 @@ TEST_CASE("Live reload: a syntax error keeps the old code running, the fix reloa
     CHECK_FALSE(failed.success);
     CHECK(failed.failedPhase == "build");
     REQUIRE_FALSE(failed.errors.empty());
-    CHECK_MESSAGE(failed.errors[0].find("Ticker.cs(8,0): error CS1525: Unexpected symbol `oops'") != std::string::npos, failed.errors[0]);
+    CHECK_MESSAGE(failed.errors[0].find("Ticker.cs(8,0): error CS1525: Unexpected symbol `oops'") !=
+                      std::string::npos,
+                  failed.errors[0]);
     CHECK(live.host->domain()->generation() == 1);
     const std::int64_t before = fieldOf<std::int64_t>(*live.host, t, "count");
     live.frame();
@@ -131,7 +138,8 @@ TEST_CASE("Live reload: a burst of saves ends in the newest code, not one reload
     // The report is published a frame or two after the swap (unload, then the stall figure).
     auto successes = [&] {
         std::size_t n = 0;
-        for (const ReloadReport& r : live.reports) n += r.success ? 1 : 0;
+        for (const ReloadReport& r : live.reports)
+            n += r.success ? 1 : 0;
         return n;
     };
     CHECK(waitUntil([&] {
@@ -142,7 +150,8 @@ TEST_CASE("Live reload: a burst of saves ends in the newest code, not one reload
     CHECK(live.host->scriptFailureCount() == 0);
 }
 
-TEST_CASE("Live reload: deleting a script's file parks it, restoring the file brings its values back") {
+TEST_CASE(
+    "Live reload: deleting a script's file parks it, restoring the file brings its values back") {
     const std::string other = "using UEngine;\npublic class Other : UMonoScriptComponent { }\n";
     LiveHost live({{"Ticker.cs", counterSource("1")}, {"Other.cs", other}});
     const ObjectId t = spawnScript(*live.host, "Ticker");

@@ -18,23 +18,29 @@ std::string mover(const std::string& updateBody, const std::string& extra = "") 
            "  [SerializeField] List<int> history = new List<int>();\n"
            "  [SerializeField] bool initialized;\n"
            "  public override void Initialize() { initialized = true; }\n"
-           "  public override void Update(float dt) { " + updateBody + " }\n" + extra + "}\n"
-           "public class Helper : UMonoScriptComponent { [SerializeField] public int value = 7; }\n";
+           "  public override void Update(float dt) { " +
+           updateBody + " }\n" + extra +
+           "}\n"
+           "public class Helper : UMonoScriptComponent { [SerializeField] public int value = 7; "
+           "}\n";
 }
 
 } // namespace
 
 TEST_CASE("Reload: a changed method body runs, fields and references keep their values") {
     TempDir dir("reload-body");
-    auto v1 = compileScripts(dir, "gen1.dll", {{"Mover.cs", mover("ticks += 1; history.Add(ticks);")}});
+    auto v1 =
+        compileScripts(dir, "gen1.dll", {{"Mover.cs", mover("ticks += 1; history.Add(ticks);")}});
     auto v2 = compileScripts(dir, "gen2.dll", {{"Mover.cs", mover("ticks += 100;")}});
     auto host = makeHostFrom(v1);
     const ObjectId target = host->world().createEntity("Target");
-    const ObjectId m = spawnScript(*host, "Mover", json{{"speed", 2.5}, {"target", {{"id", target.packed()}}}});
+    const ObjectId m =
+        spawnScript(*host, "Mover", json{{"speed", 2.5}, {"target", {{"id", target.packed()}}}});
     const ObjectId helper = spawnScript(*host, "Helper");
     REQUIRE(host->setField(m, "helper", ObjectRef{helper}));
     REQUIRE(host->setField(helper, "value", std::int64_t{42}));
-    for (int i = 0; i < 3; ++i) host->tick(0.016);
+    for (int i = 0; i < 3; ++i)
+        host->tick(0.016);
     REQUIRE(host->setField(m, "label", std::string("changed at run time")));
     const std::size_t handles = ScriptDomain::liveGcHandles();
 
@@ -72,10 +78,13 @@ TEST_CASE("Reload: Initialize does not run again for restored instances") {
 
 TEST_CASE("Reload: [FormerlySerializedAs] restores a renamed field") {
     TempDir dir("reload-rename");
-    auto v1 = compileScripts(dir, "gen1.dll", {{"A.cs", "using UEngine;\npublic class A : UMonoScriptComponent {\n"
-                                                         "  [SerializeField] int hp = 10; }\n"}});
-    auto v2 = compileScripts(dir, "gen2.dll", {{"A.cs", "using UEngine;\npublic class A : UMonoScriptComponent {\n"
-                                                         "  [SerializeField, FormerlySerializedAs(\"hp\")] int health = 10; }\n"}});
+    auto v1 = compileScripts(dir, "gen1.dll",
+                             {{"A.cs", "using UEngine;\npublic class A : UMonoScriptComponent {\n"
+                                       "  [SerializeField] int hp = 10; }\n"}});
+    auto v2 = compileScripts(
+        dir, "gen2.dll",
+        {{"A.cs", "using UEngine;\npublic class A : UMonoScriptComponent {\n"
+                  "  [SerializeField, FormerlySerializedAs(\"hp\")] int health = 10; }\n"}});
     auto host = makeHostFrom(v1);
     const ObjectId a = spawnScript(*host, "A", json{{"hp", 77}});
     const ReloadReport report = reloadOk(*host, v2);
@@ -90,18 +99,22 @@ TEST_CASE("Reload: int to float and float to int convert only when the value fit
     TempDir dir("reload-types");
     auto v1 = compileScripts(dir, "gen1.dll",
                              {{"T.cs", "using UEngine;\npublic class T : UMonoScriptComponent {\n"
-                                       "  [SerializeField] int count; [SerializeField] float whole; [SerializeField] float fraction;\n"
+                                       "  [SerializeField] int count; [SerializeField] float "
+                                       "whole; [SerializeField] float fraction;\n"
                                        "  [SerializeField] long big; }\n"}});
     auto v2 = compileScripts(dir, "gen2.dll",
                              {{"T.cs", "using UEngine;\npublic class T : UMonoScriptComponent {\n"
-                                       "  [SerializeField] float count; [SerializeField] int whole; [SerializeField] int fraction = -1;\n"
+                                       "  [SerializeField] float count; [SerializeField] int "
+                                       "whole; [SerializeField] int fraction = -1;\n"
                                        "  [SerializeField] byte big = 9; }\n"}});
     auto v3 = compileScripts(dir, "gen3.dll",
                              {{"T.cs", "using UEngine;\npublic class T : UMonoScriptComponent {\n"
-                                       "  [SerializeField] float count; [SerializeField] int whole; [SerializeField] float fraction;\n"
+                                       "  [SerializeField] float count; [SerializeField] int "
+                                       "whole; [SerializeField] float fraction;\n"
                                        "  [SerializeField] long big; }\n"}});
     auto host = makeHostFrom(v1);
-    const ObjectId t = spawnScript(*host, "T", json{{"count", 3}, {"whole", 4.0}, {"fraction", 2.5}, {"big", 300}});
+    const ObjectId t = spawnScript(
+        *host, "T", json{{"count", 3}, {"whole", 4.0}, {"fraction", 2.5}, {"big", 300}});
     const ReloadReport report = reloadOk(*host, v2);
     CHECK(fieldOf<float>(*host, t, "count") == 3.0f);
     CHECK(fieldOf<std::int64_t>(*host, t, "whole") == 4);
@@ -123,16 +136,21 @@ TEST_CASE("Reload: int to float and float to int convert only when the value fit
 
 TEST_CASE("Reload: enums map by member name, a removed member keeps the default") {
     TempDir dir("reload-enum");
-    auto v1 = compileScripts(dir, "gen1.dll",
-                             {{"E.cs", "using UEngine;\npublic enum Mood { Calm, Happy, Sad }\n"
-                                       "public class E : UMonoScriptComponent { [SerializeField] Mood a; [SerializeField] Mood b;\n"
-                                       "  [SerializeField] Mood c; [SerializeField] string d = \"Sad\"; }\n"}});
-    auto v2 = compileScripts(dir, "gen2.dll",
-                             {{"E.cs", "using UEngine;\npublic enum Mood { Joyful = 10, Happy = 20, Calm = 30 }\n"
-                                       "public class E : UMonoScriptComponent { [SerializeField] Mood a; [SerializeField] Mood b = Mood.Joyful;\n"
-                                       "  [SerializeField] string c; [SerializeField] Mood d; }\n"}});
+    auto v1 = compileScripts(
+        dir, "gen1.dll",
+        {{"E.cs", "using UEngine;\npublic enum Mood { Calm, Happy, Sad }\n"
+                  "public class E : UMonoScriptComponent { [SerializeField] Mood a; "
+                  "[SerializeField] Mood b;\n"
+                  "  [SerializeField] Mood c; [SerializeField] string d = \"Sad\"; }\n"}});
+    auto v2 = compileScripts(
+        dir, "gen2.dll",
+        {{"E.cs", "using UEngine;\npublic enum Mood { Joyful = 10, Happy = 20, Calm = 30 }\n"
+                  "public class E : UMonoScriptComponent { [SerializeField] Mood a; "
+                  "[SerializeField] Mood b = Mood.Joyful;\n"
+                  "  [SerializeField] string c; [SerializeField] Mood d; }\n"}});
     auto host = makeHostFrom(v1);
-    const ObjectId e = spawnScript(*host, "E", json{{"a", "Happy"}, {"b", "Sad"}, {"c", "Calm"}, {"d", "Calm"}});
+    const ObjectId e =
+        spawnScript(*host, "E", json{{"a", "Happy"}, {"b", "Sad"}, {"c", "Calm"}, {"d", "Calm"}});
     const ReloadReport report = reloadOk(*host, v2);
     CHECK(fieldOf<std::int64_t>(*host, e, "a") == 20); // Happy by name, new number
     CHECK(fieldOf<std::int64_t>(*host, e, "b") == 10); // Sad is gone: default Joyful
@@ -143,9 +161,12 @@ TEST_CASE("Reload: enums map by member name, a removed member keeps the default"
 
 TEST_CASE("Reload: a removed class parks its slot, and its values return with the class") {
     TempDir dir("reload-park");
-    const std::string keeper = "using UEngine;\npublic class Keeper : UMonoScriptComponent { [SerializeField] public UEntity friend; }\n";
-    const std::string gone = "using UEngine;\npublic class Gone : UMonoScriptComponent { [SerializeField] int secret;\n"
-                             "  [SerializeField] bool initialized; public override void Initialize() { initialized = true; } }\n";
+    const std::string keeper = "using UEngine;\npublic class Keeper : UMonoScriptComponent { "
+                               "[SerializeField] public UEntity friend; }\n";
+    const std::string gone =
+        "using UEngine;\npublic class Gone : UMonoScriptComponent { [SerializeField] int secret;\n"
+        "  [SerializeField] bool initialized; public override void Initialize() { initialized = "
+        "true; } }\n";
     auto v1 = compileScripts(dir, "gen1.dll", {{"Keeper.cs", keeper}, {"Gone.cs", gone}});
     auto v2 = compileScripts(dir, "gen2.dll", {{"Keeper.cs", keeper}});
     auto v3 = compileScripts(dir, "gen3.dll", {{"Keeper.cs", keeper}, {"Gone.cs", gone}});
@@ -176,21 +197,27 @@ TEST_CASE("Reload: a removed class parks its slot, and its values return with th
 
 TEST_CASE("Reload: a class that no longer derives from the script base is parked and reported") {
     TempDir dir("reload-base");
-    auto v1 = compileScripts(dir, "gen1.dll", {{"P.cs", "using UEngine;\npublic class P : UMonoScriptComponent { [SerializeField] int x; }\n"}});
+    auto v1 = compileScripts(
+        dir, "gen1.dll",
+        {{"P.cs",
+          "using UEngine;\npublic class P : UMonoScriptComponent { [SerializeField] int x; }\n"}});
     auto v2 = compileScripts(dir, "gen2.dll", {{"P.cs", "public class P { int x; }\n"}});
     auto host = makeHostFrom(v1);
     const ObjectId p = spawnScript(*host, "P", json{{"x", 5}});
     const ReloadReport report = reloadOk(*host, v2);
     CHECK(report.parked == 1);
-    CHECK(report.missingClasses.at(0).find("does not derive from UEngine.UMonoScriptComponent") != std::string::npos);
+    CHECK(report.missingClasses.at(0).find("does not derive from UEngine.UMonoScriptComponent") !=
+          std::string::npos);
     CHECK(host->world().script(p)->parked);
 }
 
 TEST_CASE("Reload: a constructor that throws rolls back and the old generation keeps ticking") {
     TempDir dir("reload-ctor");
     auto v1 = compileScripts(dir, "gen1.dll", {{"Mover.cs", mover("ticks++;")}});
-    auto v2 = compileScripts(dir, "gen2.dll", {{"Mover.cs", mover("ticks += 1000;",
-                                                                   "  public Mover() { throw new System.Exception(\"bad ctor\"); }\n")}});
+    auto v2 = compileScripts(
+        dir, "gen2.dll",
+        {{"Mover.cs", mover("ticks += 1000;",
+                            "  public Mover() { throw new System.Exception(\"bad ctor\"); }\n")}});
     auto host = makeHostFrom(v1);
     const ObjectId m = spawnScript(*host, "Mover");
     host->tick(0.016);
@@ -210,8 +237,16 @@ TEST_CASE("Reload: a constructor that throws rolls back and the old generation k
 TEST_CASE("Reload: OnAfterReload runs, and when it throws the reload rolls back") {
     TempDir dir("reload-hook");
     auto v1 = compileScripts(dir, "gen1.dll", {{"Mover.cs", mover("ticks++;")}});
-    auto ok = compileScripts(dir, "gen2.dll", {{"Mover.cs", mover("ticks++;", "  public override void OnAfterReload() { label = \"reloaded \" + ticks; }\n")}});
-    auto bad = compileScripts(dir, "gen3.dll", {{"Mover.cs", mover("ticks += 50;", "  public override void OnAfterReload() { throw new System.InvalidOperationException(\"hook says no\"); }\n")}});
+    auto ok = compileScripts(
+        dir, "gen2.dll",
+        {{"Mover.cs",
+          mover("ticks++;",
+                "  public override void OnAfterReload() { label = \"reloaded \" + ticks; }\n")}});
+    auto bad = compileScripts(
+        dir, "gen3.dll",
+        {{"Mover.cs",
+          mover("ticks += 50;", "  public override void OnAfterReload() { throw new "
+                                "System.InvalidOperationException(\"hook says no\"); }\n")}});
     auto host = makeHostFrom(v1);
     const ObjectId m = spawnScript(*host, "Mover");
     host->tick(0.016);
@@ -242,16 +277,20 @@ TEST_CASE("Reload: a scripts assembly that is not valid is a failed load, nothin
 
 TEST_CASE("Reload: static fields reset unless [PreserveStatic]") {
     TempDir dir("reload-static");
-    const std::string src = "using UEngine;\npublic class S : UMonoScriptComponent {\n"
-                            "  public static int plain = 1; [PreserveStatic] public static int kept = 1;\n"
-                            "  [PreserveStatic] static string name = \"start\";\n"
-                            "  [SerializeField] int seenPlain; [SerializeField] int seenKept; [SerializeField] string seenName;\n"
-                            "  public override void Update(float dt) { plain++; kept++; name += \"+\"; seenPlain = plain; seenKept = kept; seenName = name; } }\n";
+    const std::string src =
+        "using UEngine;\npublic class S : UMonoScriptComponent {\n"
+        "  public static int plain = 1; [PreserveStatic] public static int kept = 1;\n"
+        "  [PreserveStatic] static string name = \"start\";\n"
+        "  [SerializeField] int seenPlain; [SerializeField] int seenKept; [SerializeField] string "
+        "seenName;\n"
+        "  public override void Update(float dt) { plain++; kept++; name += \"+\"; seenPlain = "
+        "plain; seenKept = kept; seenName = name; } }\n";
     auto v1 = compileScripts(dir, "gen1.dll", {{"S.cs", src}});
     auto v2 = compileScripts(dir, "gen2.dll", {{"S.cs", src + "// v2\n"}});
     auto host = makeHostFrom(v1);
     const ObjectId s = spawnScript(*host, "S");
-    for (int i = 0; i < 3; ++i) host->tick(0.016);
+    for (int i = 0; i < 3; ++i)
+        host->tick(0.016);
     CHECK(fieldOf<std::int64_t>(*host, s, "seenKept") == 4);
     reloadOk(*host, v2);
     host->tick(0.016);
@@ -262,11 +301,13 @@ TEST_CASE("Reload: static fields reset unless [PreserveStatic]") {
 
 TEST_CASE("Reload: a disabled script gets a fresh chance with new code") {
     TempDir dir("reload-reenable");
-    auto v1 = compileScripts(dir, "gen1.dll", {{"Mover.cs", mover("throw new System.Exception(\"broken\");")}});
+    auto v1 = compileScripts(dir, "gen1.dll",
+                             {{"Mover.cs", mover("throw new System.Exception(\"broken\");")}});
     auto v2 = compileScripts(dir, "gen2.dll", {{"Mover.cs", mover("ticks++;")}});
     auto host = makeHostFrom(v1, /*disableAfterFailures*/ 2);
     const ObjectId m = spawnScript(*host, "Mover");
-    for (int i = 0; i < 5; ++i) host->tick(0.016);
+    for (int i = 0; i < 5; ++i)
+        host->tick(0.016);
     REQUIRE_FALSE(host->world().script(m)->enabled);
     const ReloadReport report = reloadOk(*host, v2);
     CHECK(report.reenabled == 1);
@@ -285,7 +326,8 @@ TEST_CASE("Reload: 200 reloads in a row leave no handles or domains behind, RSS 
     for (int i = 0; i < 20; ++i) {
         movers.push_back(spawnScript(*host, "Mover", json{{"target", {{"id", target.packed()}}}}));
     }
-    for (int i = 0; i < 10; ++i) reloadOk(*host, i % 2 ? v1 : v2); // warm-up
+    for (int i = 0; i < 10; ++i)
+        reloadOk(*host, i % 2 ? v1 : v2); // warm-up
     ScriptDomain::collectGarbage();
     const std::size_t handles = ScriptDomain::liveGcHandles();
     const long rssBefore = residentKiB();

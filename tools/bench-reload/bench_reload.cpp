@@ -47,8 +47,6 @@
 // Table to stdout by default; --json prints one JSON object to stdout. Logs go to stderr.
 #include "host/script_host.hpp"
 
-#include <optional>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -59,6 +57,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <string>
@@ -338,7 +337,8 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
         std::optional<PreparedGeneration> prepared;
         const std::size_t P = loop.frame([&] {
             auto p = b.host.prepareGeneration(b.gen[newGen]);
-            if (!p) die("preparing the next generation failed: " + p.error().message);
+            if (!p)
+                die("preparing the next generation failed: " + p.error().message);
             prepared = std::move(*p);
         });
         const std::size_t W = loop.frame([&] { b.host.warmGeneration(*prepared); });
@@ -369,8 +369,8 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
         // The stall a player sees is the worst single frame of the three.
         const double worstDur = std::max({loop.at(P).durationMs, loop.at(W).durationMs,
                                           loop.at(R).durationMs, loop.at(U).durationMs});
-        const double worstBusy = std::max({loop.at(P).busyMs, loop.at(W).busyMs, loop.at(R).busyMs,
-                                           loop.at(U).busyMs});
+        const double worstBusy =
+            std::max({loop.at(P).busyMs, loop.at(W).busyMs, loop.at(R).busyMs, loop.at(U).busyMs});
         out.series["stall (paced)"].push_back(std::max(0.0, worstDur - medDur));
         out.series["stall (busy)"].push_back(std::max(0.0, worstBusy - medBusy));
         out.series["busy: load frame"].push_back(std::max(0.0, loop.at(P).busyMs - medBusy));
@@ -479,10 +479,11 @@ int main(int argc, char** argv) {
             rows.push_back({stall, median(v), p95(v), "16.7 ms frame budget", median(v) / kBudgetMs,
                             targetMs > 0 ? verdict(median(v), targetMs) : ""});
         }
-        for (const char* stage : {"busy: load frame", "busy: warm frame", "busy: swap frame",
-                                  "busy: unload frame"}) {
+        for (const char* stage :
+             {"busy: load frame", "busy: warm frame", "busy: swap frame", "busy: unload frame"}) {
             const Series& v = s.series.at(stage);
-            rows.push_back({stage, median(v), p95(v), "16.7 ms frame budget", median(v) / kBudgetMs, ""});
+            rows.push_back(
+                {stage, median(v), p95(v), "16.7 ms frame budget", median(v) / kBudgetMs, ""});
         }
         for (const std::string& phase : kPhases) {
             const Series& v = s.series.at(phase);

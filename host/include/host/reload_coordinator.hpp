@@ -18,13 +18,13 @@ namespace scripthost {
 class ScriptHost;
 
 struct ReloadCoordinatorOptions {
-    std::vector<std::filesystem::path> scriptDirs;  ///< watched and compiled
-    std::filesystem::path scriptCore;               ///< referenced by every build
-    std::filesystem::path buildDir;                 ///< gen<N>/Scripts.dll land here
-    bool coldCompiler = false;                      ///< mcs per build instead of the compile server
-    std::filesystem::path compileServer;            ///< default: beside the executable
-    std::chrono::milliseconds quietWindow{30};      ///< watcher debounce
-    bool pollingWatcher = false;                    ///< force the polling backend
+    std::vector<std::filesystem::path> scriptDirs; ///< watched and compiled
+    std::filesystem::path scriptCore;              ///< referenced by every build
+    std::filesystem::path buildDir;                ///< gen<N>/Scripts.dll land here
+    bool coldCompiler = false;                     ///< mcs per build instead of the compile server
+    std::filesystem::path compileServer;           ///< default: beside the executable
+    std::chrono::milliseconds quietWindow{30};     ///< watcher debounce
+    bool pollingWatcher = false;                   ///< force the polling backend
     std::chrono::milliseconds buildTimeout{60000};
 };
 
@@ -37,8 +37,8 @@ struct ReloadCoordinatorOptions {
 class ReloadCoordinator {
 public:
     /// Starts watching and the compiler (warm unless options.coldCompiler).
-    [[nodiscard]] static Result<std::unique_ptr<ReloadCoordinator>> start(ScriptHost& host,
-                                                                        ReloadCoordinatorOptions options);
+    [[nodiscard]] static Result<std::unique_ptr<ReloadCoordinator>>
+    start(ScriptHost& host, ReloadCoordinatorOptions options);
     ~ReloadCoordinator();
     ReloadCoordinator(const ReloadCoordinator&) = delete;
     ReloadCoordinator& operator=(const ReloadCoordinator&) = delete;

@@ -17,9 +17,9 @@ struct FieldOutcome {
         Renamed,   ///< restored from a [FormerlySerializedAs] name
         Added,     ///< new field: the constructor's default
         Removed,   ///< the field is gone: its value is parked on the slot
-        Kept,      ///< the type changed and the value could not convert: default kept, old value parked
-        Unparked,  ///< a parked value came back (the field returned)
-        Cleared,   ///< a reference to an object that no longer exists became null
+        Kept, ///< the type changed and the value could not convert: default kept, old value parked
+        Unparked, ///< a parked value came back (the field returned)
+        Cleared,  ///< a reference to an object that no longer exists became null
     };
     ObjectId script;
     std::string className;
@@ -33,8 +33,8 @@ struct FieldOutcome {
 /// One reload, successful or not. A failed reload changed nothing: the old generation
 /// kept running.
 struct ReloadReport {
-    std::uint64_t sequence = 0;        ///< 1 for the host's first reload
-    std::vector<std::string> trigger;  ///< changed files, or "forced"
+    std::uint64_t sequence = 0;       ///< 1 for the host's first reload
+    std::vector<std::string> trigger; ///< changed files, or "forced"
     bool success = false;
     std::string failedPhase;           ///< "build", "load", "instantiate", "restore", "hooks"
     std::vector<std::string> errors;   ///< why it failed (compile diagnostics included)
@@ -53,11 +53,11 @@ struct ReloadReport {
     double totalMs = 0;      ///< the whole main-thread part
     double frameStallMs = 0; ///< longest frame around the reload minus the median frame
 
-    std::size_t restored = 0; ///< instances carried into the new generation
-    std::size_t created = 0;  ///< instances whose class is back (parked before): Initialize ran
-    std::size_t parked = 0;   ///< slots whose class is missing now: values kept aside
+    std::size_t restored = 0;  ///< instances carried into the new generation
+    std::size_t created = 0;   ///< instances whose class is back (parked before): Initialize ran
+    std::size_t parked = 0;    ///< slots whose class is missing now: values kept aside
     std::size_t reenabled = 0; ///< scripts disabled after failures, enabled again
-    std::size_t released = 0; ///< script-owned entities nothing referenced any more
+    std::size_t released = 0;  ///< script-owned entities nothing referenced any more
     std::vector<FieldOutcome> fields; ///< every field that was not a plain restore
     std::vector<std::string> missingClasses;
 

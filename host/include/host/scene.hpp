@@ -5,9 +5,9 @@
 #include "host/error.hpp"
 #include "host/transform.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <cstdint>
 #include <string>
 #include <vector>
 

@@ -31,7 +31,7 @@ struct ScriptClassInfo {
     std::string name; ///< full name, "Namespace.Class" (nested: "Outer+Inner")
     bool overridesUpdate = false;
     bool overridesFixedUpdate = false;
-    std::vector<FieldInfo> fields; ///< [SerializeField] fields, base classes first
+    std::vector<FieldInfo> fields;           ///< [SerializeField] fields, base classes first
     std::vector<FieldInfo> preservedStatics; ///< [PreserveStatic] fields the class declares
 };
 
@@ -96,8 +96,8 @@ public:
     /// Every [SerializeField] field of a script instance with its type and value, in
     /// schema order. Fields of a type the host cannot carry are left out and named in
     /// `skipped`.
-    [[nodiscard]] Result<std::vector<FieldSnapshot>> readFields(ObjectId script,
-                                                                std::vector<std::string>* skipped = nullptr);
+    [[nodiscard]] Result<std::vector<FieldSnapshot>>
+    readFields(ObjectId script, std::vector<std::string>* skipped = nullptr);
 
     /// Runs a class's static constructor (safely: its exception comes back as an error).
     [[nodiscard]] Result<void> initializeClass(std::string_view className);

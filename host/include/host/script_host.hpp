@@ -80,7 +80,8 @@ public:
     /// runs OnAfterReload, and only then swaps and unloads N. Any failure discards N+1
     /// and N keeps running. Call between frames, never from a script. The report says
     /// what happened either way (the caller logs it).
-    [[nodiscard]] ReloadReport reload(const AssemblyFile& scripts, std::vector<std::string> trigger = {});
+    [[nodiscard]] ReloadReport reload(const AssemblyFile& scripts,
+                                      std::vector<std::string> trigger = {});
 
     /// The whole world as a scene (entities, components, scripts and their field values,
     /// with ids), loadable by instantiate() into another host: the state file's format.
@@ -94,7 +95,8 @@ public:
     /// 4. finishPendingUnload: unload the old generation.
     [[nodiscard]] Result<PreparedGeneration> prepareGeneration(const AssemblyFile& scripts);
     void warmGeneration(PreparedGeneration& prepared);
-    [[nodiscard]] ReloadReport completeReload(PreparedGeneration prepared, std::vector<std::string> trigger);
+    [[nodiscard]] ReloadReport completeReload(PreparedGeneration prepared,
+                                              std::vector<std::string> trigger);
     /// Unloads the generation a completeReload swapped out (adds its time to `report`).
     void finishPendingUnload(ReloadReport& report);
     /// Whether an old generation still waits to be unloaded.
@@ -128,7 +130,9 @@ public:
     [[nodiscard]] double time() const noexcept { return time_; }
     [[nodiscard]] std::int64_t frame() const noexcept { return frame_; }
     /// Script-owned entities destroyed because the GC finalized their last proxy.
-    [[nodiscard]] std::uint64_t releasedByCollector() const noexcept { return releasedByCollector_; }
+    [[nodiscard]] std::uint64_t releasedByCollector() const noexcept {
+        return releasedByCollector_;
+    }
     /// Script failures seen so far (every one, logged or not).
     [[nodiscard]] std::uint64_t scriptFailureCount() const noexcept { return failureCount_; }
     /// The most recent script failures, oldest first (at most kRecentFailures).
@@ -139,12 +143,14 @@ public:
 
 private:
     explicit ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore);
-    [[nodiscard]] RefResolver sceneResolver(const std::unordered_map<std::uint64_t, ObjectId>& remap,
-                                            const std::vector<ObjectId>& sceneEntities) const;
+    [[nodiscard]] RefResolver
+    sceneResolver(const std::unordered_map<std::uint64_t, ObjectId>& remap,
+                  const std::vector<ObjectId>& sceneEntities) const;
     [[nodiscard]] Result<ScriptSnapshot> parkedFromJson(ObjectId slot, const nlohmann::json& fields,
                                                         const RefResolver& resolve) const;
     [[nodiscard]] Result<void> writeSceneFields(ObjectId slot, const ScriptClassInfo& info,
-                                                const nlohmann::json& fields, const RefResolver& resolve);
+                                                const nlohmann::json& fields,
+                                                const RefResolver& resolve);
 
     ScriptHostOptions options_;
     AssemblyFile scriptCore_;

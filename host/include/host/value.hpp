@@ -37,10 +37,10 @@ enum class ValueKind {
     Vector3,
     Vector4,
     Quaternion,
-    ObjectRef, ///< a reference to an entity, a native component or a script
-    Array,     ///< T[] of a scalar, string, enum, vector or reference element
-    List,      ///< System.Collections.Generic.List<T>, same elements as Array
-    Record,    ///< a [Serializable] struct or class: its members, in order
+    ObjectRef,   ///< a reference to an entity, a native component or a script
+    Array,       ///< T[] of a scalar, string, enum, vector or reference element
+    List,        ///< System.Collections.Generic.List<T>, same elements as Array
+    Record,      ///< a [Serializable] struct or class: its members, in order
     Unsupported, ///< a type the host cannot carry yet (kept in the schema, never written)
 };
 
@@ -58,10 +58,10 @@ struct FieldType {
     ValueKind kind = ValueKind::Int32;
     std::string typeName; ///< C# full name, e.g. "System.Single" or "Demo.Mood"
     std::vector<std::pair<std::string, std::int64_t>> enumMembers; ///< enums only
-    std::vector<FieldType> element; ///< Array and List: exactly one, the element type
+    std::vector<FieldType> element;          ///< Array and List: exactly one, the element type
     RefTarget refTarget = RefTarget::Entity; ///< ObjectRef only
-    std::vector<MemberType> members; ///< Record only: the serialised members, in order
-    bool recordIsClass = false;      ///< Record only: a class (may be null), not a struct
+    std::vector<MemberType> members;         ///< Record only: the serialised members, in order
+    bool recordIsClass = false;              ///< Record only: a class (may be null), not a struct
 
     [[nodiscard]] const FieldType& elementType() const { return element.at(0); }
     bool operator==(const FieldType&) const = default;
@@ -89,8 +89,8 @@ using ValueList = std::vector<Value>;
 /// field really is. References are ObjectIds; arrays and lists are ValueLists; a record
 /// ([Serializable] struct or class) is a ValueList of its members in the type's order
 /// (an empty one for a null class instance).
-struct Value : std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string, glm::vec2,
-                            glm::vec3, glm::vec4, glm::quat, ObjectRef, ValueList> {
+struct Value : std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string,
+                            glm::vec2, glm::vec3, glm::vec4, glm::quat, ObjectRef, ValueList> {
     using variant::variant;
     using variant::operator=;
 };

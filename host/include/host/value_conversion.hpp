@@ -11,7 +11,8 @@ namespace scripthost {
 /// 0.1 ↛ float), enum ↔ enum by member name, enum ↔ integer when the integer is a
 /// member, enum ↔ string by member name, array ↔ list and element-wise conversion.
 /// Anything else is an error saying why; the caller keeps the new default then.
-[[nodiscard]] Result<Value> convertValue(const Value& value, const FieldType& from, const FieldType& to);
+[[nodiscard]] Result<Value> convertValue(const Value& value, const FieldType& from,
+                                         const FieldType& to);
 
 /// Whether two field types hold the same values without conversion.
 [[nodiscard]] bool sameShape(const FieldType& a, const FieldType& b);

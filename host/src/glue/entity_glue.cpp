@@ -1,7 +1,7 @@
 // Internal calls of UEngine.UEntity.
+#include "finalized_proxies.hpp"
 #include "glue/core_internal_calls.hpp"
 #include "glue/glue_access.hpp"
-#include "finalized_proxies.hpp"
 #include "host/script_host.hpp"
 #include "mono/mono_text.hpp"
 #include "mono/object_bridge.hpp"
@@ -37,7 +37,8 @@ void setName(std::uint64_t e, MonoString* name) {
 }
 std::uint64_t create(MonoObject* self, MonoString* name) {
     return guarded("new UEntity", [&]() -> std::uint64_t {
-        if (name == nullptr) throw ScriptError(ManagedError::ArgumentNull, "name");
+        if (name == nullptr)
+            throw ScriptError(ManagedError::ArgumentNull, "name");
         ScriptContext& c = context();
         const ObjectId id = c.world->createEntity(mono::toUtf8(name));
         c.world->entity(id)->ownedByScripts = true;
@@ -49,13 +50,16 @@ std::uint64_t create(MonoObject* self, MonoString* name) {
 }
 
 // Runs on the GC's finalizer thread: no context, no world — just the mailbox.
-void proxyFinalized(std::uint64_t e) { noteProxyFinalized(ObjectId::unpack(e)); }
+void proxyFinalized(std::uint64_t e) {
+    noteProxyFinalized(ObjectId::unpack(e));
+}
 
 std::uint64_t addComponent(std::uint64_t e, MonoString* kind) {
     return guarded("UEntity.AddComponent", [&]() -> std::uint64_t {
         requireEntity(e);
         auto id = context().world->addComponent(ObjectId::unpack(e), mono::toUtf8(kind));
-        if (!id) throw ScriptError(ManagedError::Argument, id.error().message);
+        if (!id)
+            throw ScriptError(ManagedError::Argument, id.error().message);
         return id->packed();
     });
 }
@@ -65,14 +69,17 @@ MonoObject* addScript(std::uint64_t e, MonoString* className) {
         requireEntity(e);
         ScriptContext& c = context();
         if (c.host == nullptr) {
-            throw ScriptError(ManagedError::InvalidOperation, "AddComponent needs the host's game loop");
+            throw ScriptError(ManagedError::InvalidOperation,
+                              "AddComponent needs the host's game loop");
         }
-        auto slot = c.host->addScript(ObjectId::unpack(e),
-                                      SceneScript{mono::toUtf8(className), nlohmann::json::object()});
-        if (!slot) throw ScriptError(ManagedError::Argument, slot.error().message);
+        auto slot = c.host->addScript(
+            ObjectId::unpack(e), SceneScript{mono::toUtf8(className), nlohmann::json::object()});
+        if (!slot)
+            throw ScriptError(ManagedError::Argument, slot.error().message);
         mono::ObjectBridge* bridge = mono::bridgeOf(mono_domain_get());
         auto instance = bridge ? bridge->remoteOf(*c.world, *slot) : fail("no active generation");
-        if (!instance) throw ScriptError(ManagedError::InvalidOperation, instance.error().message);
+        if (!instance)
+            throw ScriptError(ManagedError::InvalidOperation, instance.error().message);
         return *instance;
     });
 }
@@ -105,9 +112,12 @@ void registerEntityCalls(MonoRuntime& runtime) {
     runtime.registerInternalCall(c + "Internal_GetName", reinterpret_cast<const void*>(&getName));
     runtime.registerInternalCall(c + "Internal_SetName", reinterpret_cast<const void*>(&setName));
     runtime.registerInternalCall(c + "Internal_Create", reinterpret_cast<const void*>(&create));
-    runtime.registerInternalCall(c + "Internal_ProxyFinalized", reinterpret_cast<const void*>(&proxyFinalized));
-    runtime.registerInternalCall(c + "Internal_AddComponent", reinterpret_cast<const void*>(&addComponent));
-    runtime.registerInternalCall(c + "Internal_AddScript", reinterpret_cast<const void*>(&addScript));
+    runtime.registerInternalCall(c + "Internal_ProxyFinalized",
+                                 reinterpret_cast<const void*>(&proxyFinalized));
+    runtime.registerInternalCall(c + "Internal_AddComponent",
+                                 reinterpret_cast<const void*>(&addComponent));
+    runtime.registerInternalCall(c + "Internal_AddScript",
+                                 reinterpret_cast<const void*>(&addScript));
     runtime.registerInternalCall(c + "Internal_GetComponentCount",
                                  reinterpret_cast<const void*>(&componentCount));
     runtime.registerInternalCall(c + "Internal_GetComponentAt",

@@ -66,8 +66,10 @@ void registerObjectCalls(MonoRuntime& runtime) {
                                  reinterpret_cast<const void*>(&getProxy));
     runtime.registerInternalCall("UEngine.Internal.ObjectTable::Internal_HasProxyClass",
                                  reinterpret_cast<const void*>(&hasProxyClass));
-    runtime.registerInternalCall("UEngine.UObject::Internal_IsAlive", reinterpret_cast<const void*>(&isAlive));
-    runtime.registerInternalCall("UEngine.UObject::Internal_Destroy", reinterpret_cast<const void*>(&destroy));
+    runtime.registerInternalCall("UEngine.UObject::Internal_IsAlive",
+                                 reinterpret_cast<const void*>(&isAlive));
+    runtime.registerInternalCall("UEngine.UObject::Internal_Destroy",
+                                 reinterpret_cast<const void*>(&destroy));
 }
 
 } // namespace scripthost::glue

@@ -19,19 +19,33 @@ namespace {
 ValueKind kindOfTypeCode(int code, bool& ok) {
     ok = true;
     switch (code) {
-    case MONO_TYPE_BOOLEAN: return ValueKind::Bool;
-    case MONO_TYPE_I1: return ValueKind::Int8;
-    case MONO_TYPE_U1: return ValueKind::UInt8;
-    case MONO_TYPE_I2: return ValueKind::Int16;
-    case MONO_TYPE_U2: return ValueKind::UInt16;
-    case MONO_TYPE_I4: return ValueKind::Int32;
-    case MONO_TYPE_U4: return ValueKind::UInt32;
-    case MONO_TYPE_I8: return ValueKind::Int64;
-    case MONO_TYPE_U8: return ValueKind::UInt64;
-    case MONO_TYPE_R4: return ValueKind::Float;
-    case MONO_TYPE_R8: return ValueKind::Double;
-    case MONO_TYPE_STRING: return ValueKind::String;
-    default: ok = false; return ValueKind::Unsupported;
+    case MONO_TYPE_BOOLEAN:
+        return ValueKind::Bool;
+    case MONO_TYPE_I1:
+        return ValueKind::Int8;
+    case MONO_TYPE_U1:
+        return ValueKind::UInt8;
+    case MONO_TYPE_I2:
+        return ValueKind::Int16;
+    case MONO_TYPE_U2:
+        return ValueKind::UInt16;
+    case MONO_TYPE_I4:
+        return ValueKind::Int32;
+    case MONO_TYPE_U4:
+        return ValueKind::UInt32;
+    case MONO_TYPE_I8:
+        return ValueKind::Int64;
+    case MONO_TYPE_U8:
+        return ValueKind::UInt64;
+    case MONO_TYPE_R4:
+        return ValueKind::Float;
+    case MONO_TYPE_R8:
+        return ValueKind::Double;
+    case MONO_TYPE_STRING:
+        return ValueKind::String;
+    default:
+        ok = false;
+        return ValueKind::Unsupported;
     }
 }
 
@@ -48,15 +62,32 @@ struct IntegerLayout {
 };
 bool integerLayout(ValueKind kind, IntegerLayout& out) {
     switch (kind) {
-    case ValueKind::Int8: out = {1, true}; return true;
-    case ValueKind::UInt8: out = {1, false}; return true;
-    case ValueKind::Int16: out = {2, true}; return true;
-    case ValueKind::UInt16: out = {2, false}; return true;
-    case ValueKind::Int32: out = {4, true}; return true;
-    case ValueKind::UInt32: out = {4, false}; return true;
-    case ValueKind::Int64: out = {8, true}; return true;
-    case ValueKind::UInt64: out = {8, false}; return true;
-    default: return false;
+    case ValueKind::Int8:
+        out = {1, true};
+        return true;
+    case ValueKind::UInt8:
+        out = {1, false};
+        return true;
+    case ValueKind::Int16:
+        out = {2, true};
+        return true;
+    case ValueKind::UInt16:
+        out = {2, false};
+        return true;
+    case ValueKind::Int32:
+        out = {4, true};
+        return true;
+    case ValueKind::UInt32:
+        out = {4, false};
+        return true;
+    case ValueKind::Int64:
+        out = {8, true};
+        return true;
+    case ValueKind::UInt64:
+        out = {8, false};
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -88,7 +119,8 @@ MonoType* elementTypeOf(MonoType* type) {
 // The field of a record's class (or, for classes, a base class) named `name`.
 MonoClassField* memberField(MonoClass* klass, const std::string& name) {
     for (MonoClass* k = klass; k != nullptr; k = mono_class_get_parent(k)) {
-        if (MonoClassField* f = mono_class_get_field_from_name(k, name.c_str())) return f;
+        if (MonoClassField* f = mono_class_get_field_from_name(k, name.c_str()))
+            return f;
     }
     return nullptr;
 }
@@ -100,7 +132,8 @@ std::size_t unboxedOffset(MonoClassField* field) {
 }
 
 std::int64_t signExtend(std::int64_t raw, const IntegerLayout& layout) {
-    if (layout.size >= 8) return raw;
+    if (layout.size >= 8)
+        return raw;
     const int shift = int(64 - layout.size * 8);
     if (layout.isSigned) {
         return static_cast<std::int64_t>(static_cast<std::uint64_t>(raw) << shift) >> shift;
@@ -134,7 +167,8 @@ Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& 
 
 Result<Value> readInteger(const void* storage, ValueKind kind) {
     IntegerLayout layout{};
-    if (!integerLayout(kind, layout)) return fail("not an integer kind");
+    if (!integerLayout(kind, layout))
+        return fail("not an integer kind");
     std::uint64_t raw = 0;
     std::memcpy(&raw, storage, layout.size); // little-endian: low bytes first
     if (layout.isSigned) {
@@ -156,7 +190,8 @@ Result<Value> readElements(MonoArray* array, std::uintptr_t count, MonoType* typ
     for (std::uintptr_t i = 0; i < count; ++i) {
         auto item = readStorage(mono_array_addr_with_size(array, size, i), elementType,
                                 t.elementType(), context);
-        if (!item) return fail(fmt::format("[{}]: {}", i, item.error().message));
+        if (!item)
+            return fail(fmt::format("[{}]: {}", i, item.error().message));
         items.push_back(std::move(*item));
     }
     return Value{std::move(items)};
@@ -170,7 +205,8 @@ Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& 
         return object;
     };
     switch (t.kind) {
-    case ValueKind::Bool: return Value{*static_cast<const std::uint8_t*>(storage) != 0};
+    case ValueKind::Bool:
+        return Value{*static_cast<const std::uint8_t*>(storage) != 0};
     case ValueKind::Float: {
         float f;
         std::memcpy(&f, storage, sizeof f);
@@ -181,11 +217,14 @@ Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& 
         std::memcpy(&d, storage, sizeof d);
         return Value{d};
     }
-    case ValueKind::String: return Value{toUtf8(reinterpret_cast<MonoString*>(loadRef()))};
+    case ValueKind::String:
+        return Value{toUtf8(reinterpret_cast<MonoString*>(loadRef()))};
     case ValueKind::Enum: {
         auto raw = readInteger(storage, enumStorage(mono_class_from_mono_type(type)));
-        if (!raw) return raw;
-        if (auto* u = std::get_if<std::uint64_t>(&*raw)) return Value{static_cast<std::int64_t>(*u)};
+        if (!raw)
+            return raw;
+        if (auto* u = std::get_if<std::uint64_t>(&*raw))
+            return Value{static_cast<std::int64_t>(*u)};
         return raw;
     }
     case ValueKind::Vector2: {
@@ -210,7 +249,8 @@ Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& 
     }
     case ValueKind::ObjectRef: {
         MonoObject* object = loadRef();
-        if (object == nullptr || context.bridge == nullptr) return Value{ObjectRef{}};
+        if (object == nullptr || context.bridge == nullptr)
+            return Value{ObjectRef{}};
         return Value{ObjectRef{context.bridge->localOf(object)}};
     }
     case ValueKind::Array: {
@@ -219,39 +259,48 @@ Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& 
     }
     case ValueKind::List: {
         MonoObject* list = loadRef();
-        if (list == nullptr) return Value{ValueList{}};
+        if (list == nullptr)
+            return Value{ValueList{}};
         MonoClass* klass = mono_object_get_class(list);
         MonoClassField* items = listItemsField(klass);
         MonoClassField* sizeField = mono_class_get_field_from_name(klass, "_size");
-        if (items == nullptr || sizeField == nullptr) return fail("unexpected List<T> layout");
+        if (items == nullptr || sizeField == nullptr)
+            return fail("unexpected List<T> layout");
         MonoArray* array = nullptr;
         std::int32_t size = 0;
         mono_field_get_value(list, items, &array);
         mono_field_get_value(list, sizeField, &size);
-        return readElements(array, static_cast<std::uintptr_t>(std::max(size, 0)), type, t, context);
+        return readElements(array, static_cast<std::uintptr_t>(std::max(size, 0)), type, t,
+                            context);
     }
     case ValueKind::Record: {
         MonoClass* klass = mono_class_from_mono_type(type);
         const char* base = static_cast<const char*>(storage);
         if (t.recordIsClass) {
             MonoObject* object = loadRef();
-            if (object == nullptr) return Value{ValueList{}}; // null instance
+            if (object == nullptr)
+                return Value{ValueList{}}; // null instance
             klass = mono_object_get_class(object);
             base = reinterpret_cast<const char*>(object);
         }
         ValueList members;
         for (const MemberType& member : t.members) {
             MonoClassField* f = memberField(klass, member.name);
-            if (f == nullptr) return fail(t.typeName + " has no member " + member.name);
-            const char* at = t.recordIsClass ? base + mono_field_get_offset(f) : base + unboxedOffset(f);
+            if (f == nullptr)
+                return fail(t.typeName + " has no member " + member.name);
+            const char* at =
+                t.recordIsClass ? base + mono_field_get_offset(f) : base + unboxedOffset(f);
             auto value = readStorage(at, mono_field_get_type(f), member.type, context);
-            if (!value) return fail(member.name + ": " + value.error().message);
+            if (!value)
+                return fail(member.name + ": " + value.error().message);
             members.push_back(std::move(*value));
         }
         return Value{std::move(members)};
     }
-    case ValueKind::Unsupported: return fail("values of type " + t.typeName + " are not supported yet");
-    default: return readInteger(storage, t.kind);
+    case ValueKind::Unsupported:
+        return fail("values of type " + t.typeName + " are not supported yet");
+    default:
+        return readInteger(storage, t.kind);
     }
 }
 
@@ -262,7 +311,7 @@ struct Encoded {
     unsigned char bytes[16] = {};
     MonoObject* object = nullptr; // lives on the stack, so the GC sees (and pins) it
     bool isReference = false;
-    MonoObject* boxed = nullptr;  // a struct record, built in a box (copied out with barriers)
+    MonoObject* boxed = nullptr; // a struct record, built in a box (copied out with barriers)
 };
 
 Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
@@ -283,36 +332,44 @@ Result<void> encodeInteger(const Value& value, ValueKind kind, Encoded& out) {
     }
     const int bits = int(layout.size * 8);
     const long double lo = layout.isSigned ? -std::ldexp(1.0L, bits - 1) : 0.0L;
-    const long double hi = layout.isSigned ? std::ldexp(1.0L, bits - 1) - 1 : std::ldexp(1.0L, bits) - 1;
+    const long double hi =
+        layout.isSigned ? std::ldexp(1.0L, bits - 1) - 1 : std::ldexp(1.0L, bits) - 1;
     if (number < lo || number > hi) {
         return fail(describe(value) + " does not fit a " + std::string(kindName(kind)));
     }
     return {};
 }
 
-template <typename T> Result<void> encodeStruct(const Value& value, Encoded& out, const char* what) {
+template <typename T>
+Result<void> encodeStruct(const Value& value, Encoded& out, const char* what) {
     auto* v = std::get_if<T>(&value);
-    if (v == nullptr) return fail(std::string("expected a ") + what + ", got " + describe(value));
+    if (v == nullptr)
+        return fail(std::string("expected a ") + what + ", got " + describe(value));
     static_assert(sizeof(T) <= sizeof out.bytes);
     std::memcpy(out.bytes, v, sizeof(T));
     return {};
 }
 
-Result<MonoArray*> encodeArray(const ValueList& items, MonoClass* elementClass, MonoType* elementType,
-                               const FieldType& elementT, const MarshalContext& context) {
+Result<MonoArray*> encodeArray(const ValueList& items, MonoClass* elementClass,
+                               MonoType* elementType, const FieldType& elementT,
+                               const MarshalContext& context) {
     MonoArray* array = mono_array_new(context.domain, elementClass, items.size());
-    if (array == nullptr) return fail("cannot allocate an array");
-    const int size = mono_array_element_size(mono_object_get_class(reinterpret_cast<MonoObject*>(array)));
+    if (array == nullptr)
+        return fail("cannot allocate an array");
+    const int size =
+        mono_array_element_size(mono_object_get_class(reinterpret_cast<MonoObject*>(array)));
     for (std::size_t i = 0; i < items.size(); ++i) {
         auto element = encode(items[i], elementType, elementT, context);
-        if (!element) return fail(fmt::format("[{}]: {}", i, element.error().message));
+        if (!element)
+            return fail(fmt::format("[{}]: {}", i, element.error().message));
         if (element->isReference) {
             mono_array_setref(array, i, element->object); // with the GC's write barrier
         } else if (element->boxed != nullptr) {
             mono_gc_wbarrier_value_copy(mono_array_addr_with_size(array, size, i),
                                         mono_object_unbox(element->boxed), 1, elementClass);
         } else {
-            std::memcpy(mono_array_addr_with_size(array, size, i), element->bytes, std::size_t(size));
+            std::memcpy(mono_array_addr_with_size(array, size, i), element->bytes,
+                        std::size_t(size));
         }
     }
     return array;
@@ -325,50 +382,72 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
     switch (t.kind) {
     case ValueKind::Bool: {
         auto* b = std::get_if<bool>(&value);
-        if (b == nullptr) return fail("expected true or false, got " + describe(value));
+        if (b == nullptr)
+            return fail("expected true or false, got " + describe(value));
         out.bytes[0] = *b ? 1 : 0;
         return out;
     }
     case ValueKind::Float: {
         float f;
-        if (auto* pf = std::get_if<float>(&value)) f = *pf;
-        else if (auto* pd = std::get_if<double>(&value)) f = static_cast<float>(*pd);
-        else return fail("expected a number, got " + describe(value));
+        if (auto* pf = std::get_if<float>(&value))
+            f = *pf;
+        else if (auto* pd = std::get_if<double>(&value))
+            f = static_cast<float>(*pd);
+        else
+            return fail("expected a number, got " + describe(value));
         std::memcpy(out.bytes, &f, sizeof f);
         return out;
     }
     case ValueKind::Double: {
         double d;
-        if (auto* pd = std::get_if<double>(&value)) d = *pd;
-        else if (auto* pf = std::get_if<float>(&value)) d = *pf;
-        else return fail("expected a number, got " + describe(value));
+        if (auto* pd = std::get_if<double>(&value))
+            d = *pd;
+        else if (auto* pf = std::get_if<float>(&value))
+            d = *pf;
+        else
+            return fail("expected a number, got " + describe(value));
         std::memcpy(out.bytes, &d, sizeof d);
         return out;
     }
     case ValueKind::String: {
         auto* s = std::get_if<std::string>(&value);
-        if (s == nullptr) return fail("expected a string, got " + describe(value));
+        if (s == nullptr)
+            return fail("expected a string, got " + describe(value));
         auto string = newString(context.domain, *s);
-        if (!string) return std::unexpected(string.error());
+        if (!string)
+            return std::unexpected(string.error());
         out.object = reinterpret_cast<MonoObject*>(*string);
         out.isReference = true;
         return out;
     }
-    case ValueKind::Enum: ok = encodeInteger(value, enumStorage(mono_class_from_mono_type(type)), out); break;
-    case ValueKind::Vector2: ok = encodeStruct<glm::vec2>(value, out, "Vector2"); break;
-    case ValueKind::Vector3: ok = encodeStruct<glm::vec3>(value, out, "Vector3"); break;
-    case ValueKind::Vector4: ok = encodeStruct<glm::vec4>(value, out, "Vector4"); break;
-    case ValueKind::Quaternion: ok = encodeStruct<glm::quat>(value, out, "Quaternion"); break;
+    case ValueKind::Enum:
+        ok = encodeInteger(value, enumStorage(mono_class_from_mono_type(type)), out);
+        break;
+    case ValueKind::Vector2:
+        ok = encodeStruct<glm::vec2>(value, out, "Vector2");
+        break;
+    case ValueKind::Vector3:
+        ok = encodeStruct<glm::vec3>(value, out, "Vector3");
+        break;
+    case ValueKind::Vector4:
+        ok = encodeStruct<glm::vec4>(value, out, "Vector4");
+        break;
+    case ValueKind::Quaternion:
+        ok = encodeStruct<glm::quat>(value, out, "Quaternion");
+        break;
     case ValueKind::ObjectRef: {
         auto* ref = std::get_if<ObjectRef>(&value);
-        if (ref == nullptr) return fail("expected a reference, got " + describe(value));
+        if (ref == nullptr)
+            return fail("expected a reference, got " + describe(value));
         out.isReference = true;
-        if (ref->id.isNull()) return out;
+        if (ref->id.isNull())
+            return out;
         if (context.bridge == nullptr || context.world == nullptr) {
             return fail("references need the host's world");
         }
         auto object = context.bridge->remoteOf(*context.world, ref->id);
-        if (!object) return std::unexpected(object.error());
+        if (!object)
+            return std::unexpected(object.error());
         MonoClass* wanted = mono_class_from_mono_type(type);
         if (mono_object_isinst(*object, wanted) == nullptr) {
             return fail(fmt::format("{} is a {}, not a {}", ref->id.toString(),
@@ -381,12 +460,15 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
     case ValueKind::Array:
     case ValueKind::List: {
         auto* items = std::get_if<ValueList>(&value);
-        if (items == nullptr) return fail("expected a list of values, got " + describe(value));
+        if (items == nullptr)
+            return fail("expected a list of values, got " + describe(value));
         MonoType* elementType = elementTypeOf(type);
-        if (elementType == nullptr) return fail("cannot find the element type of " + t.typeName);
+        if (elementType == nullptr)
+            return fail("cannot find the element type of " + t.typeName);
         auto array = encodeArray(*items, mono_class_from_mono_type(elementType), elementType,
                                  t.elementType(), context);
-        if (!array) return std::unexpected(array.error());
+        if (!array)
+            return std::unexpected(array.error());
         out.isReference = true;
         if (t.kind == ValueKind::Array) {
             out.object = reinterpret_cast<MonoObject*>(*array);
@@ -403,7 +485,8 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
         }
         MonoObject* exc = nullptr;
         mono_runtime_invoke(ctor, list, nullptr, &exc);
-        if (exc != nullptr) return fail("List<T>() threw");
+        if (exc != nullptr)
+            return fail("List<T>() threw");
         std::int32_t size = static_cast<std::int32_t>(items->size());
         mono_field_set_value(list, itemsField, *array);
         mono_field_set_value(list, sizeField, &size);
@@ -412,7 +495,8 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
     }
     case ValueKind::Record: {
         auto* members = std::get_if<ValueList>(&value);
-        if (members == nullptr) return fail("expected a record, got " + describe(value));
+        if (members == nullptr)
+            return fail("expected a record, got " + describe(value));
         MonoClass* klass = mono_class_from_mono_type(type);
         if (t.recordIsClass && members->empty()) {
             out.isReference = true; // null instance
@@ -425,19 +509,23 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
         // Build the value in a managed object (a box for a struct), member by member
         // through the ordinary field writes, so every reference gets its write barrier.
         MonoObject* holder = mono_object_new(context.domain, klass);
-        if (holder == nullptr) return fail("cannot allocate a " + t.typeName);
+        if (holder == nullptr)
+            return fail("cannot allocate a " + t.typeName);
         if (t.recordIsClass) {
             if (MonoMethod* ctor = mono_class_get_method_from_name(klass, ".ctor", 0)) {
                 MonoObject* exc = nullptr;
                 mono_runtime_invoke(ctor, holder, nullptr, &exc);
-                if (exc != nullptr) return fail("the constructor of " + t.typeName + " threw");
+                if (exc != nullptr)
+                    return fail("the constructor of " + t.typeName + " threw");
             }
         }
         for (std::size_t i = 0; i < t.members.size(); ++i) {
             MonoClassField* f = memberField(klass, t.members[i].name);
-            if (f == nullptr) return fail(t.typeName + " has no member " + t.members[i].name);
+            if (f == nullptr)
+                return fail(t.typeName + " has no member " + t.members[i].name);
             auto written = writeField(holder, f, t.members[i].type, (*members)[i], context);
-            if (!written) return fail(t.members[i].name + ": " + written.error().message);
+            if (!written)
+                return fail(t.members[i].name + ": " + written.error().message);
         }
         if (t.recordIsClass) {
             out.isReference = true;
@@ -447,10 +535,14 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
         }
         return out;
     }
-    case ValueKind::Unsupported: return fail("values of type " + t.typeName + " are not supported yet");
-    default: ok = encodeInteger(value, t.kind, out); break;
+    case ValueKind::Unsupported:
+        return fail("values of type " + t.typeName + " are not supported yet");
+    default:
+        ok = encodeInteger(value, t.kind, out);
+        break;
     }
-    if (!ok) return std::unexpected(ok.error());
+    if (!ok)
+        return std::unexpected(ok.error());
     return out;
 }
 
@@ -460,18 +552,23 @@ namespace {
 
 // A [Serializable] struct or class: its public (or [SerializeField]) instance fields,
 // base classes first; statics, literals and [NonSerialized] fields left out.
-void describeRecord(MonoClass* klass, bool isClass, const TypeClasses& classes, int depth, FieldType& out) {
+void describeRecord(MonoClass* klass, bool isClass, const TypeClasses& classes, int depth,
+                    FieldType& out) {
     constexpr int kMaxDepth = 4; // deeper (or self-referencing) types are not carried
-    if (depth >= kMaxDepth) return;
+    if (depth >= kMaxDepth)
+        return;
     // Only the game's own types: the class libraries' [Serializable] types (Dictionary,
     // DateTime, …) keep their state in private fields this scheme would silently skip.
-    if (mono_class_get_image(klass) == mono_get_corlib()) return;
+    if (mono_class_get_image(klass) == mono_get_corlib())
+        return;
     std::vector<MonoClass*> chain;
-    for (MonoClass* k = klass; k != nullptr && k != mono_get_object_class() &&
-                               k != mono_get_enum_class() && std::string_view(mono_class_get_name(k)) != "ValueType";
+    for (MonoClass* k = klass;
+         k != nullptr && k != mono_get_object_class() && k != mono_get_enum_class() &&
+         std::string_view(mono_class_get_name(k)) != "ValueType";
          k = mono_class_get_parent(k)) {
         chain.push_back(k);
-        if (!isClass) break;
+        if (!isClass)
+            break;
     }
     std::reverse(chain.begin(), chain.end());
     std::vector<MemberType> members;
@@ -479,7 +576,8 @@ void describeRecord(MonoClass* klass, bool isClass, const TypeClasses& classes, 
         void* iter = nullptr;
         while (MonoClassField* f = mono_class_get_fields(k, &iter)) {
             const auto flags = mono_field_get_flags(f);
-            if ((flags & (MONO_FIELD_ATTR_STATIC | MONO_FIELD_ATTR_LITERAL | MONO_FIELD_ATTR_NOT_SERIALIZED)) != 0) {
+            if ((flags & (MONO_FIELD_ATTR_STATIC | MONO_FIELD_ATTR_LITERAL |
+                          MONO_FIELD_ATTR_NOT_SERIALIZED)) != 0) {
                 continue;
             }
             bool serialized = (flags & MONO_FIELD_ATTR_FIELD_ACCESS_MASK) == MONO_FIELD_ATTR_PUBLIC;
@@ -489,13 +587,16 @@ void describeRecord(MonoClass* klass, bool isClass, const TypeClasses& classes, 
                     mono_custom_attrs_free(attrs);
                 }
             }
-            if (!serialized) continue;
+            if (!serialized)
+                continue;
             FieldType member = fieldTypeOf(mono_field_get_type(f), classes, depth + 1);
-            if (member.kind == ValueKind::Unsupported) return; // all or nothing: never half a value
+            if (member.kind == ValueKind::Unsupported)
+                return; // all or nothing: never half a value
             members.push_back(MemberType{mono_field_get_name(f), std::move(member)});
         }
     }
-    if (members.empty()) return; // nothing to carry: say so instead of carrying nothing
+    if (members.empty())
+        return; // nothing to carry: say so instead of carrying nothing
     out.kind = ValueKind::Record;
     out.recordIsClass = isClass;
     out.members = std::move(members);
@@ -509,16 +610,22 @@ FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes, int depth) {
     const int code = mono_type_get_type(type);
     bool ok = false;
     out.kind = kindOfTypeCode(code, ok);
-    if (ok) return out;
+    if (ok)
+        return out;
     out.kind = ValueKind::Unsupported;
     MonoClass* klass = mono_class_from_mono_type(type);
     switch (code) {
     case MONO_TYPE_VALUETYPE:
-        if (klass == classes.vector2) out.kind = ValueKind::Vector2;
-        else if (klass == classes.vector3) out.kind = ValueKind::Vector3;
-        else if (klass == classes.vector4) out.kind = ValueKind::Vector4;
-        else if (klass == classes.quaternion) out.kind = ValueKind::Quaternion;
-        else if (mono_class_is_enum(klass)) describeEnum(klass, out);
+        if (klass == classes.vector2)
+            out.kind = ValueKind::Vector2;
+        else if (klass == classes.vector3)
+            out.kind = ValueKind::Vector3;
+        else if (klass == classes.vector4)
+            out.kind = ValueKind::Vector4;
+        else if (klass == classes.quaternion)
+            out.kind = ValueKind::Quaternion;
+        else if (mono_class_is_enum(klass))
+            describeEnum(klass, out);
         else if ((mono_class_get_flags(klass) & MONO_TYPE_ATTR_SERIALIZABLE) != 0) {
             describeRecord(klass, false, classes, depth, out);
         }
@@ -542,7 +649,8 @@ FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes, int depth) {
     case MONO_TYPE_SZARRAY:
     case MONO_TYPE_GENERICINST: {
         MonoType* element = elementTypeOf(type);
-        if (element == nullptr) break;
+        if (element == nullptr)
+            break;
         FieldType elementType = fieldTypeOf(element, classes, depth + 1);
         // One level: arrays of arrays and lists of lists are not carried (yet).
         if (elementType.kind == ValueKind::Unsupported || elementType.kind == ValueKind::Array ||
@@ -553,7 +661,8 @@ FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes, int depth) {
         out.element.push_back(std::move(elementType));
         break;
     }
-    default: break;
+    default:
+        break;
     }
     return out;
 }
@@ -568,11 +677,13 @@ Result<Value> readField(MonoObject* object, MonoClassField* field, const FieldTy
 Result<void> writeField(MonoObject* object, MonoClassField* field, const FieldType& type,
                         const Value& value, const MarshalContext& context) {
     auto encoded = encode(value, mono_field_get_type(field), type, context);
-    if (!encoded) return std::unexpected(encoded.error());
+    if (!encoded)
+        return std::unexpected(encoded.error());
     if (encoded->isReference) {
         mono_field_set_value(object, field, encoded->object); // the object pointer itself
     } else if (encoded->boxed != nullptr) {
-        mono_field_set_value(object, field, mono_object_unbox(encoded->boxed)); // copied with barriers
+        mono_field_set_value(object, field,
+                             mono_object_unbox(encoded->boxed)); // copied with barriers
     } else {
         mono_field_set_value(object, field, encoded->bytes);
     }
@@ -589,8 +700,9 @@ Result<Value> readStatic(MonoVTable* vtable, MonoClassField* field, const FieldT
 Result<void> writeStatic(MonoVTable* vtable, MonoClassField* field, const FieldType& type,
                          const Value& value, const MarshalContext& context) {
     auto encoded = encode(value, mono_field_get_type(field), type, context);
-    if (!encoded) return std::unexpected(encoded.error());
-    void* source = encoded->isReference       ? static_cast<void*>(encoded->object)
+    if (!encoded)
+        return std::unexpected(encoded.error());
+    void* source = encoded->isReference        ? static_cast<void*>(encoded->object)
                    : encoded->boxed != nullptr ? mono_object_unbox(encoded->boxed)
                                                : static_cast<void*>(encoded->bytes);
     mono_field_static_set_value(vtable, field, source);

@@ -18,9 +18,9 @@ struct TypeClasses {
     MonoClass* vector3 = nullptr;
     MonoClass* vector4 = nullptr;
     MonoClass* quaternion = nullptr;
-    MonoClass* entity = nullptr;     ///< UEngine.UEntity
-    MonoClass* component = nullptr;  ///< UEngine.UComponent
-    MonoClass* scriptBase = nullptr; ///< UEngine.UMonoScriptComponent
+    MonoClass* entity = nullptr;         ///< UEngine.UEntity
+    MonoClass* component = nullptr;      ///< UEngine.UComponent
+    MonoClass* scriptBase = nullptr;     ///< UEngine.UMonoScriptComponent
     MonoClass* serializeField = nullptr; ///< UEngine.SerializeFieldAttribute
 };
 

@@ -75,7 +75,8 @@ bool ObjectBridge::hasLiveProxy(ObjectId id) const {
 }
 
 std::size_t ObjectBridge::purgeCollected() {
-    return std::erase_if(proxies_, [](const auto& entry) { return entry.second.target() == nullptr; });
+    return std::erase_if(proxies_,
+                         [](const auto& entry) { return entry.second.target() == nullptr; });
 }
 
 } // namespace scripthost::mono

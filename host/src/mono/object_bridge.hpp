@@ -16,11 +16,11 @@ namespace scripthost::mono {
 
 /// The ScriptCore classes the bridge builds proxies of and reads ids from.
 struct ProxyClasses {
-    MonoClass* uobject = nullptr;         ///< UEngine.UObject
-    MonoClassField* nativeId = nullptr;   ///< UObject.m_NativeId
-    MonoClass* entity = nullptr;          ///< UEngine.UEntity
-    MonoClass* component = nullptr;       ///< UEngine.UComponent
-    MonoClassField* entityId = nullptr;   ///< UComponent.m_EntityId
+    MonoClass* uobject = nullptr;                               ///< UEngine.UObject
+    MonoClassField* nativeId = nullptr;                         ///< UObject.m_NativeId
+    MonoClass* entity = nullptr;                                ///< UEngine.UEntity
+    MonoClass* component = nullptr;                             ///< UEngine.UComponent
+    MonoClassField* entityId = nullptr;                         ///< UComponent.m_EntityId
     std::unordered_map<std::string, MonoClass*> componentKinds; ///< "Camera" → UCameraComponent
 };
 

@@ -1,17 +1,17 @@
 #include "host/script_domain.hpp"
 
 #include "host/script_context.hpp"
-
 #include "mono/field_access.hpp"
 #include "mono/gc_handle.hpp"
 #include "mono/managed_exception.hpp"
-#include "mono/object_bridge.hpp"
 #include "mono/mono_text.hpp"
+#include "mono/object_bridge.hpp"
 #include "mono/runtime_registry.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <fmt/format.h>
+#include <memory>
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/assembly.h>
 #include <mono/metadata/attrdefs.h>
@@ -22,7 +22,6 @@
 #include <mono/metadata/reflection.h>
 #include <mono/metadata/tokentype.h>
 #include <spdlog/spdlog.h>
-#include <memory>
 #include <unordered_map>
 
 namespace scripthost {
@@ -239,7 +238,8 @@ struct ScriptDomain::Impl {
         countScheduled = reinterpret_cast<CountScheduledThunk>(*c);
         afterReload = reinterpret_cast<AfterReloadThunk>(*ar);
         classConstructor = reinterpret_cast<ClassConstructorThunk>(*cc);
-        preserveStaticAttribute = mono_class_from_name(coreImage, "UEngine", "PreserveStaticAttribute");
+        preserveStaticAttribute =
+            mono_class_from_name(coreImage, "UEngine", "PreserveStaticAttribute");
         if (preserveStaticAttribute == nullptr) {
             return fail("ScriptCore has no UEngine.PreserveStaticAttribute");
         }
@@ -259,7 +259,8 @@ struct ScriptDomain::Impl {
             if (!attrs || !mono_custom_attrs_has_attr(attrs.get(), nativeComponentAttribute)) {
                 continue;
             }
-            if (MonoObject* attribute = mono_custom_attrs_get_attr(attrs.get(), nativeComponentAttribute)) {
+            if (MonoObject* attribute =
+                    mono_custom_attrs_get_attr(attrs.get(), nativeComponentAttribute)) {
                 const std::string kind = stringProperty(attribute, "Kind");
                 if (!kind.empty()) {
                     proxyClasses.componentKinds[kind] = klass;
@@ -716,7 +717,8 @@ void ScriptDomain::collectGarbage() {
     mono_gc_collect(mono_gc_max_generation());
     // Finalizers run on their own thread; wait for them like GC.WaitForPendingFinalizers.
     MonoClass* gc = mono_class_from_name(mono_get_corlib(), "System", "GC");
-    MonoMethod* wait = gc ? mono_class_get_method_from_name(gc, "WaitForPendingFinalizers", 0) : nullptr;
+    MonoMethod* wait =
+        gc ? mono_class_get_method_from_name(gc, "WaitForPendingFinalizers", 0) : nullptr;
     if (wait != nullptr) {
         MonoObject* exc = nullptr;
         mono_runtime_invoke(wait, nullptr, nullptr, &exc);
@@ -734,7 +736,8 @@ std::size_t ScriptDomain::liveDomains() noexcept {
 Result<std::vector<FieldSnapshot>> ScriptDomain::readFields(ObjectId script,
                                                             std::vector<std::string>* skipped) {
     auto inst = impl_->instance(script);
-    if (!inst) return std::unexpected(inst.error());
+    if (!inst)
+        return std::unexpected(inst.error());
     impl_->enter();
     const Impl::ClassEntry& entry = *(*inst)->entry;
     const auto context = impl_->marshal();
@@ -743,12 +746,15 @@ Result<std::vector<FieldSnapshot>> ScriptDomain::readFields(ObjectId script,
     for (std::size_t i = 0; i < entry.info.fields.size(); ++i) {
         const FieldInfo& info = entry.info.fields[i];
         if (info.type.kind == ValueKind::Unsupported) {
-            if (skipped) skipped->push_back(info.name + " (" + info.type.typeName + ")");
+            if (skipped)
+                skipped->push_back(info.name + " (" + info.type.typeName + ")");
             continue;
         }
-        auto value = mono::readField((*inst)->handle.target(), entry.fieldHandles[i], info.type, context);
+        auto value =
+            mono::readField((*inst)->handle.target(), entry.fieldHandles[i], info.type, context);
         if (!value) {
-            return fail(fmt::format("{}.{}: {}", entry.info.name, info.name, value.error().message));
+            return fail(
+                fmt::format("{}.{}: {}", entry.info.name, info.name, value.error().message));
         }
         fields.push_back(FieldSnapshot{info.name, info.type, std::move(*value)});
     }
@@ -765,10 +771,12 @@ struct StaticField {
 Result<StaticField> findStatic(ScriptDomain::Impl& impl, std::string_view className,
                                std::string_view field) {
     const auto* entry = impl.findClass(className);
-    if (entry == nullptr) return fail(fmt::format("no script class {}", className));
+    if (entry == nullptr)
+        return fail(fmt::format("no script class {}", className));
     for (std::size_t i = 0; i < entry->info.preservedStatics.size(); ++i) {
         if (entry->info.preservedStatics[i].name == field) {
-            return StaticField{entry->klass, entry->staticHandles[i], &entry->info.preservedStatics[i]};
+            return StaticField{entry->klass, entry->staticHandles[i],
+                               &entry->info.preservedStatics[i]};
         }
     }
     return fail(fmt::format("{} has no [PreserveStatic] field {}", className, field));
@@ -776,70 +784,88 @@ Result<StaticField> findStatic(ScriptDomain::Impl& impl, std::string_view classN
 } // namespace
 
 Result<void> ScriptDomain::initializeClass(std::string_view className) {
-    if (impl_->domain == nullptr) return fail("the script domain is unloaded");
+    if (impl_->domain == nullptr)
+        return fail("the script domain is unloaded");
     const auto* entry = impl_->findClass(className);
-    if (entry == nullptr) return fail(fmt::format("no script class {}", className));
+    if (entry == nullptr)
+        return fail(fmt::format("no script class {}", className));
     impl_->enter();
-    MonoReflectionType* type = mono_type_get_object(impl_->domain, mono_class_get_type(entry->klass));
+    MonoReflectionType* type =
+        mono_type_get_object(impl_->domain, mono_class_get_type(entry->klass));
     MonoException* exc = nullptr;
     MonoObject* thrown = impl_->classConstructor(reinterpret_cast<MonoObject*>(type), &exc);
     if (exc != nullptr || thrown != nullptr) {
-        return fail(fmt::format("the static constructor of {} threw: {}", entry->info.name,
-                                exceptionText(thrown ? thrown : reinterpret_cast<MonoObject*>(exc))));
+        return fail(
+            fmt::format("the static constructor of {} threw: {}", entry->info.name,
+                        exceptionText(thrown ? thrown : reinterpret_cast<MonoObject*>(exc))));
     }
     return {};
 }
 
 Result<Value> ScriptDomain::getStatic(std::string_view className, std::string_view field) {
-    if (impl_->domain == nullptr) return fail("the script domain is unloaded");
+    if (impl_->domain == nullptr)
+        return fail("the script domain is unloaded");
     auto found = findStatic(*impl_, className, field);
-    if (!found) return std::unexpected(found.error());
+    if (!found)
+        return std::unexpected(found.error());
     impl_->enter();
     MonoVTable* vtable = mono_class_vtable(impl_->domain, found->klass);
-    if (vtable == nullptr) return fail(fmt::format("{} cannot be loaded", className));
+    if (vtable == nullptr)
+        return fail(fmt::format("{} cannot be loaded", className));
     return mono::readStatic(vtable, found->field, found->info->type, impl_->marshal());
 }
 
 Result<void> ScriptDomain::setStatic(std::string_view className, std::string_view field,
                                      const Value& value) {
-    if (impl_->domain == nullptr) return fail("the script domain is unloaded");
+    if (impl_->domain == nullptr)
+        return fail("the script domain is unloaded");
     auto found = findStatic(*impl_, className, field);
-    if (!found) return std::unexpected(found.error());
+    if (!found)
+        return std::unexpected(found.error());
     impl_->enter();
     MonoVTable* vtable = mono_class_vtable(impl_->domain, found->klass);
-    if (vtable == nullptr) return fail(fmt::format("{} cannot be loaded", className));
+    if (vtable == nullptr)
+        return fail(fmt::format("{} cannot be loaded", className));
     return mono::writeStatic(vtable, found->field, found->info->type, value, impl_->marshal());
 }
 
 Result<void> ScriptDomain::runAfterReload() {
-    if (impl_->domain == nullptr) return fail("the script domain is unloaded");
+    if (impl_->domain == nullptr)
+        return fail("the script domain is unloaded");
     impl_->enter();
     std::uint64_t failed = 0;
     MonoException* exc = nullptr;
     MonoObject* thrown = impl_->afterReload(&failed, &exc);
     if (exc != nullptr) {
-        return fail("the OnAfterReload dispatcher failed: " + exceptionText(reinterpret_cast<MonoObject*>(exc)));
+        return fail("the OnAfterReload dispatcher failed: " +
+                    exceptionText(reinterpret_cast<MonoObject*>(exc)));
     }
     if (thrown != nullptr) {
         const ObjectId script = ObjectId::unpack(failed);
         auto it = impl_->instances.find(script);
-        const std::string name = it != impl_->instances.end() ? it->second.entry->info.name : "a script";
-        return fail(fmt::format("OnAfterReload of {} {} threw: {}", name, script.toString(), exceptionText(thrown)));
+        const std::string name =
+            it != impl_->instances.end() ? it->second.entry->info.name : "a script";
+        return fail(fmt::format("OnAfterReload of {} {} threw: {}", name, script.toString(),
+                                exceptionText(thrown)));
     }
     return {};
 }
 
 void ScriptDomain::warmUp() {
-    if (impl_->domain == nullptr) return;
+    if (impl_->domain == nullptr)
+        return;
     impl_->enter();
-    MonoClass* runtime = mono_class_from_name(impl_->coreImage, "UEngine.Internal", "ScriptRuntime");
+    MonoClass* runtime =
+        mono_class_from_name(impl_->coreImage, "UEngine.Internal", "ScriptRuntime");
     for (const char* name : {"Attach", "Detach", "RunUpdate", "RunFixedUpdate", "RunAfterReload"}) {
         void* iter = nullptr;
         while (MonoMethod* m = runtime ? mono_class_get_methods(runtime, &iter) : nullptr) {
-            if (std::string_view(mono_method_get_name(m)) == name) mono_compile_method(m);
+            if (std::string_view(mono_method_get_name(m)) == name)
+                mono_compile_method(m);
         }
     }
-    if (MonoMethod* warm = runtime ? mono_class_get_method_from_name(runtime, "Warm", 0) : nullptr) {
+    if (MonoMethod* warm =
+            runtime ? mono_class_get_method_from_name(runtime, "Warm", 0) : nullptr) {
         MonoObject* exc = nullptr; // ScriptCore's own code: nothing here can throw in practice
         mono_runtime_invoke(warm, nullptr, nullptr, &exc);
     }
@@ -847,7 +873,8 @@ void ScriptDomain::warmUp() {
         for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
             void* iter = nullptr;
             while (MonoMethod* m = mono_class_get_methods(entry->klass, &iter)) {
-                if (std::string_view(mono_method_get_name(m)) == name) mono_compile_method(m);
+                if (std::string_view(mono_method_get_name(m)) == name)
+                    mono_compile_method(m);
             }
         }
     }
