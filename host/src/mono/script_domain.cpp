@@ -802,31 +802,37 @@ Result<void> ScriptDomain::initializeClass(std::string_view className) {
     return {};
 }
 
-Result<Value> ScriptDomain::getStatic(std::string_view className, std::string_view field) {
-    if (impl_->domain == nullptr)
+// The vtable and field of a [PreserveStatic] field, with this domain entered.
+static Result<std::pair<MonoVTable*, StaticField>> staticAccess(ScriptDomain::Impl& impl,
+                                                                std::string_view className,
+                                                                std::string_view field) {
+    if (impl.domain == nullptr)
         return fail("the script domain is unloaded");
-    auto found = findStatic(*impl_, className, field);
+    auto found = findStatic(impl, className, field);
     if (!found)
         return std::unexpected(found.error());
-    impl_->enter();
-    MonoVTable* vtable = mono_class_vtable(impl_->domain, found->klass);
+    impl.enter();
+    MonoVTable* vtable = mono_class_vtable(impl.domain, found->klass);
     if (vtable == nullptr)
         return fail(fmt::format("{} cannot be loaded", className));
-    return mono::readStatic(vtable, found->field, found->info->type, impl_->marshal());
+    return std::pair{vtable, *found};
+}
+
+Result<Value> ScriptDomain::getStatic(std::string_view className, std::string_view field) {
+    auto access = staticAccess(*impl_, className, field);
+    if (!access)
+        return std::unexpected(access.error());
+    const auto& [vtable, f] = *access;
+    return mono::readStatic(vtable, f.field, f.info->type, impl_->marshal());
 }
 
 Result<void> ScriptDomain::setStatic(std::string_view className, std::string_view field,
                                      const Value& value) {
-    if (impl_->domain == nullptr)
-        return fail("the script domain is unloaded");
-    auto found = findStatic(*impl_, className, field);
-    if (!found)
-        return std::unexpected(found.error());
-    impl_->enter();
-    MonoVTable* vtable = mono_class_vtable(impl_->domain, found->klass);
-    if (vtable == nullptr)
-        return fail(fmt::format("{} cannot be loaded", className));
-    return mono::writeStatic(vtable, found->field, found->info->type, value, impl_->marshal());
+    auto access = staticAccess(*impl_, className, field);
+    if (!access)
+        return std::unexpected(access.error());
+    const auto& [vtable, f] = *access;
+    return mono::writeStatic(vtable, f.field, f.info->type, value, impl_->marshal());
 }
 
 Result<void> ScriptDomain::runAfterReload() {
