@@ -121,30 +121,23 @@ ObjectKind World::kindOf(ObjectId id) const noexcept {
     }
 }
 
-Entity* World::entity(ObjectId id) noexcept {
+template <typename T> T* World::payload(ObjectId id) noexcept {
     Record* r = live(id);
-    return r ? std::get_if<Entity>(&r->payload) : nullptr;
+    return r ? std::get_if<T>(&r->payload) : nullptr;
 }
-const Entity* World::entity(ObjectId id) const noexcept {
+template <typename T> const T* World::payload(ObjectId id) const noexcept {
     const Record* r = live(id);
-    return r ? std::get_if<Entity>(&r->payload) : nullptr;
+    return r ? std::get_if<T>(&r->payload) : nullptr;
 }
-NativeComponent* World::component(ObjectId id) noexcept {
-    Record* r = live(id);
-    return r ? std::get_if<NativeComponent>(&r->payload) : nullptr;
-}
+
+Entity* World::entity(ObjectId id) noexcept { return payload<Entity>(id); }
+const Entity* World::entity(ObjectId id) const noexcept { return payload<Entity>(id); }
+NativeComponent* World::component(ObjectId id) noexcept { return payload<NativeComponent>(id); }
 const NativeComponent* World::component(ObjectId id) const noexcept {
-    const Record* r = live(id);
-    return r ? std::get_if<NativeComponent>(&r->payload) : nullptr;
+    return payload<NativeComponent>(id);
 }
-ScriptSlot* World::script(ObjectId id) noexcept {
-    Record* r = live(id);
-    return r ? std::get_if<ScriptSlot>(&r->payload) : nullptr;
-}
-const ScriptSlot* World::script(ObjectId id) const noexcept {
-    const Record* r = live(id);
-    return r ? std::get_if<ScriptSlot>(&r->payload) : nullptr;
-}
+ScriptSlot* World::script(ObjectId id) noexcept { return payload<ScriptSlot>(id); }
+const ScriptSlot* World::script(ObjectId id) const noexcept { return payload<ScriptSlot>(id); }
 
 std::vector<ObjectId> World::entities() const {
     std::vector<std::pair<std::uint64_t, ObjectId>> ordered;

@@ -86,6 +86,8 @@ private:
 
     ObjectId allocate(Payload payload);
     [[nodiscard]] Record* live(ObjectId id) noexcept;
+    template <typename T> [[nodiscard]] T* payload(ObjectId id) noexcept;
+    template <typename T> [[nodiscard]] const T* payload(ObjectId id) const noexcept;
     [[nodiscard]] const Record* live(ObjectId id) const noexcept;
 
     std::vector<Record> records_;
