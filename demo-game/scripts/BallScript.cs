@@ -17,6 +17,7 @@ namespace Demo
                 velocity = new Vector3(-velocity.x, velocity.y, velocity.z);
                 p.x = p.x > 0 ? halfWidth : -halfWidth;
                 bounces++;
+                Arena.Flash(gameObject);
             }
             transform.position = p;
         }

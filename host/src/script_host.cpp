@@ -3,6 +3,7 @@
 #include "finalized_proxies.hpp"
 #include "host/mono_runtime.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -163,6 +164,23 @@ Result<ObjectId> ScriptHost::addScript(ObjectId entity, const SceneScript& scrip
     return slot;
 }
 
+void ScriptHost::registerComponentKind(std::string kind) {
+    if (!knowsComponentKind(kind))
+        componentKinds_.push_back(std::move(kind));
+}
+
+bool ScriptHost::knowsComponentKind(std::string_view kind) const noexcept {
+    return std::find(componentKinds_.begin(), componentKinds_.end(), kind) !=
+           componentKinds_.end();
+}
+
+std::string ScriptHost::knownComponentKindList() const {
+    std::string list;
+    for (const std::string& kind : componentKinds_)
+        list += (list.empty() ? "" : ", ") + kind;
+    return list;
+}
+
 Result<void> ScriptHost::instantiate(const Scene& scene) {
     if (!domain_)
         return fail("no scripts are loaded");
@@ -194,6 +212,10 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
         if (e.id)
             remap[e.id] = entity;
         for (std::size_t i = 0; i < e.components.size(); ++i) {
+            if (!knowsComponentKind(e.components[i])) {
+                return undo("entity '" + e.name + "': unknown component kind '" +
+                            e.components[i] + "' (known: " + knownComponentKindList() + ")");
+            }
             auto component = world_.addComponent(entity, e.components[i]);
             if (component && i < e.componentIds.size() && e.componentIds[i])
                 remap[e.componentIds[i]] = *component;

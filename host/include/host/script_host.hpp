@@ -56,6 +56,16 @@ public:
     /// every new script's Initialize. Checked before anything is created: an unknown
     /// class or a bad field value fails the whole scene and leaves the world unchanged.
     [[nodiscard]] Result<void> instantiate(const Scene& scene);
+    /// Declares a native component kind (a game module's); "Camera" and "Render" are
+    /// built in. Scenes may only use known kinds.
+    void registerComponentKind(std::string kind);
+    [[nodiscard]] bool knowsComponentKind(std::string_view kind) const noexcept;
+    [[nodiscard]] const std::vector<std::string>& componentKinds() const noexcept {
+        return componentKinds_;
+    }
+    /// The attached game module's name (UEngine.Application.gameModule); "" for none.
+    void setGameModuleName(std::string name) { gameModuleName_ = std::move(name); }
+    [[nodiscard]] const std::string& gameModuleName() const noexcept { return gameModuleName_; }
     /// A scene with one entity per script class, each carrying that script.
     [[nodiscard]] Scene defaultScene() const;
 
@@ -146,6 +156,7 @@ private:
     [[nodiscard]] RefResolver
     sceneResolver(const std::unordered_map<std::uint64_t, ObjectId>& remap,
                   const std::vector<ObjectId>& sceneEntities) const;
+    [[nodiscard]] std::string knownComponentKindList() const;
     [[nodiscard]] Result<ScriptSnapshot> parkedFromJson(ObjectId slot, const nlohmann::json& fields,
                                                         const RefResolver& resolve) const;
     [[nodiscard]] Result<void> writeSceneFields(ObjectId slot, const ScriptClassInfo& info,
@@ -172,6 +183,8 @@ private:
     std::unordered_map<ObjectId, ScriptSnapshot> parkedScripts_;
     std::unordered_map<ObjectId, std::vector<FieldSnapshot>> parkedFields_;
     std::uint64_t reloadCount_ = 0;
+    std::vector<std::string> componentKinds_{"Camera", "Render"};
+    std::string gameModuleName_;
 };
 
 } // namespace scripthost

@@ -1,6 +1,8 @@
 #pragma once
 // Transform: an entity's position, rotation and scale.
 
+#include <cmath>
+#include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
 
@@ -21,7 +23,15 @@ struct Transform {
     void move(const glm::vec3& delta) noexcept { position += delta; }
     /// Rotates by `degrees` about `axis` in local space. Returns false (and changes nothing)
     /// when the axis has no direction or a value is not finite.
-    bool rotate(const glm::vec3& axis, float degrees) noexcept;
+    /// Inline, so game modules can use it without linking the host.
+    bool rotate(const glm::vec3& axis, float degrees) noexcept {
+        const float length = glm::length(axis);
+        if (!std::isfinite(length) || length < 1e-12f || !std::isfinite(degrees)) {
+            return false;
+        }
+        rotation = glm::normalize(rotation * glm::angleAxis(glm::radians(degrees), axis / length));
+        return true;
+    }
     /// Multiplies the scale component-wise.
     void scaleBy(const glm::vec3& factor) noexcept { scale *= factor; }
 

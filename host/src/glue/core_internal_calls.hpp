@@ -13,6 +13,7 @@ void registerEntityCalls(MonoRuntime& runtime);
 void registerInputCalls(MonoRuntime& runtime);
 void registerDebugCalls(MonoRuntime& runtime);
 void registerScriptRuntimeCalls(MonoRuntime& runtime);
+void registerApplicationCalls(MonoRuntime& runtime);
 
 /// Registers every internal call ScriptCore declares. Once per process.
 inline void registerCoreInternalCalls(MonoRuntime& runtime) {
@@ -22,6 +23,7 @@ inline void registerCoreInternalCalls(MonoRuntime& runtime) {
     registerInputCalls(runtime);
     registerDebugCalls(runtime);
     registerScriptRuntimeCalls(runtime);
+    registerApplicationCalls(runtime);
 }
 
 } // namespace scripthost::glue

@@ -1,0 +1,175 @@
+#pragma once
+// The game-module API: how a game (a shared library) attaches to the host.
+//
+// A game module is a shared library loaded with `scripthost run --game PATH`. It exports
+// one entry point, written with SCRIPTHOST_GAME_MODULE, that receives a GameRegistry and
+// registers what the game adds to the host: native component kinds, internal calls for
+// its own C# API, input bindings, per-frame native systems and a renderer.
+//
+// The API is a set of abstract classes and header-only types, so a module needs this
+// header (and GLM) but links nothing of the host, and it never sees a Mono type.
+//
+// Threading: everything here runs on the host's main thread, between or inside frames.
+//
+// Internal calls registered by a module are called from C# with plain (blittable)
+// arguments. They must not throw C++ exceptions: return a status value and let the C#
+// side raise the exception.
+
+#include "host/error.hpp"
+#include "host/object_id.hpp"
+#include "host/text_canvas.hpp"
+#include "host/transform.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scripthost::game {
+
+/// Bumped whenever a class below changes shape; the host refuses other versions.
+inline constexpr std::uint32_t kApiVersion = 1;
+
+/// Game time of the frame a system runs in.
+struct FrameTime {
+    double time = 0;        ///< game time in seconds since start
+    double deltaTime = 0;   ///< this frame's step in seconds
+    std::int64_t frame = 0; ///< frames run before this one
+};
+
+/// What the host shows in its status line; renderers may show parts of it too.
+struct HostStatus {
+    double fps = 0;
+    std::uint32_t generation = 0; ///< the scripts' current generation (1 = first load)
+    std::int64_t frame = 0;
+    bool paused = false;
+    std::string lastReload; ///< e.g. "ok, stall 3.1 ms" or "rolled back: …"; empty if none
+};
+
+/// The world as a game module sees it. Ids are the same ObjectIds scripts see as
+/// m_NativeId, and they stay valid across reloads. Main thread only.
+class GameWorld {
+public:
+    virtual ~GameWorld() = default;
+    /// Live entities in creation order.
+    [[nodiscard]] virtual std::vector<ObjectId> entities() const = 0;
+    /// The first live entity with this name, or the null id.
+    [[nodiscard]] virtual ObjectId findEntity(std::string_view name) const = 0;
+    [[nodiscard]] virtual bool isAlive(ObjectId id) const = 0;
+    /// The entity's name, or "" if it is not a live entity.
+    [[nodiscard]] virtual std::string name(ObjectId entity) const = 0;
+    /// The entity's transform (modifiable), or nullptr if it is not a live entity.
+    [[nodiscard]] virtual Transform* transform(ObjectId entity) = 0;
+    /// Whether the entity has a native component of this kind.
+    [[nodiscard]] virtual bool hasComponent(ObjectId entity, std::string_view kind) const = 0;
+    /// The entity an id of a component or script belongs to (an entity id maps to itself).
+    [[nodiscard]] virtual ObjectId entityOf(ObjectId id) const = 0;
+    /// The C# class names of the entity's scripts.
+    [[nodiscard]] virtual std::vector<std::string> scriptClasses(ObjectId entity) const = 0;
+    /// Creates an entity (owned by the game, not by scripts).
+    virtual ObjectId createEntity(std::string name, const Transform& transform) = 0;
+    [[nodiscard]] virtual Result<ObjectId> addComponent(ObjectId entity, std::string kind) = 0;
+    /// Destroys an entity (running its scripts' Destroy), component or script at the end
+    /// of the frame.
+    virtual void destroy(ObjectId id) = 0;
+    /// Current value of an input action (0 when unset).
+    [[nodiscard]] virtual float input(std::string_view action) const = 0;
+    virtual void setInput(std::string action, float value) = 0;
+};
+
+/// Draws the game into a text canvas (the terminal); not called when --headless.
+class GameRenderer {
+public:
+    virtual ~GameRenderer() = default;
+    /// Draws one frame. `canvas` is cleared and sized to the space the host leaves for
+    /// the game (the terminal minus its status lines).
+    virtual void draw(GameWorld& world, const HostStatus& status, TextCanvas& canvas) = 0;
+};
+
+/// When a native system runs in a frame.
+enum class SystemPhase {
+    BeforeScripts, ///< before FixedUpdate/Update: read input, feed scripts
+    AfterScripts,  ///< after Update: react to what scripts did
+};
+
+using SystemFunction = std::function<void(GameWorld&, const FrameTime&)>;
+
+enum class LogLevel { Debug, Info, Warning, Error };
+
+/// What a module registers with, during its attach call.
+class GameRegistry {
+public:
+    virtual ~GameRegistry() = default;
+    [[nodiscard]] virtual std::uint32_t apiVersion() const = 0;
+    /// Declares a native component kind; scenes and AddComponent may then use it.
+    virtual void registerComponent(std::string kind, std::string description) = 0;
+    /// Registers an internal call, e.g. ("Demo.Arena::HalfWidth", &halfWidth); a nested
+    /// class is written "Demo.Arena/Native::HalfWidth".
+    virtual void registerInternalCall(std::string managedName, const void* function) = 0;
+    /// Binds a key to an input action: while the key is held (terminal key repeat keeps
+    /// it held), the action reads `value`. Keys: a printable character ("w", " "), or
+    /// "Up", "Down", "Left", "Right", "Enter", "Tab", "Escape".
+    virtual void bindKey(std::string key, std::string action, float value) = 0;
+    /// Adds a native system, run once per frame in `phase`, in registration order.
+    virtual void addSystem(std::string name, SystemPhase phase, SystemFunction function) = 0;
+    /// The renderer used when the host runs with a terminal (replaces any previous one).
+    virtual void setRenderer(std::unique_ptr<GameRenderer> renderer) = 0;
+    /// The world; valid until the module is detached (internal calls may keep a pointer).
+    [[nodiscard]] virtual GameWorld& world() = 0;
+    /// Writes a line into the host's log.
+    virtual void log(LogLevel level, std::string_view message) = 0;
+};
+
+/// Name and version a module reports about itself.
+struct ModuleInfo {
+    const char* name;
+    const char* version;
+};
+
+} // namespace scripthost::game
+
+/// Entry points the host looks up in a module (use SCRIPTHOST_GAME_MODULE to define them).
+extern "C" {
+using ScripthostGameApiVersionFn = std::uint32_t (*)();
+using ScripthostGameAttachFn = bool (*)(scripthost::game::GameRegistry*,
+                                        scripthost::game::ModuleInfo*, std::string* error);
+}
+
+/// Defines a module's entry points. The body receives `registry` (GameRegistry&) and
+/// `info` (ModuleInfo&, to fill in) and returns a Result<void>: a failure stops the host
+/// with the module's message.
+///
+///     SCRIPTHOST_GAME_MODULE(registry, info) {
+///         info = {"my game", "1.0"};
+///         registry.registerComponent("Wall", "a wall of the arena");
+///         return {};
+///     }
+#define SCRIPTHOST_GAME_MODULE(registry, info)                                                     \
+    static scripthost::Result<void> scripthostGameAttach(scripthost::game::GameRegistry&,          \
+                                                         scripthost::game::ModuleInfo&);           \
+    extern "C" __attribute__((visibility("default"))) std::uint32_t                                \
+    scripthost_game_api_version() {                                                                \
+        return scripthost::game::kApiVersion;                                                      \
+    }                                                                                              \
+    extern "C" __attribute__((visibility("default"))) bool scripthost_game_attach(                 \
+        scripthost::game::GameRegistry* registry_, scripthost::game::ModuleInfo* info_,            \
+        std::string* error_) {                                                                     \
+        try {                                                                                      \
+            auto attached = scripthostGameAttach(*registry_, *info_);                              \
+            if (!attached) {                                                                       \
+                *error_ = attached.error().message;                                                \
+                return false;                                                                      \
+            }                                                                                      \
+            return true;                                                                           \
+        } catch (const std::exception& e) {                                                        \
+            *error_ = e.what();                                                                    \
+            return false;                                                                          \
+        } catch (...) {                                                                            \
+            *error_ = "unknown exception";                                                         \
+            return false;                                                                          \
+        }                                                                                          \
+    }                                                                                              \
+    static scripthost::Result<void> scripthostGameAttach(scripthost::game::GameRegistry& registry, \
+                                                         scripthost::game::ModuleInfo& info)
