@@ -10,6 +10,11 @@ namespace scripthost {
 
 std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,
                            const std::function<void()>& betweenFrames) {
+    return run(host, stop, FrameHooks{{}, betweenFrames});
+}
+
+std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,
+                           const FrameHooks& hooks) {
     using Clock = std::chrono::steady_clock;
     const auto period = options_.fps > 0 ? std::chrono::duration_cast<Clock::duration>(
                                                std::chrono::duration<double>(1.0 / options_.fps))
@@ -21,10 +26,13 @@ std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,
     double delta = options_.fps > 0 ? 1.0 / options_.fps : 1.0 / 60.0;
     while (!stop.load(std::memory_order_relaxed) &&
            (options_.maxFrames == 0 || frames < options_.maxFrames)) {
-        host.tick(std::min(delta, options_.maxDelta));
-        ++frames;
-        if (betweenFrames) {
-            betweenFrames();
+        const double step = std::min(delta, options_.maxDelta);
+        if (!hooks.beforeTick || hooks.beforeTick(step)) {
+            host.tick(step);
+            ++frames;
+        }
+        if (hooks.afterFrame) {
+            hooks.afterFrame();
         }
         if (period > Clock::duration::zero()) {
             const auto now = Clock::now();

@@ -65,16 +65,18 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     impl->options = std::move(options);
     impl->outputs = compiler::OutputGenerations(impl->options.buildDir, "Scripts");
 
-    watcher::WatchOptions watch;
-    watch.roots = impl->options.scriptDirs;
-    watch.quietWindow = impl->options.quietWindow;
-    watch.backend =
-        impl->options.pollingWatcher ? watcher::Backend::Polling : watcher::Backend::Automatic;
-    auto started = watcher::SourceWatcher::start(std::move(watch));
-    if (!started) {
-        return fail("cannot watch the scripts: " + started.error().message);
+    if (impl->options.watch) {
+        watcher::WatchOptions watch;
+        watch.roots = impl->options.scriptDirs;
+        watch.quietWindow = impl->options.quietWindow;
+        watch.backend =
+            impl->options.pollingWatcher ? watcher::Backend::Polling : watcher::Backend::Automatic;
+        auto started = watcher::SourceWatcher::start(std::move(watch));
+        if (!started) {
+            return fail("cannot watch the scripts: " + started.error().message);
+        }
+        impl->watcher = std::move(*started);
     }
-    impl->watcher = std::move(*started);
 
     std::unique_ptr<compiler::Compiler> compiler;
     if (impl->options.coldCompiler) {
@@ -182,7 +184,7 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         m.awaitingStall = report;
         return report;
     }
-    while (auto changes = m.watcher->poll()) {
+    while (auto changes = m.watcher ? m.watcher->poll() : std::nullopt) {
         for (const auto* list : {&changes->added, &changes->modified, &changes->removed}) {
             for (const auto& path : *list)
                 m.pendingTrigger.insert(path.string());

@@ -109,6 +109,12 @@ RefResolver ScriptHost::sceneResolver(const std::unordered_map<std::uint64_t, Ob
     };
 }
 
+RefResolver ScriptHost::worldResolver() const {
+    static const std::unordered_map<std::uint64_t, ObjectId> noIds;
+    static const std::vector<ObjectId> noEntities;
+    return sceneResolver(noIds, noEntities);
+}
+
 Result<void> ScriptHost::writeSceneFields(ObjectId slot, const ScriptClassInfo& info,
                                           const nlohmann::json& fields,
                                           const RefResolver& resolve) {

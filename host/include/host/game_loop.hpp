@@ -15,6 +15,15 @@ struct GameLoopOptions {
     double maxDelta = 0.25;     ///< a frame never advances game time by more than this (s)
 };
 
+/// What a loop owner does around each frame.
+struct FrameHooks {
+    /// Before the tick; returns whether to tick this frame (false: paused — the frame
+    /// still paces and runs afterFrame, but game time stands still and it is not counted).
+    std::function<bool(double deltaSeconds)> beforeTick;
+    /// After the tick (or the paused frame): control requests, reload stages, drawing.
+    std::function<void()> afterFrame;
+};
+
 /// Runs frames at a steady rate: each frame's delta is the measured wall time since the
 /// last (capped at maxDelta, so a pause in a debugger does not become a giant step),
 /// and the loop sleeps off what is left of the frame's period. Main thread only.
@@ -27,6 +36,8 @@ public:
     /// Returns the number of frames run.
     std::int64_t run(ScriptHost& host, const std::atomic<bool>& stop,
                      const std::function<void()>& betweenFrames = {});
+    /// The same with FrameHooks; returns the number of frames ticked.
+    std::int64_t run(ScriptHost& host, const std::atomic<bool>& stop, const FrameHooks& hooks);
 
 private:
     GameLoopOptions options_;

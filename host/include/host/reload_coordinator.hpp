@@ -25,6 +25,7 @@ struct ReloadCoordinatorOptions {
     std::filesystem::path compileServer;           ///< default: beside the executable
     std::chrono::milliseconds quietWindow{30};     ///< watcher debounce
     bool pollingWatcher = false;                   ///< force the polling backend
+    bool watch = true; ///< watch the folders; false: reload only on requestReload()
     std::chrono::milliseconds buildTimeout{60000};
 };
 

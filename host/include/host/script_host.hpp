@@ -123,6 +123,9 @@ public:
     /// Runs one frame of `deltaSeconds`.
     void tick(double deltaSeconds);
 
+    /// Resolves references written as in a scene file ({"id": n}, {"entity": "Ball"},
+    /// {"entity": "Ball", "script": "BallScript"}) against the live world.
+    [[nodiscard]] RefResolver worldResolver() const;
     /// Reads / writes a script's [SerializeField] field.
     [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);
     [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field,

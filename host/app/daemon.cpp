@@ -1,0 +1,410 @@
+#include "daemon.hpp"
+
+#include "log_setup.hpp"
+
+#include "control/control_path.hpp"
+#include "host/assembly_file.hpp"
+#include "host/script_sources.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace scripthost {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+fs::path executableDir() {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::current_path() : self.parent_path();
+}
+
+void logLines(spdlog::level::level_enum level, std::string_view text) {
+    for (std::size_t at = 0; at <= text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        if (end > at)
+            spdlog::log(level, "{}", text.substr(at, end - at));
+        at = end + 1;
+    }
+}
+
+constexpr int kScreenLogLines = 4;
+constexpr auto kDrawPeriod = std::chrono::milliseconds(33);
+
+} // namespace
+
+Daemon::Daemon(const RunOptions& options, LogSetup& logs) : options_(options), logs_(logs) {}
+
+Daemon::~Daemon() {
+    terminal_.reset();
+    coordinator_.reset();
+    if (host_)
+        (void)host_->shutdown();
+    host_.reset();
+    control_.reset();
+    game_.reset();
+    if (ownsBuildDir_) {
+        std::error_code ec;
+        fs::remove_all(buildDir_, ec);
+    }
+}
+
+Result<std::unique_ptr<Daemon>> Daemon::start(const RunOptions& options, LogSetup& logs) {
+    std::unique_ptr<Daemon> daemon(new Daemon(options, logs));
+    if (auto ready = daemon->setUp(); !ready)
+        return std::unexpected(ready.error());
+    return daemon;
+}
+
+Result<void> Daemon::setUp() {
+    if (auto sources = collectScriptSources(options_.scriptDirs); !sources)
+        return std::unexpected(sources.error());
+    scriptCore_ =
+        options_.scriptCore.empty() ? executableDir() / "ScriptCore.dll" : options_.scriptCore;
+    if (!fs::exists(scriptCore_))
+        return fail("ScriptCore.dll not found at " + scriptCore_.string() + " (use --scriptcore)");
+
+    // The control socket first: a second host on the same socket stops here, before it
+    // compiles anything or touches the state file.
+    if (!options_.noControl) {
+        const fs::path path =
+            options_.control.empty() ? control::defaultControlPath() : options_.control;
+        auto server = control::ControlServer::open(path);
+        if (!server)
+            return std::unexpected(server.error());
+        control_ = std::move(*server);
+        spdlog::info("control socket {} (scriptctl --control {} status)", path.string(),
+                     path.string());
+    }
+
+    ScriptHostOptions hostOptions;
+    hostOptions.scriptCore = scriptCore_;
+    hostOptions.disableAfterFailures = options_.disableAfter;
+    auto host = ScriptHost::create(hostOptions);
+    if (!host)
+        return std::unexpected(host.error());
+    host_ = std::move(*host);
+
+    // The game module registers its internal calls before any script code is compiled.
+    if (!options_.game.empty()) {
+        auto game = GameModuleHost::load(options_.game, *host_);
+        if (!game)
+            return std::unexpected(game.error());
+        game_ = std::move(*game);
+        host_->setGameModuleName(game_->name());
+    }
+    if (!options_.input.empty()) {
+        auto replay = InputReplay::load(options_.input);
+        if (!replay)
+            return std::unexpected(replay.error());
+        replay_ = std::move(*replay);
+    }
+    if (!options_.state.empty())
+        state_.emplace(options_.state);
+
+    buildDir_ = options_.buildDir;
+    if (buildDir_.empty()) {
+        buildDir_ = fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
+                    ("run-" + std::to_string(::getpid()));
+        ownsBuildDir_ = true;
+    }
+    std::error_code ec;
+    fs::create_directories(buildDir_, ec);
+    if (ec)
+        return fail("cannot create the build folder " + buildDir_.string() + ": " + ec.message());
+
+    ReloadCoordinatorOptions reload;
+    reload.scriptDirs = options_.scriptDirs;
+    reload.scriptCore = scriptCore_;
+    reload.buildDir = buildDir_;
+    reload.coldCompiler = options_.coldCompiler;
+    reload.watch = options_.watch;
+    auto coordinator = ReloadCoordinator::start(*host_, reload);
+    if (!coordinator)
+        return std::unexpected(coordinator.error());
+    coordinator_ = std::move(*coordinator);
+    auto firstBuild = coordinator_->buildNow();
+    if (!firstBuild) {
+        logLines(spdlog::level::err, firstBuild.error().message);
+        return fail("compilation failed; nothing was run");
+    }
+    auto scripts = AssemblyFile::read(*firstBuild);
+    if (!scripts)
+        return std::unexpected(scripts.error());
+    if (auto loaded = host_->loadScripts(*scripts); !loaded)
+        return std::unexpected(loaded.error());
+
+    auto scene = startingScene();
+    if (!scene)
+        return std::unexpected(scene.error());
+    coordinator_->onReport = [this](const ReloadReport& report) { onReport(report); };
+
+    if (!options_.headless) {
+        auto terminal = Terminal::open();
+        if (!terminal) {
+            spdlog::warn("{}: running headless", terminal.error().message);
+        } else {
+            terminal_ = std::move(*terminal);
+            keyboard_.emplace(game_ ? game_->keyBindings() : std::vector<KeyBinding>{});
+            logs_.showOnScreen(true);
+        }
+    }
+    spdlog::info("running {} entities, {} scripts{}{}", host_->world().entityCount(),
+                 host_->world().scriptCount(),
+                 options_.frames > 0 ? fmt::format(" for {} frames", options_.frames) : "",
+                 options_.watch ? "; save a script to reload it" : "");
+    return {};
+}
+
+Result<Scene> Daemon::startingScene() {
+    if (state_) {
+        auto loaded = state_->load();
+        if (!loaded)
+            return std::unexpected(loaded.error());
+        if (!loaded->movedAsideTo.empty()) {
+            spdlog::error("state file {} is corrupt ({}); moved it to {} and started without it",
+                          state_->path().string(), loaded->problem,
+                          loaded->movedAsideTo.string());
+        }
+        if (loaded->scene) {
+            if (auto made = host_->instantiate(*loaded->scene); made) {
+                spdlog::info("restored {} entities from {}", loaded->scene->entities.size(),
+                             state_->path().string());
+                return std::move(*loaded->scene);
+            } else {
+                // Keep the file: the next save must not overwrite state we could not load.
+                std::filesystem::path aside = state_->path();
+                aside += ".rejected";
+                std::error_code ec;
+                std::filesystem::rename(state_->path(), aside, ec);
+                spdlog::error("state file {} does not fit these scripts ({}); moved it to {} "
+                              "and started from the scene",
+                              state_->path().string(), made.error().message, aside.string());
+            }
+        }
+    }
+    Scene scene;
+    if (!options_.scene.empty()) {
+        auto loaded = Scene::load(options_.scene);
+        if (!loaded)
+            return std::unexpected(loaded.error());
+        scene = std::move(*loaded);
+    } else {
+        scene = host_->defaultScene();
+        spdlog::info("no --scene: one entity per script class ({})", scene.entities.size());
+    }
+    if (auto made = host_->instantiate(scene); !made)
+        return std::unexpected(made.error());
+    return scene;
+}
+
+int Daemon::run(const std::atomic<bool>& stop) {
+    externalStop_ = &stop;
+    started_ = lastStateSave_ = lastDraw_ = Clock::now();
+    GameLoop loop(GameLoopOptions{options_.fps, options_.frames});
+    const std::int64_t frames =
+        loop.run(*host_, stopLoop_,
+                 FrameHooks{[this](double delta) { return beforeTick(delta); },
+                            [this] { afterFrame(); }});
+
+    terminal_.reset(); // give the terminal back before the last lines
+    logs_.showOnScreen(false);
+    const char* why = stop.load() ? " (signal)" : stopRequested_ ? " (stop request)" : "";
+    spdlog::info("stopped after {} frames{}", frames, why);
+    spdlog::info("frame statistics: {}", host_->stats().describe());
+    if (reloadsOk_ + reloadsFailed_ > 0)
+        spdlog::info("reloads: {} ok, {} rolled back", reloadsOk_, reloadsFailed_);
+    if (host_->scriptFailureCount() > 0)
+        spdlog::warn("{} script failure(s) during the run", host_->scriptFailureCount());
+    saveState("on stop");
+    for (const control::Request& request : pendingReloads_) {
+        control_->replyError(request.client, request.id, control::error_code::busy,
+                             "the host stopped before the reload finished");
+    }
+    pendingReloads_.clear();
+    coordinator_.reset();
+    if (auto down = host_->shutdown(); !down) {
+        spdlog::error("{}", down.error().message);
+        return 1;
+    }
+    return 0;
+}
+
+bool Daemon::beforeTick(double deltaSeconds) {
+    const double now = std::chrono::duration<double>(Clock::now() - started_).count();
+    if (terminal_) {
+        for (const std::string& key : terminal_->readKeys()) {
+            if (keyboard_->press(key, now))
+                continue;
+            if (key == "q" || key == "Escape") {
+                stopRequested_ = true;
+            } else if (key == "p") {
+                paused_ = !paused_;
+                stepsLeft_ = 0;
+                spdlog::info(paused_ ? "paused" : "resumed");
+            } else if (key == "r") {
+                spdlog::info("reload requested from the keyboard");
+                coordinator_->requestReload();
+            }
+        }
+        keyboard_->apply(host_->input(), now);
+    }
+    if (replay_)
+        replay_->apply(host_->frame(), host_->input());
+    serveControl();
+    ticked_ = false;
+    if (stopRequested_ || (paused_ && stepsLeft_ == 0))
+        return false;
+    if (stepsLeft_ > 0)
+        --stepsLeft_;
+    if (game_) {
+        game_->runSystems(game::SystemPhase::BeforeScripts,
+                          game::FrameTime{host_->time(), deltaSeconds, host_->frame()});
+    }
+    ticked_ = true;
+    return true;
+}
+
+void Daemon::afterFrame() {
+    if (ticked_ && game_) {
+        game_->runSystems(game::SystemPhase::AfterScripts,
+                          game::FrameTime{host_->time(), 0.0, host_->frame()});
+    }
+    coordinator_->update();
+    if (control_) {
+        for (nlohmann::json& line : logs_.controlQueue().take())
+            control_->publish("log", line);
+    } else {
+        (void)logs_.controlQueue().take();
+    }
+    const auto now = Clock::now();
+    if (state_ && options_.stateInterval > 0 &&
+        now - lastStateSave_ >= std::chrono::duration<double>(options_.stateInterval)) {
+        saveState("autosave");
+    }
+    if (terminal_ && now - lastDraw_ >= kDrawPeriod) {
+        lastDraw_ = now;
+        draw();
+    }
+    if (stopRequested_ || externalStop_->load())
+        stopLoop_.store(true);
+}
+
+void Daemon::onReport(const ReloadReport& report) {
+    lastReport_ = report;
+    (report.success ? reloadsOk_ : reloadsFailed_)++;
+    nlohmann::json json = report.toJson();
+    json["text"] = report.describe();
+    if (control_) {
+        control_->publish("reload", json);
+        if (!report.success && report.failedPhase == "build") {
+            control_->publish("diagnostics",
+                              nlohmann::json{{"trigger", report.trigger},
+                                             {"errors", report.errors},
+                                             {"warnings", report.warnings}});
+        }
+        for (const control::Request& request : pendingReloads_) {
+            if (report.success) {
+                control_->replyOk(request.client, request.id, json);
+            } else {
+                control_->replyError(
+                    request.client, request.id, control::error_code::reloadFailed,
+                    report.errors.empty() ? "the reload was rolled back" : report.errors.front(),
+                    nlohmann::json{{"report", json}});
+            }
+        }
+    }
+    pendingReloads_.clear();
+}
+
+void Daemon::saveState(const char* why) {
+    if (!state_)
+        return;
+    lastStateSave_ = Clock::now();
+    auto scene = host_->saveScene();
+    if (!scene) {
+        spdlog::error("state not saved ({}): {}", why, scene.error().message);
+        return;
+    }
+    if (auto saved = state_->save(*scene); !saved) {
+        spdlog::error("state not saved ({}): {}", why, saved.error().message);
+        return;
+    }
+    spdlog::debug("state saved to {} ({})", state_->path().string(), why);
+}
+
+std::string Daemon::lastReloadSummary() const {
+    if (!lastReport_)
+        return "";
+    const ReloadReport& r = *lastReport_;
+    if (r.success)
+        return fmt::format("reload {} ok, stall {:.1f} ms", r.sequence, r.frameStallMs);
+    if (r.failedPhase == "build")
+        return fmt::format("build failed ({} error(s)), old code running", r.errors.size());
+    return fmt::format("reload {} rolled back ({}), old code running", r.sequence, r.failedPhase);
+}
+
+game::HostStatus Daemon::hostStatus() const {
+    game::HostStatus status;
+    status.fps = host_->stats().summary().fps;
+    status.generation = host_->domain() ? host_->domain()->generation() : 0;
+    status.frame = host_->frame();
+    status.paused = paused_;
+    status.lastReload = lastReloadSummary();
+    return status;
+}
+
+void Daemon::draw() {
+    const int columns = terminal_->columns();
+    const int rows = terminal_->rows();
+    const int gameRows = std::max(rows - 1 - kScreenLogLines, 1);
+    const game::HostStatus status = hostStatus();
+
+    TextCanvas view(columns, gameRows);
+    if (game_ && game_->renderer()) {
+        game_->draw(status, view);
+    } else {
+        // No renderer: a list of entities and their positions.
+        int y = 0;
+        for (ObjectId e : host_->world().entities()) {
+            const Entity* entity = host_->world().entity(e);
+            view.text(1, y++,
+                      fmt::format("{:<20.20} {:7.2f} {:7.2f} {:7.2f}", entity->name,
+                                  entity->transform.position.x, entity->transform.position.y,
+                                  entity->transform.position.z));
+        }
+    }
+    canvas_.resize(columns, rows);
+    for (int y = 0; y < gameRows && y < rows; ++y) {
+        for (int x = 0; x < columns; ++x) {
+            const TextCell& cell = view.at(x, y);
+            canvas_.put(x, y, cell.glyph, cell.color, cell.bold);
+        }
+    }
+    const bool bad = lastReport_ && !lastReport_->success;
+    std::string line = fmt::format(
+        " scripthost | gen {} | {:.0f} fps | frame {} | {}{} | {}", status.generation, status.fps,
+        status.frame, status.paused ? "PAUSED | " : "",
+        status.lastReload.empty() ? "no reload yet" : status.lastReload,
+        keyboard_ && !keyboard_->bindings().empty() ? "w/s a/d move, p pause, r reload, q quit"
+                                                    : "p pause, r reload, q quit");
+    canvas_.text(0, gameRows, line, bad ? TextColor::Red : TextColor::Green, true);
+    const auto lines = logs_.recentLines(kScreenLogLines);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& text = lines[i];
+        const TextColor color = text.find(" E ") != std::string::npos ||
+                                        text.find(" C ") != std::string::npos
+                                    ? TextColor::Red
+                                : text.find(" W ") != std::string::npos ? TextColor::Yellow
+                                                                        : TextColor::Default;
+        canvas_.text(0, gameRows + 1 + static_cast<int>(i), text, color);
+    }
+    terminal_->present(canvas_);
+}
+
+} // namespace scripthost

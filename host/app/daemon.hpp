@@ -1,0 +1,97 @@
+#pragma once
+// Daemon: `scripthost run` — the host, the game module, hot reload, the control socket,
+// the state file and the screen, driven by one game loop on the main thread.
+
+#include "run_options.hpp"
+
+#include "control/control_server.hpp"
+#include "host/error.hpp"
+#include "host/game_loop.hpp"
+#include "host/game_module_host.hpp"
+#include "host/input_replay.hpp"
+#include "host/keyboard_input.hpp"
+#include "host/reload_coordinator.hpp"
+#include "host/reload_report.hpp"
+#include "host/script_host.hpp"
+#include "host/state_file.hpp"
+#include "host/terminal.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace scripthost {
+
+class LogSetup;
+
+class Daemon {
+public:
+    /// Everything up to the first frame: host, game module, control socket, first build,
+    /// scene or saved state, terminal. Fails with a message for people.
+    [[nodiscard]] static Result<std::unique_ptr<Daemon>> start(const RunOptions& options,
+                                                              LogSetup& logs);
+    ~Daemon();
+    Daemon(const Daemon&) = delete;
+    Daemon& operator=(const Daemon&) = delete;
+
+    /// Runs frames until `stop`, a `stop` request or --frames; then saves the state and
+    /// shuts down. Returns the process exit code.
+    int run(const std::atomic<bool>& stop);
+
+private:
+    Daemon(const RunOptions& options, LogSetup& logs);
+    [[nodiscard]] Result<void> setUp();
+    [[nodiscard]] Result<Scene> startingScene();
+
+    bool beforeTick(double deltaSeconds);
+    void afterFrame();
+    void onReport(const ReloadReport& report);
+    void saveState(const char* why);
+    void draw();
+    [[nodiscard]] game::HostStatus hostStatus() const;
+    [[nodiscard]] std::string lastReloadSummary() const;
+
+    // Control requests (daemon_commands.cpp).
+    void serveControl();
+    void handle(const control::Request& request);
+    [[nodiscard]] control::CommandResult status() const;
+    [[nodiscard]] control::CommandResult entities() const;
+    [[nodiscard]] control::CommandResult getField(const nlohmann::json& body);
+    [[nodiscard]] control::CommandResult setField(const nlohmann::json& body);
+    [[nodiscard]] control::CommandResult snapshot(const nlohmann::json& body);
+    [[nodiscard]] control::CommandResult setInput(const nlohmann::json& body);
+
+    RunOptions options_;
+    LogSetup& logs_;
+    std::filesystem::path scriptCore_;
+    std::filesystem::path buildDir_;
+    bool ownsBuildDir_ = false;
+    // The module outlives the host: scripts may call its internal calls until the last
+    // generation is unloaded.
+    std::unique_ptr<GameModuleHost> game_;
+    std::unique_ptr<ScriptHost> host_;
+    std::unique_ptr<control::ControlServer> control_;
+    std::unique_ptr<ReloadCoordinator> coordinator_;
+    std::optional<StateFile> state_;
+    std::optional<InputReplay> replay_;
+    std::unique_ptr<Terminal> terminal_;
+    std::optional<KeyboardInput> keyboard_;
+    TextCanvas canvas_;
+
+    std::chrono::steady_clock::time_point started_;
+    std::chrono::steady_clock::time_point lastStateSave_;
+    std::chrono::steady_clock::time_point lastDraw_;
+    bool paused_ = false;
+    std::int64_t stepsLeft_ = 0;
+    bool stopRequested_ = false;
+    bool ticked_ = false;
+    const std::atomic<bool>* externalStop_ = nullptr;
+    std::atomic<bool> stopLoop_{false};
+    std::vector<control::Request> pendingReloads_;
+    std::optional<ReloadReport> lastReport_;
+    std::uint64_t reloadsOk_ = 0, reloadsFailed_ = 0;
+};
+
+} // namespace scripthost

@@ -1,0 +1,39 @@
+#pragma once
+// RunOptions: everything `scripthost run` is told, from flags or the config file.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace scripthost {
+
+struct RunOptions {
+    std::vector<std::filesystem::path> scriptDirs; ///< C# folders, watched and compiled
+    std::filesystem::path scene;                   ///< scene file; empty: one entity per class
+    std::filesystem::path game;                    ///< game module (.so); empty: none
+    bool headless = false;                         ///< no terminal, no renderer
+    std::int64_t frames = 0;                       ///< stop after N frames; 0: run until stopped
+    double fps = 60.0;                             ///< target frame rate; 0: unpaced
+    std::filesystem::path control;                 ///< control socket; empty: the default path
+    bool noControl = false;                        ///< serve no control socket
+    std::filesystem::path state;                   ///< state file; empty: none
+    double stateInterval = 30.0;                   ///< seconds between state saves; 0: on stop only
+    std::filesystem::path input;                   ///< input replay file (JSON lines)
+    int disableAfter = 10;                         ///< consecutive failures before disabling
+    std::filesystem::path scriptCore;              ///< ScriptCore.dll; empty: beside the binary
+    std::filesystem::path buildDir;                ///< compiled generations; empty: a temp folder
+    std::string logLevel = "info";
+    std::string logFormat = "text"; ///< "text" or "json"
+    bool watch = true;
+    bool coldCompiler = false;
+};
+
+/// Adds the `run` subcommand with every option bound to `options`.
+CLI::App* addRunCommand(CLI::App& app, RunOptions& options);
+
+} // namespace scripthost
