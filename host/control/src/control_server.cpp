@@ -213,13 +213,15 @@ void ControlServer::serve() {
             }
             if (polled[0].revents != 0)
                 s.wake.drain();
-            if ((polled[1].revents & POLLIN) != 0)
-                acceptClients();
             for (std::size_t i = 0; i < polledClients.size(); ++i) {
                 if ((polled[i + 2].revents & (POLLIN | POLLHUP | POLLERR)) != 0)
                     readFrom(polledClients[i]);
             }
+            // Closing before accepting: clients that left free their slots before anyone
+            // new is refused for lack of one.
             flushAndCloseFinished();
+            if ((polled[1].revents & POLLIN) != 0)
+                acceptClients();
         }
     } catch (const std::exception& error) {
         spdlog::error("control: the server thread stopped: {}", error.what());
@@ -228,7 +230,17 @@ void ControlServer::serve() {
 
 void ControlServer::acceptClients() {
     State& s = *state_;
+    bool acceptedAny = false;
     for (;;) {
+        bool full = false;
+        {
+            std::lock_guard lock(s.mutex);
+            full = s.clients.size() >= s.options.maxClients;
+        }
+        // Clients accepted in this round may have left already (connect, close): their EOF
+        // is read next round. Refuse only when full of clients that had that chance.
+        if (full && acceptedAny)
+            return;
         UniqueFd socket(::accept4(s.listener.fd(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
         if (!socket) {
             if (errno == EINTR || errno == ECONNABORTED)
@@ -240,17 +252,15 @@ void ControlServer::acceptClients() {
             }
             return;
         }
-        ClientId id = 0;
-        {
-            std::lock_guard lock(s.mutex);
-            if (s.clients.size() < s.options.maxClients) {
-                id = s.nextClient++;
+        if (!full) { // only this thread adds clients, so `full` still holds
+            const ClientId id = s.nextClient++;
+            {
+                std::lock_guard lock(s.mutex);
                 s.clients.emplace(id, std::make_unique<ClientConnection>(id, std::move(socket),
                                                                          s.options.maxLineBytes));
                 s.changed.notify_all();
             }
-        }
-        if (id != 0) {
+            acceptedAny = true;
             spdlog::debug("control: client {} connected", id);
             continue;
         }
