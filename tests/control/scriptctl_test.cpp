@@ -276,3 +276,35 @@ TEST_CASE("scriptctl: a usage error exits 2") {
     CHECK(ctl.wait() == 2);
     CHECK_FALSE(ctl.err().empty());
 }
+
+TEST_CASE("scriptctl: entities prints a table with scripts and components") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "entities"});
+    answerOne(*server, "entities", [&](const Request& r) {
+        server->replyOk(r.client, r.id, json::parse(R"({"entities":[
+            {"id":"e1v1","name":"Player","scripts":[{"id":"e2v1","class":"Mover","enabled":true,
+             "parked":false},{"id":"e3v1","class":"Gone","enabled":true,"parked":true}],
+             "components":[{"id":"e4v1","type":"Transform"}]},
+            {"id":12,"name":"Camera","scripts":[],"components":[]}]})"));
+    });
+    CHECK(ctl.wait() == 0);
+    CHECK(ctl.out() == "ID    NAME    SCRIPTS               COMPONENTS\n"
+                       "e1v1  Player  Mover, Gone (parked)  Transform\n"
+                       "12    Camera  -                     -\n");
+}
+
+TEST_CASE("scriptctl: get without FIELD prints every field with its type") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "get", "Player", "Mover"});
+    const Request request = answerOne(*server, "get", [&](const Request& r) {
+        server->replyOk(r.client, r.id, json::parse(R"({"value":{"speed":3.5,"label":"fast",
+            "offset":[1,2,3]},"type":{"speed":"float","label":"string","offset":"vector3"}})"));
+    });
+    CHECK_FALSE(request.body.contains("field"));
+    CHECK(ctl.wait() == 0);
+    CHECK(ctl.out() == "label:  fast (string)\n"
+                       "offset: [1,2,3] (vector3)\n"
+                       "speed:  3.5 (float)\n");
+}

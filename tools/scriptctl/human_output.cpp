@@ -288,6 +288,15 @@ std::string fieldText(const json& result) {
         return rows.empty() ? std::string("no fields\n") : alignedLines(rows);
     }
     const json& type = member(result, "type");
+    const json& value = member(result, "value");
+    if (value.is_object() && type.is_object()) { // every field: {value:{f:v}, type:{f:t}}
+        std::vector<std::pair<std::string, std::string>> rows;
+        for (const auto& [name, fieldValue] : value.items()) {
+            rows.emplace_back(name, fmt::format("{} ({})", valueText(fieldValue),
+                                                valueText(member(type, name.c_str()))));
+        }
+        return rows.empty() ? std::string("no fields\n") : alignedLines(rows);
+    }
     if (type.is_null())
         return valueText(member(result, "value")) + "\n";
     return fmt::format("{} ({})\n", valueText(member(result, "value")), valueText(type));

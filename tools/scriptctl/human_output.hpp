@@ -23,7 +23,8 @@ namespace scriptctl {
 /// `entities`: a table of id, name, scripts and components.
 [[nodiscard]] std::string entityTable(const nlohmann::json& result);
 
-/// `get`: the value and its type, or every field when the result lists several.
+/// `get`: "value (type)", or one aligned line per field when `value` and `type` are
+/// objects keyed by field name (or a "fields" list).
 [[nodiscard]] std::string fieldText(const nlohmann::json& result);
 
 /// Results without a special form (set, pause, resume, step, stop): "key: value" lines, or
