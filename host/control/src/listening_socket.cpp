@@ -1,0 +1,146 @@
+#include "listening_socket.hpp"
+
+#include "unix_address.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+
+namespace scripthost::control {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string errnoText(int error) {
+    return std::strerror(error);
+}
+
+/// Creates every missing folder of `folder` with mode 0700 (exactly: chmod after mkdir, so
+/// the umask does not matter). An existing folder is used as it is, unless anyone else can
+/// swap files in it: not ours, writable by others, and not sticky.
+Result<void> preparePrivateFolder(const fs::path& folder) {
+    if (folder.empty())
+        return {};
+    struct stat info {};
+    if (::stat(folder.c_str(), &info) == 0) {
+        if (!S_ISDIR(info.st_mode))
+            return fail(fmt::format("{} exists and is not a folder", folder.string()));
+        const bool othersCanWrite = (info.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+        const bool sticky = (info.st_mode & S_ISVTX) != 0;
+        if (info.st_uid != ::geteuid() && othersCanWrite && !sticky) {
+            return fail(fmt::format("refusing to serve in {}: it belongs to uid {} and others "
+                                    "can write to it",
+                                    folder.string(), info.st_uid));
+        }
+        return {};
+    }
+    if (errno != ENOENT)
+        return fail(fmt::format("cannot inspect {}: {}", folder.string(), errnoText(errno)));
+    if (auto parent = preparePrivateFolder(folder.parent_path()); !parent)
+        return parent;
+    if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST)
+        return fail(fmt::format("cannot create {}: {}", folder.string(), errnoText(errno)));
+    if (::chmod(folder.c_str(), 0700) != 0)
+        return fail(
+            fmt::format("cannot set mode 0700 on {}: {}", folder.string(), errnoText(errno)));
+    return {};
+}
+
+/// Deals with whatever is at `path` before binding: nothing (fine), a live server (error),
+/// a socket nobody listens on or a non-socket file (stale: removed).
+Result<void> clearStaleSocket(const fs::path& path, const sockaddr_un& address) {
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0) {
+        if (errno == ENOENT)
+            return {};
+        return fail(fmt::format("cannot inspect {}: {}", path.string(), errnoText(errno)));
+    }
+    if (S_ISDIR(info.st_mode))
+        return fail(fmt::format("{} is a folder, not a control socket", path.string()));
+
+    if (S_ISSOCK(info.st_mode)) {
+        UniqueFd probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        if (!probe)
+            return fail(fmt::format("cannot create a socket: {}", errnoText(errno)));
+        const int result =
+            ::connect(probe.get(), reinterpret_cast<const sockaddr*>(&address), sizeof(address));
+        // EAGAIN: the backlog is full, so someone is listening.
+        if (result == 0 || errno == EAGAIN) {
+            const auto pid = result == 0 ? peerPid(probe.get()) : std::nullopt;
+            return fail(fmt::format("another scripthost is serving {}{}", path.string(),
+                                    pid ? fmt::format(" (pid {})", *pid) : std::string()));
+        }
+        if (errno != ECONNREFUSED) {
+            return fail(fmt::format("cannot tell whether {} is in use: {}", path.string(),
+                                    errnoText(errno)));
+        }
+        spdlog::warn("control: removing stale socket {} (nobody is listening on it)",
+                     path.string());
+    } else {
+        spdlog::warn("control: removing {}: it is not a socket (a stale leftover?)", path.string());
+    }
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+        return fail(fmt::format("cannot remove stale {}: {}", path.string(), errnoText(errno)));
+    return {};
+}
+
+} // namespace
+
+Result<ListeningSocket> ListeningSocket::bind(const fs::path& path) {
+    auto address = unixAddress(path);
+    if (!address)
+        return std::unexpected(address.error());
+    if (auto folder = preparePrivateFolder(path.parent_path()); !folder)
+        return std::unexpected(folder.error());
+    if (auto cleared = clearStaleSocket(path, *address); !cleared)
+        return std::unexpected(cleared.error());
+
+    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!fd)
+        return fail(fmt::format("cannot create a socket: {}", errnoText(errno)));
+    if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&*address), sizeof(*address)) != 0) {
+        if (errno == EADDRINUSE) // lost a race with another server starting right now
+            return fail(fmt::format("another scripthost is serving {}", path.string()));
+        return fail(fmt::format("cannot bind {}: {}", path.string(), errnoText(errno)));
+    }
+    // The umask is process-wide (changing it would race other threads creating files), so the
+    // mode is set after bind; until then the 0700 folder keeps others out.
+    struct stat info {};
+    if (::chmod(path.c_str(), 0600) != 0 || ::lstat(path.c_str(), &info) != 0) {
+        const std::string reason = errnoText(errno);
+        ::unlink(path.c_str());
+        return fail(fmt::format("cannot make {} private (mode 0600): {}", path.string(), reason));
+    }
+    if ((info.st_mode & 07777) != 0600) {
+        ::unlink(path.c_str());
+        return fail(fmt::format("cannot make {} private: its mode is {:o} after chmod 0600",
+                                path.string(), info.st_mode & 07777));
+    }
+    ListeningSocket socket(std::move(fd), path, info.st_dev, info.st_ino);
+    if (::listen(socket.fd(), SOMAXCONN) != 0)
+        return fail(fmt::format("cannot listen on {}: {}", path.string(), errnoText(errno)));
+    return socket;
+}
+
+ListeningSocket::ListeningSocket(UniqueFd fd, fs::path path, dev_t device, ino_t inode) noexcept
+    : fd_(std::move(fd)), path_(std::move(path)), device_(device), inode_(inode), ownsFile_(true) {}
+
+ListeningSocket::ListeningSocket(ListeningSocket&& other) noexcept
+    : fd_(std::move(other.fd_)), path_(std::move(other.path_)), device_(other.device_),
+      inode_(other.inode_), ownsFile_(std::exchange(other.ownsFile_, false)) {}
+
+ListeningSocket::~ListeningSocket() {
+    if (!ownsFile_)
+        return;
+    struct stat info {};
+    if (::lstat(path_.c_str(), &info) == 0 && info.st_dev == device_ && info.st_ino == inode_)
+        ::unlink(path_.c_str());
+}
+
+} // namespace scripthost::control

@@ -1,0 +1,345 @@
+#include "human_output.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <ctime>
+#include <fmt/format.h>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace scriptctl {
+
+using nlohmann::json;
+
+namespace {
+
+/// The member `key` of `object` if it exists (null otherwise), also looking one level down
+/// in `nested` (the report keeps timings under "timings").
+const json& member(const json& object, const char* key, const char* nested = nullptr) {
+    static const json null;
+    if (!object.is_object())
+        return null;
+    if (const auto found = object.find(key); found != object.end())
+        return *found;
+    if (nested) {
+        if (const auto inner = object.find(nested); inner != object.end())
+            return member(*inner, key);
+    }
+    return null;
+}
+
+std::string numberText(const json& value, int decimals) {
+    if (value.is_number_integer())
+        return std::to_string(value.get<long long>());
+    if (value.is_number())
+        return fmt::format("{:.{}f}", value.get<double>(), decimals);
+    return valueText(value);
+}
+
+std::string millisText(const json& value) {
+    return value.is_number() ? fmt::format("{:.1f} ms", value.get<double>()) : std::string("?");
+}
+
+std::string uptimeText(const json& value) {
+    if (!value.is_number())
+        return valueText(value);
+    const double seconds = value.get<double>();
+    if (seconds < 60)
+        return fmt::format("{:.1f}s", seconds);
+    const auto whole = static_cast<long long>(seconds);
+    if (whole < 3600)
+        return fmt::format("{}m {:02}s", whole / 60, whole % 60);
+    return fmt::format("{}h {:02}m {:02}s", whole / 3600, (whole / 60) % 60, whole % 60);
+}
+
+std::string yesNo(const json& value) {
+    if (value.is_boolean())
+        return value.get<bool>() ? "yes" : "no";
+    return valueText(value);
+}
+
+/// Aligned "key: value" lines.
+std::string alignedLines(const std::vector<std::pair<std::string, std::string>>& rows) {
+    std::size_t width = 0;
+    for (const auto& [key, value] : rows)
+        width = std::max(width, key.size() + 1);
+    std::string text;
+    for (const auto& [key, value] : rows)
+        text += fmt::format("{:<{}} {}\n", key + ":", width, value);
+    return text;
+}
+
+/// Whether a report says the reload worked: "success" (ReloadReport::toJson) or "ok".
+std::optional<bool> reportSucceeded(const json& report) {
+    for (const char* key : {"success", "ok"}) {
+        if (const json& value = member(report, key); value.is_boolean())
+            return value.get<bool>();
+    }
+    return std::nullopt;
+}
+
+std::string joined(const json& list, std::string_view separator) {
+    std::string text;
+    if (!list.is_array())
+        return valueText(list);
+    for (const json& item : list) {
+        if (!text.empty())
+            text += separator;
+        text += valueText(item);
+    }
+    return text;
+}
+
+std::string logTime(const json& time) {
+    if (!time.is_number())
+        return valueText(time);
+    const double seconds = time.get<double>();
+    const std::time_t whole = static_cast<std::time_t>(seconds);
+    std::tm local{};
+    ::localtime_r(&whole, &local);
+    const int millis = static_cast<int>((seconds - std::floor(seconds)) * 1000);
+    return fmt::format("{:02}:{:02}:{:02}.{:03}", local.tm_hour, local.tm_min, local.tm_sec,
+                       millis);
+}
+
+std::string diagnosticLine(const json& diagnostic, const TerminalPalette& palette) {
+    if (!diagnostic.is_object())
+        return valueText(diagnostic);
+    const std::string severity = member(diagnostic, "severity").is_string()
+                                     ? member(diagnostic, "severity").get<std::string>()
+                                     : std::string("error");
+    std::string where = valueText(member(diagnostic, "file"));
+    for (const char* key : {"line", "column"}) {
+        if (const json& value = member(diagnostic, key); !value.is_null())
+            where += ":" + valueText(value);
+    }
+    std::string code = member(diagnostic, "code").is_null()
+                           ? std::string()
+                           : " " + valueText(member(diagnostic, "code"));
+    const std::string label = severity + code;
+    const std::string coloured = severity == "warning" ? palette.yellow(label)
+                                 : severity == "error" ? palette.red(label)
+                                                       : label;
+    return fmt::format("{}: {}: {}", where, coloured, valueText(member(diagnostic, "message")));
+}
+
+} // namespace
+
+std::string valueText(const json& value) {
+    if (value.is_string())
+        return value.get<std::string>();
+    if (value.is_null())
+        return "-";
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string statusText(const json& status, const TerminalPalette& palette) {
+    const json& lastReload = member(status, "lastReload");
+    return alignedLines({
+        {"generation", valueText(member(status, "generation"))},
+        {"uptime", uptimeText(member(status, "uptimeSeconds"))},
+        {"frame", valueText(member(status, "frame"))},
+        {"fps", numberText(member(status, "fps"), 1)},
+        {"paused", yesNo(member(status, "paused"))},
+        {"entities", valueText(member(status, "entities"))},
+        {"scripts", valueText(member(status, "scripts"))},
+        {"failures", valueText(member(status, "failures"))},
+        {"last reload",
+         lastReload.is_null() ? std::string("none") : reloadSummary(lastReload, palette)},
+    });
+}
+
+std::string reloadSummary(const json& report, const TerminalPalette& palette) {
+    const auto succeeded = reportSucceeded(report);
+    std::string outcome;
+    if (!succeeded.has_value()) {
+        outcome = "unknown outcome";
+    } else if (*succeeded) {
+        outcome = palette.green("ok");
+    } else {
+        const json& phase = member(report, "failedPhase");
+        outcome = palette.red(phase.is_string() && !phase.get<std::string>().empty()
+                                  ? "rolled back (" + phase.get<std::string>() + ")"
+                                  : std::string("rolled back"));
+    }
+    return fmt::format("{}, stall {}, total {}", outcome,
+                       millisText(member(report, "frameStallMs", "timings")),
+                       millisText(member(report, "totalMs", "timings")));
+}
+
+std::string reportText(const json& report, const TerminalPalette& palette) {
+    const auto succeeded = reportSucceeded(report);
+    for (const char* key : {"text", "summary"}) {
+        if (const json& text = member(report, key); text.is_string()) {
+            std::string block = text.get<std::string>();
+            if (!block.empty() && block.back() != '\n')
+                block.push_back('\n');
+            if (!succeeded.has_value())
+                return block;
+            // Colour the outcome line, keep the rest as the host wrote it.
+            const auto firstLineEnd = block.find('\n');
+            const std::string first = block.substr(0, firstLineEnd);
+            return (*succeeded ? palette.green(first) : palette.red(first)) +
+                   block.substr(firstLineEnd);
+        }
+    }
+
+    std::string text;
+    const json& sequence = member(report, "sequence");
+    text += fmt::format("reload{}: {}", sequence.is_null() ? "" : " #" + valueText(sequence),
+                        reloadSummary(report, palette));
+    const json& from = member(report, "fromGeneration");
+    const json& to = member(report, "toGeneration");
+    if (!from.is_null() || !to.is_null())
+        text += fmt::format(" (generation {} -> {})", valueText(from), valueText(to));
+    text += "\n";
+    if (const json& trigger = member(report, "trigger"); trigger.is_array() && !trigger.empty())
+        text += "  trigger: " + joined(trigger, ", ") + "\n";
+    std::vector<std::string> counts;
+    for (const char* key : {"restored", "created", "parked", "reenabled", "released"}) {
+        const json& value = member(report, key);
+        if (value.is_number() && (value.get<double>() != 0 || std::string(key) == "restored"))
+            counts.push_back(fmt::format("{} {}", key, valueText(value)));
+    }
+    if (!counts.empty()) {
+        std::string line = "  ";
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            line += (i ? ", " : "") + counts[i];
+        text += line + "\n";
+    }
+    if (const json& fields = member(report, "fields"); fields.is_array()) {
+        for (const json& field : fields) {
+            text +=
+                fmt::format("  {}.{}: {}", valueText(member(field, "class")),
+                            valueText(member(field, "field")), valueText(member(field, "outcome")));
+            if (const json& detail = member(field, "detail");
+                detail.is_string() && !detail.get<std::string>().empty())
+                text += " (" + detail.get<std::string>() + ")";
+            text += "\n";
+        }
+    }
+    if (const json& missing = member(report, "missingClasses"); missing.is_array()) {
+        for (const json& name : missing)
+            text += "  " + palette.yellow("missing class " + valueText(name)) + "\n";
+    }
+    if (const json& warnings = member(report, "warnings"); warnings.is_array()) {
+        for (const json& warning : warnings)
+            text += "  " + palette.yellow("warning: " + valueText(warning)) + "\n";
+    }
+    if (const json& errors = member(report, "errors"); errors.is_array()) {
+        for (const json& error : errors)
+            text += "  " + palette.red("error: " + valueText(error)) + "\n";
+    }
+    return text;
+}
+
+std::string entityTable(const json& result) {
+    const json& entities = member(result, "entities");
+    if (!entities.is_array() || entities.empty())
+        return "no entities\n";
+    std::vector<std::array<std::string, 4>> rows{{"ID", "NAME", "SCRIPTS", "COMPONENTS"}};
+    for (const json& entity : entities) {
+        std::string scripts;
+        if (const json& list = member(entity, "scripts"); list.is_array()) {
+            for (const json& script : list) {
+                std::string name = valueText(member(script, "class"));
+                if (member(script, "parked") == true)
+                    name += " (parked)";
+                else if (member(script, "enabled") == false)
+                    name += " (disabled)";
+                scripts += (scripts.empty() ? "" : ", ") + name;
+            }
+        }
+        std::string components;
+        if (const json& list = member(entity, "components"); list.is_array()) {
+            for (const json& component : list)
+                components +=
+                    (components.empty() ? "" : ", ") + valueText(member(component, "type"));
+        }
+        rows.push_back({valueText(member(entity, "id")), valueText(member(entity, "name")),
+                        scripts.empty() ? "-" : scripts, components.empty() ? "-" : components});
+    }
+    std::array<std::size_t, 4> widths{};
+    for (const auto& row : rows) {
+        for (std::size_t column = 0; column < row.size(); ++column)
+            widths[column] = std::max(widths[column], row[column].size());
+    }
+    std::string text;
+    for (const auto& row : rows) {
+        std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {}", row[0], widths[0], row[1],
+                                       widths[1], row[2], widths[2], row[3]);
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        text += line + "\n";
+    }
+    return text;
+}
+
+std::string fieldText(const json& result) {
+    if (const json& fields = member(result, "fields"); fields.is_array()) {
+        std::vector<std::pair<std::string, std::string>> rows;
+        for (const json& field : fields) {
+            rows.emplace_back(valueText(member(field, "name")),
+                              fmt::format("{} ({})", valueText(member(field, "value")),
+                                          valueText(member(field, "type"))));
+        }
+        return rows.empty() ? std::string("no fields\n") : alignedLines(rows);
+    }
+    const json& type = member(result, "type");
+    const json& value = member(result, "value");
+    if (value.is_object() && type.is_object()) { // every field: {value:{f:v}, type:{f:t}}
+        std::vector<std::pair<std::string, std::string>> rows;
+        for (const auto& [name, fieldValue] : value.items()) {
+            rows.emplace_back(name, fmt::format("{} ({})", valueText(fieldValue),
+                                                valueText(member(type, name.c_str()))));
+        }
+        return rows.empty() ? std::string("no fields\n") : alignedLines(rows);
+    }
+    if (type.is_null())
+        return valueText(member(result, "value")) + "\n";
+    return fmt::format("{} ({})\n", valueText(member(result, "value")), valueText(type));
+}
+
+std::string genericResultText(const json& result) {
+    if (!result.is_object())
+        return result.is_null() ? std::string("ok\n") : valueText(result) + "\n";
+    if (result.empty())
+        return "ok\n";
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const auto& [key, value] : result.items())
+        rows.emplace_back(key, valueText(value));
+    return alignedLines(rows);
+}
+
+std::string eventText(const json& event, const TerminalPalette& palette) {
+    const std::string topic = valueText(member(event, "event"));
+    const json& data = member(event, "data");
+    if (topic == "reload")
+        return reportText(data, palette);
+    if (topic == "log") {
+        const std::string level = valueText(member(data, "level"));
+        std::string label = "[" + level + "]";
+        if (level == "error" || level == "critical" || level == "err")
+            label = palette.red(label);
+        else if (level == "warning" || level == "warn")
+            label = palette.yellow(label);
+        return fmt::format("{} {} {}\n", palette.dim(logTime(member(data, "time"))), label,
+                           valueText(member(data, "message")));
+    }
+    if (topic == "diagnostics") {
+        const json& list = data.is_array() ? data : member(data, "diagnostics");
+        if (!list.is_array())
+            return "diagnostics: " + valueText(data) + "\n";
+        if (list.empty())
+            return palette.green("diagnostics: clean") + "\n";
+        std::string text = fmt::format("diagnostics ({}):\n", list.size());
+        for (const json& diagnostic : list)
+            text += "  " + diagnosticLine(diagnostic, palette) + "\n";
+        return text;
+    }
+    return fmt::format("{}: {}\n", topic, valueText(data));
+}
+
+} // namespace scriptctl
