@@ -4,6 +4,7 @@
 #include "host/reload_coordinator.hpp"
 #include "host/script_host.hpp"
 #include "host/script_sources.hpp"
+#include "smoke_command.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -213,6 +214,9 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
         ->capture_default_str();
 
+    SmokeOptions smokeOptions;
+    CLI::App* smokeCommand = addSmokeCommand(app, smokeOptions);
+
     CLI11_PARSE(app, argc, argv);
     if (showVersion) {
         auto runtime = MonoRuntime::start();
@@ -229,6 +233,11 @@ int main(int argc, char** argv) {
     spdlog::set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
     if (runCommand->parsed()) {
         const int code = run(options);
+        MonoRuntime::shutdown();
+        return code;
+    }
+    if (smokeCommand->parsed()) {
+        const int code = runSmoke(smokeOptions);
         MonoRuntime::shutdown();
         return code;
     }
