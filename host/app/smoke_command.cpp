@@ -138,7 +138,10 @@ private:
     void step(const std::string& name, const std::function<StepResult()>& body) {
         const auto started = Clock::now();
         StepResult failed = body();
-        JUnitCase c{name, kJUnitClass, secondsSince(started)};
+        JUnitCase c;
+        c.name = name;
+        c.className = kJUnitClass;
+        c.seconds = secondsSince(started);
         if (failed) {
             c.outcome = JUnitCase::Outcome::Failed;
             c.message = failed->reason;

@@ -36,7 +36,7 @@ TEST_CASE("escapeXml: valid UTF-8 is kept, invalid bytes become U+FFFD") {
 TEST_CASE("JUnitReport: counts, times, failure and skipped elements, escaped names") {
     JUnitReport report;
     report.suiteName = "smoke <demo>";
-    report.cases.push_back({"compile", "scripthost.smoke", 0.25});
+    report.cases.push_back({"compile", "scripthost.smoke", 0.25, JUnitCase::Outcome::Passed, "", ""});
     report.cases.push_back({"frames \"A&B\"", "scripthost.smoke", 1.5,
                             JUnitCase::Outcome::Failed, "threw <Boom>",
                             "System.Exception: <Boom>\n  at Boom.cs:3"});
@@ -65,7 +65,7 @@ TEST_CASE("JUnitReport: write creates the folder and the file, and reports a bad
     scripthost::testing::TempDir dir("junit");
     JUnitReport report;
     report.suiteName = "s";
-    report.cases.push_back({"only", "c", 0.001});
+    report.cases.push_back({"only", "c", 0.001, JUnitCase::Outcome::Passed, "", ""});
     const auto file = dir / "nested" / "report.xml";
     CHECK(report.write(file).empty());
     CHECK(scripthost::testing::readFile(file) == report.toXml());

@@ -1,6 +1,7 @@
 // SnapshotComparison: exact, bitwise comparison of two snapshots.
 #include "snapshot_comparison.hpp"
 
+#include <bit>
 #include <cmath>
 #include <doctest/doctest.h>
 #include <limits>
@@ -70,13 +71,16 @@ TEST_CASE("compareSnapshots: identical snapshots count their scripts and fields"
 
 TEST_CASE("compareSnapshots: names each changed, missing or extra field") {
     const FieldType f = typeOf(ValueKind::Float, "System.Single");
-    const Snapshot before = oneScript({{"a", f, Value(0.0f)}, {"gone", f, Value(1.0f)}});
-    const Snapshot after = oneScript({{"a", f, Value(-0.0f)}, {"extra", f, Value(2.0f)}});
+    // Two NaNs that differ only in their payload print alike: the bits tell them apart.
+    const float nanA = std::bit_cast<float>(0x7fc00000u);
+    const float nanB = std::bit_cast<float>(0x7fc00001u);
+    const Snapshot before = oneScript({{"a", f, Value(nanA)}, {"gone", f, Value(1.0f)}});
+    const Snapshot after = oneScript({{"a", f, Value(nanB)}, {"extra", f, Value(2.0f)}});
     const SnapshotComparison result = compareSnapshots(before, after, name);
     REQUIRE(result.mismatches.size() == 3);
     CHECK(result.mismatches[0].where == "Ball/Demo.Ball.a");
-    CHECK(result.mismatches[0].before == "0 (bits 0x00000000)");
-    CHECK(result.mismatches[0].after == "-0 (bits 0x80000000)");
+    CHECK(result.mismatches[0].before == "nan (bits 0x7fc00000)");
+    CHECK(result.mismatches[0].after == "nan (bits 0x7fc00001)");
     CHECK(result.mismatches[1].where == "Ball/Demo.Ball.gone");
     CHECK(result.mismatches[1].after == "(missing)");
     CHECK(result.mismatches[2].where == "Ball/Demo.Ball.extra");
