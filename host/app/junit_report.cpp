@@ -116,9 +116,9 @@ std::string JUnitReport::toXml() const {
                        "skipped=\"{}\" time=\"{}\">\n",
                        name, cases.size(), failures, skipped, seconds(total));
     for (const JUnitCase& c : cases) {
-        xml += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
-                           escapeXml(c.name, true), escapeXml(c.className, true),
-                           seconds(c.seconds));
+        xml +=
+            fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
+                        escapeXml(c.name, true), escapeXml(c.className, true), seconds(c.seconds));
         switch (c.outcome) {
         case JUnitCase::Outcome::Passed:
             xml += "/>\n";

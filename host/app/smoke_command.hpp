@@ -13,9 +13,9 @@ namespace scripthost {
 
 struct SmokeOptions {
     std::vector<std::filesystem::path> scriptDirs;
-    std::filesystem::path scene;      ///< empty: one entity per script class
-    std::string gameModule;           ///< --game; not supported in this build yet
-    std::int64_t frames = 120;        ///< before the first reload (and spread between reloads)
+    std::filesystem::path scene; ///< empty: one entity per script class
+    std::string gameModule;      ///< --game; not supported in this build yet
+    std::int64_t frames = 120;   ///< before the first reload (and spread between reloads)
     int reloads = 10;
     std::filesystem::path junit;      ///< empty: no JUnit report
     bool coldCompiler = false;        ///< mcs per build instead of the compile server

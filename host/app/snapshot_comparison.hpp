@@ -20,8 +20,8 @@ struct SnapshotMismatch {
 
 /// What comparing two snapshots found.
 struct SnapshotComparison {
-    std::size_t scripts = 0;  ///< scripts compared
-    std::size_t fields = 0;   ///< fields compared (statics included)
+    std::size_t scripts = 0; ///< scripts compared
+    std::size_t fields = 0;  ///< fields compared (statics included)
     std::vector<SnapshotMismatch> mismatches;
     [[nodiscard]] bool identical() const noexcept { return mismatches.empty(); }
 };

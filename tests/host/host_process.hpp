@@ -42,10 +42,13 @@ public:
         return output_;
     }
     /// Waits for exit (with a deadline) and returns the exit code, or -1 on timeout.
+    /// Polls waitpid rather than using child::wait_for: Boost 1.74's wait_for sleeps in
+    /// sigtimedwait for SIGCHLD without blocking it, so when the signal lands on another
+    /// thread (the reader) or came before the call, it waits out the whole deadline.
     int wait(std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
         std::error_code ec;
-        if (!child_.wait_for(timeout, ec)) {
-            child_.terminate();
+        if (!waitUntil([&] { return !child_.running(ec) || ec; }, timeout) || ec) {
+            child_.terminate(ec);
             return -1;
         }
         if (reader_.joinable())

@@ -1,15 +1,13 @@
 // JUnitReport: escaping and the document's shape, without running anything.
-#include "junit_report.hpp"
-
 #include "../support/test_support.hpp"
+#include "junit_report.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace scripthost;
 
 TEST_CASE("escapeXml: markup characters become entities, quotes only in attributes") {
-    CHECK(escapeXml("a < b && c > \"d\" 'e'", false) ==
-          "a &lt; b &amp;&amp; c &gt; \"d\" 'e'");
+    CHECK(escapeXml("a < b && c > \"d\" 'e'", false) == "a &lt; b &amp;&amp; c &gt; \"d\" 'e'");
     CHECK(escapeXml("a < b && c > \"d\" 'e'", true) ==
           "a &lt; b &amp;&amp; c &gt; &quot;d&quot; &apos;e&apos;");
     CHECK(escapeXml("already &amp; escaped", true) == "already &amp;amp; escaped");
@@ -36,12 +34,12 @@ TEST_CASE("escapeXml: valid UTF-8 is kept, invalid bytes become U+FFFD") {
 TEST_CASE("JUnitReport: counts, times, failure and skipped elements, escaped names") {
     JUnitReport report;
     report.suiteName = "smoke <demo>";
-    report.cases.push_back({"compile", "scripthost.smoke", 0.25, JUnitCase::Outcome::Passed, "", ""});
-    report.cases.push_back({"frames \"A&B\"", "scripthost.smoke", 1.5,
-                            JUnitCase::Outcome::Failed, "threw <Boom>",
-                            "System.Exception: <Boom>\n  at Boom.cs:3"});
-    report.cases.push_back({"reload 1", "scripthost.smoke", 0, JUnitCase::Outcome::Skipped,
-                            "not run", ""});
+    report.cases.push_back(
+        {"compile", "scripthost.smoke", 0.25, JUnitCase::Outcome::Passed, "", ""});
+    report.cases.push_back({"frames \"A&B\"", "scripthost.smoke", 1.5, JUnitCase::Outcome::Failed,
+                            "threw <Boom>", "System.Exception: <Boom>\n  at Boom.cs:3"});
+    report.cases.push_back(
+        {"reload 1", "scripthost.smoke", 0, JUnitCase::Outcome::Skipped, "not run", ""});
     const std::string xml = report.toXml();
     CHECK(xml == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<testsuites name=\"smoke &lt;demo&gt;\" tests=\"3\" failures=\"1\" "

@@ -92,8 +92,8 @@ TEST_CASE("scripthost smoke: a syntax error fails as a compile error naming the 
     REQUIRE(line > 0);
     const fs::path junit = dir / "smoke.xml";
 
-    HostProcess host({"smoke", "--scripts", scripts.string(), "--cold-compiler", "--junit",
-                      junit.string()});
+    HostProcess host(
+        {"smoke", "--scripts", scripts.string(), "--cold-compiler", "--junit", junit.string()});
     const int code = host.wait(kSmokeDeadline);
     const std::string out = host.output();
     CHECK(code == 1);
@@ -175,8 +175,8 @@ TEST_CASE("scripthost smoke: a value a reload changes is reported as a mismatch"
               "  [SerializeField] float negativeZero = -0f;\n"
               "  public override void OnAfterReload() { reloads++; }\n"
               "}\n");
-    HostProcess host({"smoke", "--scripts", (dir / "scripts").string(), "--frames", "3",
-                      "--reloads", "2"});
+    HostProcess host(
+        {"smoke", "--scripts", (dir / "scripts").string(), "--frames", "3", "--reloads", "2"});
     const int code = host.wait(kSmokeDeadline);
     const std::string out = host.output();
     CHECK(code == 1);

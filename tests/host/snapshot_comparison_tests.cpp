@@ -60,8 +60,9 @@ TEST_CASE("compareSnapshots: identical snapshots count their scripts and fields"
         {"speed", typeOf(ValueKind::Float, "System.Single"), Value(nan)},
         {"target", typeOf(ValueKind::ObjectRef, "UEngine.UEntity"), Value(ObjectRef{kEntity})}};
     Snapshot before = oneScript(fields);
-    before.statics.push_back({"Demo.Ball", {{"count", typeOf(ValueKind::Int32, "System.Int32"),
-                                             Value(std::int64_t{3})}}});
+    before.statics.push_back(
+        {"Demo.Ball",
+         {{"count", typeOf(ValueKind::Int32, "System.Int32"), Value(std::int64_t{3})}}});
     const Snapshot after = before;
     const SnapshotComparison result = compareSnapshots(before, after, name);
     CHECK(result.identical());
