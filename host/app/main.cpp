@@ -5,6 +5,7 @@
 #include "run_options.hpp"
 
 #include "host/mono_runtime.hpp"
+#include "smoke_command.hpp"
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -72,11 +73,20 @@ int main(int argc, char** argv) {
     RunOptions options;
     CLI::App* runCommand = addRunCommand(app, options);
 
+    SmokeOptions smokeOptions;
+    CLI::App* smokeCommand = addSmokeCommand(app, smokeOptions);
+
     CLI11_PARSE(app, argc, argv);
     if (showVersion)
         return printVersion();
     if (runCommand->parsed())
         return runDaemon(options);
+    if (smokeCommand->parsed()) {
+        LogSetup logs("text", smokeOptions.logLevel);
+        const int code = runSmoke(smokeOptions);
+        MonoRuntime::shutdown();
+        return code;
+    }
     std::fputs(app.help().c_str(), stderr);
     return 2;
 }

@@ -40,10 +40,12 @@ public:
         return waitUntil([&] { return output().find(text) != std::string::npos; }, timeout);
     }
     /// Waits for exit (with a deadline) and returns the exit code, or -1 on timeout.
+    /// Polls waitpid: Boost 1.74's wait_for can miss SIGCHLD (it lands on the reader thread
+    /// or before the call) and then waits out the whole deadline.
     int wait(std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
         std::error_code ec;
-        if (!child_.wait_for(timeout, ec)) {
-            child_.terminate();
+        if (!waitUntil([&] { return !child_.running(ec) || ec; }, timeout) || ec) {
+            child_.terminate(ec);
             return -1;
         }
         if (reader_.joinable())

@@ -1,0 +1,477 @@
+// `scripthost smoke`: the whole life of a script project — compile, run, reload N times —
+// in one headless process that fails on the first thing that goes wrong.
+#include "smoke_command.hpp"
+
+#include "compiler_bridge/cold_compiler.hpp"
+#include "compiler_bridge/output_generations.hpp"
+#include "compiler_bridge/warm_compiler.hpp"
+#include "host/mono_runtime.hpp"
+#include "host/game_module_host.hpp"
+#include "host/script_host.hpp"
+#include "host/script_sources.hpp"
+#include "junit_report.hpp"
+#include "snapshot_comparison.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fmt/format.h>
+#include <functional>
+#include <optional>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+namespace scripthost {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr double kFrameSeconds = 1.0 / 60.0; // fixed: smoke runs are reproducible, not paced
+constexpr std::size_t kMismatchesShown = 5;
+constexpr const char* kJUnitClass = "scripthost.smoke";
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string firstLine(std::string_view text) {
+    return std::string(text.substr(0, text.find('\n')));
+}
+
+double median(std::vector<double> values) {
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+/// Why a step failed: one line for the verdict and the JUnit message, and the full text.
+struct StepFailure {
+    std::string reason;
+    std::string details;
+};
+using StepResult = std::optional<StepFailure>; // nullopt: the step passed
+
+/// A private folder for this run's build output, removed when the run ends.
+class BuildFolder {
+public:
+    BuildFolder()
+        : path_(fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
+                ("smoke-" + std::to_string(::getpid()))) {
+        fs::create_directories(path_);
+    }
+    ~BuildFolder() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    BuildFolder(const BuildFolder&) = delete;
+    BuildFolder& operator=(const BuildFolder&) = delete;
+    [[nodiscard]] const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+/// "File.cs:12: error CS0103: The name `x' does not exist" — file:line: message.
+std::string diagnosticLine(const compiler::Diagnostic& d) {
+    const std::string message =
+        fmt::format("{} {}: {}", d.severity == compiler::Severity::Error ? "error" : "warning",
+                    d.code, d.message);
+    return d.file.empty() ? message : fmt::format("{}:{}: {}", d.file, d.line, message);
+}
+
+/// One smoke run: the steps in order, each recorded as a JUnit case.
+class SmokeRun {
+public:
+    explicit SmokeRun(const SmokeOptions& options)
+        : options_(options), outputs_(build_.path(), "Scripts") {
+        junit_.suiteName = "scripthost smoke";
+    }
+
+    /// Runs every step until one fails; returns the exit code. Every planned step is a
+    /// JUnit case: those after a failure are reported as skipped.
+    int execute() {
+        std::vector<std::pair<std::string, std::function<StepResult()>>> steps;
+        steps.emplace_back("compile", [&] { return compileFirst(); });
+        steps.emplace_back("frames", [&] { return startAndRunFrames(); });
+        for (int n = 1; n <= options_.reloads; ++n)
+            steps.emplace_back(fmt::format("reload {}", n), [this, n] { return reloadOnce(n); });
+        for (auto& [name, body] : steps) {
+            if (failure_) {
+                junit_.cases.push_back({name, kJUnitClass, 0, JUnitCase::Outcome::Skipped,
+                                        "not run: an earlier step failed", ""});
+            } else {
+                step(name, body);
+            }
+        }
+        return failure_ ? 1 : 0;
+    }
+
+    [[nodiscard]] const JUnitReport& junit() const { return junit_; }
+    [[nodiscard]] const StepFailure& failure() const { return *failure_; }
+
+    /// The success paragraph.
+    [[nodiscard]] std::string summary() const {
+        std::string text =
+            fmt::format("smoke passed: {} script(s) on {} entit(ies) ran {} frame(s)", scriptCount_,
+                        entityCount_, framesRun_);
+        if (options_.reloads == 0)
+            return text + "; no reloads were asked for (--reloads 0)";
+        text += fmt::format(
+            " ({} before the first reload, {} after each) and {} reload(s), generation 1 -> {}; "
+            "{} [SerializeField] field(s) in {} script(s) checked per reload, every value "
+            "identical",
+            options_.frames, framesBetween(), options_.reloads, generation_, fieldsPerReload_,
+            scriptsPerReload_);
+        // Each reload runs all its stages at one frame boundary, so its main-thread total
+        // is what that frame paid (a live `run` spreads the stages over four frames).
+        text += fmt::format("; reload swap frame median {:.2f} ms, max {:.2f} ms; build median "
+                            "{:.0f} ms",
+                            median(swapMs_), *std::max_element(swapMs_.begin(), swapMs_.end()),
+                            median(buildMs_));
+        if (!notCarried_.empty()) {
+            text += fmt::format("; {} field(s) of types reloads cannot carry were not checked",
+                                notCarried_.size());
+        }
+        return text;
+    }
+
+private:
+    // Runs one step as a JUnit case; on failure keeps the reason.
+    void step(const std::string& name, const std::function<StepResult()>& body) {
+        const auto started = Clock::now();
+        StepResult failed = body();
+        JUnitCase c;
+        c.name = name;
+        c.className = kJUnitClass;
+        c.seconds = secondsSince(started);
+        if (failed) {
+            c.outcome = JUnitCase::Outcome::Failed;
+            c.message = failed->reason;
+            c.details = failed->details.empty() ? failed->reason
+                                                : failed->reason + "\n\n" + failed->details;
+            failure_ = std::move(failed);
+        }
+        junit_.cases.push_back(std::move(c));
+    }
+
+    [[nodiscard]] std::int64_t framesBetween() const {
+        return options_.reloads > 0 ? std::max<std::int64_t>(1, options_.frames / options_.reloads)
+                                    : 0;
+    }
+
+    // Compiles every source of the script folders into a fresh output.
+    std::expected<AssemblyFile, StepFailure> build(const std::string& what) {
+        auto sources = collectScriptSources(options_.scriptDirs);
+        if (!sources)
+            return std::unexpected(StepFailure{"compile error: " + sources.error().message, {}});
+        compiler::CompileRequest request;
+        request.sources = std::move(*sources);
+        request.references = {scriptCore_};
+        request.output = outputs_.next();
+        const compiler::CompileResult result = compiler_->compile(request);
+        std::vector<std::string> errors;
+        for (const compiler::Diagnostic& d : result.diagnostics) {
+            if (d.severity == compiler::Severity::Error) {
+                errors.push_back(diagnosticLine(d));
+            } else {
+                spdlog::warn("{}", diagnosticLine(d));
+            }
+        }
+        if (!result.success) {
+            StepFailure failed;
+            if (errors.empty()) {
+                failed.reason = result.timedOut ? what + " error: the compiler timed out"
+                                                : what + " error: the build failed";
+                failed.details = result.log;
+            } else {
+                failed.reason = fmt::format(
+                    "{} error: {}{}", what, errors.front(),
+                    errors.size() > 1 ? fmt::format(" (and {} more)", errors.size() - 1) : "");
+                for (const std::string& e : errors)
+                    failed.details += e + "\n";
+            }
+            return std::unexpected(std::move(failed));
+        }
+        buildMs_.push_back(double(result.duration.count()));
+        auto assembly = AssemblyFile::read(result.output);
+        outputs_.prune(2); // what is loaded was read into memory
+        if (!assembly)
+            return std::unexpected(StepFailure{what + " error: " + assembly.error().message, {}});
+        return std::move(*assembly);
+    }
+
+    StepResult compileFirst() {
+        scriptCore_ = options_.scriptCore.empty()
+                          ? compiler::executableDirectory() / "ScriptCore.dll"
+                          : options_.scriptCore;
+        if (!fs::exists(scriptCore_)) {
+            return StepFailure{fmt::format("ScriptCore.dll not found at {} (use --scriptcore)",
+                                           scriptCore_.string()),
+                               {}};
+        }
+        if (options_.coldCompiler) {
+            compiler_ = std::make_unique<compiler::ColdCompiler>();
+        } else {
+            compiler_ = std::make_unique<compiler::WarmCompiler>();
+        }
+        auto assembly = build("compile");
+        if (!assembly)
+            return std::move(assembly.error());
+        firstAssembly_ = std::move(*assembly);
+        spdlog::info("compiled {} in {:.0f} ms", firstAssembly_.name, buildMs_.back());
+        return std::nullopt;
+    }
+
+    StepResult startAndRunFrames() {
+        ScriptHostOptions hostOptions;
+        hostOptions.scriptCore = scriptCore_;
+        hostOptions.disableAfterFailures = 0; // the first failure ends the run anyway
+        auto created = ScriptHost::create(hostOptions);
+        if (!created)
+            return StepFailure{"cannot start the host: " + created.error().message, {}};
+        host_ = std::move(*created);
+        if (!options_.gameModule.empty()) {
+            // Before the scripts load: the module's internal calls must be registered first.
+            auto game = GameModuleHost::load(options_.gameModule, *host_);
+            if (!game)
+                return StepFailure{game.error().message, {}};
+            game_ = std::move(*game);
+            host_->setGameModuleName(game_->name());
+        }
+        if (auto loaded = host_->loadScripts(firstAssembly_); !loaded)
+            return StepFailure{"cannot load the scripts: " + loaded.error().message, {}};
+        firstAssembly_ = {}; // the next generations come from fresh builds
+        generation_ = host_->domain()->generation();
+
+        Scene scene;
+        if (!options_.scene.empty()) {
+            auto loaded = Scene::load(options_.scene);
+            if (!loaded)
+                return StepFailure{"bad scene: " + loaded.error().message, {}};
+            scene = std::move(*loaded);
+        } else {
+            scene = host_->defaultScene();
+        }
+        if (auto made = host_->instantiate(scene); !made)
+            return StepFailure{"cannot instantiate the scene: " + made.error().message, {}};
+        entityCount_ = host_->world().entityCount();
+        scriptCount_ = host_->world().scriptCount();
+        if (auto failed = checkScriptFailures("while the scene was instantiated"))
+            return failed;
+        spdlog::info("smoke: {} entities, {} scripts; {} frame(s), then {} reload(s)", entityCount_,
+                     scriptCount_, options_.frames, options_.reloads);
+        return runFrames(options_.frames);
+    }
+
+    StepResult runFrames(std::int64_t count) {
+        for (std::int64_t i = 0; i < count; ++i) {
+            if (game_) {
+                game_->runSystems(game::SystemPhase::BeforeScripts,
+                                  game::FrameTime{host_->time(), kFrameSeconds, host_->frame()});
+            }
+            host_->tick(kFrameSeconds);
+            if (game_) {
+                game_->runSystems(game::SystemPhase::AfterScripts,
+                                  game::FrameTime{host_->time(), kFrameSeconds, host_->frame()});
+            }
+            ++framesRun_;
+            if (auto failed = checkScriptFailures(fmt::format("in frame {}", host_->frame())))
+                return failed;
+        }
+        return std::nullopt;
+    }
+
+    // A failure recorded since the last check is the run's failure; its first one is named.
+    StepResult checkScriptFailures(const std::string& when) {
+        const std::uint64_t total = host_->scriptFailureCount();
+        if (total == failuresSeen_)
+            return std::nullopt;
+        const auto& recent = host_->recentFailures();
+        const std::uint64_t fresh = total - failuresSeen_;
+        failuresSeen_ = total;
+        if (recent.empty())
+            return StepFailure{fmt::format("{} script exception(s) {}", fresh, when), {}};
+        const std::size_t first =
+            recent.size() - static_cast<std::size_t>(std::min<std::uint64_t>(fresh, recent.size()));
+        const ScriptFailure& f = recent[first];
+        return StepFailure{fmt::format("script exception {}: {} {} threw {} in {}: {}", when,
+                                       f.className, f.script.toString(), f.exceptionType,
+                                       phaseName(f.phase), firstLine(f.message)),
+                           f.text};
+    }
+
+    std::string entityName(ObjectId id) const {
+        const Entity* e = host_->world().entity(id);
+        return e != nullptr && !e->name.empty() ? e->name : "entity " + id.toString();
+    }
+
+    StepResult reloadOnce(int n) {
+        auto assembly = build(fmt::format("reload {}: compile", n));
+        if (!assembly)
+            return std::move(assembly.error());
+
+        // The snapshots right before and right after the reload, with no frame between:
+        // anything that differs was changed by the reload itself.
+        auto before = host_->snapshot();
+        if (!before)
+            return StepFailure{
+                fmt::format("reload {}: snapshot failed: {}", n, before.error().message), {}};
+        const ReloadReport report = host_->reload(*assembly, {"smoke"});
+        spdlog::debug("{}", report.describe());
+        if (!report.success) {
+            const std::string why = report.errors.empty() ? "no reason given" : report.errors[0];
+            return StepFailure{fmt::format("reload {} rolled back in phase {}: {}", n,
+                                           report.failedPhase, firstLine(why)),
+                               report.describe()};
+        }
+        const std::uint32_t current = host_->domain()->generation();
+        if (report.fromGeneration != generation_ || report.toGeneration != generation_ + 1 ||
+            current != report.toGeneration) {
+            return StepFailure{fmt::format("reload {}: the generation did not advance (was {}, "
+                                           "report {} -> {}, now {})",
+                                           n, generation_, report.fromGeneration,
+                                           report.toGeneration, current),
+                               report.describe()};
+        }
+        generation_ = current;
+        swapMs_.push_back(report.totalMs);
+        if (auto failed = checkScriptFailures(fmt::format("during reload {}", n)))
+            return failed;
+        auto after = host_->snapshot();
+        if (!after)
+            return StepFailure{
+                fmt::format("reload {}: snapshot after it failed: {}", n, after.error().message),
+                {}};
+        for (const std::string& field : after->notCarried) {
+            if (std::find(notCarried_.begin(), notCarried_.end(), field) == notCarried_.end()) {
+                notCarried_.push_back(field);
+                spdlog::warn("{} is of a type reloads cannot carry: not checked", field);
+            }
+        }
+        const SnapshotComparison compared =
+            compareSnapshots(*before, *after, [&](ObjectId id) { return entityName(id); });
+        scriptsPerReload_ = compared.scripts;
+        fieldsPerReload_ = compared.fields;
+        if (!compared.identical()) {
+            std::string details;
+            for (std::size_t i = 0; i < compared.mismatches.size() && i < kMismatchesShown; ++i) {
+                const SnapshotMismatch& m = compared.mismatches[i];
+                details += fmt::format("{}: before {} after {}\n", m.where, m.before, m.after);
+            }
+            if (compared.mismatches.size() > kMismatchesShown)
+                details +=
+                    fmt::format("… and {} more\n", compared.mismatches.size() - kMismatchesShown);
+            const SnapshotMismatch& m = compared.mismatches.front();
+            return StepFailure{fmt::format("reload {}: {} of {} value(s) did not round-trip "
+                                           "exactly (first: {}: before {} after {})",
+                                           n, compared.mismatches.size(), compared.fields, m.where,
+                                           m.before, m.after),
+                               details};
+        }
+        spdlog::info("reload {}: generation {}, {} field(s) identical, {:.2f} ms", n, generation_,
+                     compared.fields, report.totalMs);
+        return runFrames(framesBetween());
+    }
+
+    const SmokeOptions& options_;
+    BuildFolder build_;
+    compiler::OutputGenerations outputs_;
+    fs::path scriptCore_;
+    std::unique_ptr<compiler::Compiler> compiler_;
+    AssemblyFile firstAssembly_;
+    std::unique_ptr<GameModuleHost> game_; // outlives the host: scripts call into it
+    std::unique_ptr<ScriptHost> host_;
+    JUnitReport junit_;
+    std::optional<StepFailure> failure_;
+    std::uint64_t failuresSeen_ = 0;
+    std::uint32_t generation_ = 0;
+    std::int64_t framesRun_ = 0;
+    std::size_t entityCount_ = 0;
+    std::size_t scriptCount_ = 0;
+    std::size_t scriptsPerReload_ = 0;
+    std::size_t fieldsPerReload_ = 0;
+    std::vector<double> swapMs_;
+    std::vector<double> buildMs_;
+    std::vector<std::string> notCarried_;
+};
+
+} // namespace
+
+CLI::App* addSmokeCommand(CLI::App& app, SmokeOptions& options) {
+    CLI::App* smoke = app.add_subcommand(
+        "smoke", "CI check: compile, run N frames and N reloads headless, fail on any error");
+    smoke->add_option("--scripts", options.scriptDirs, "Folder of C# scripts (repeatable)")
+        ->required();
+    smoke
+        ->add_option("--scene", options.scene,
+                     "Scene file (JSON); default: one entity per script class")
+        ->check(CLI::ExistingFile);
+    smoke->add_option("--game", options.gameModule, "Game module to attach (a shared library)");
+    smoke->add_option("--frames", options.frames, "Frames to run before the first reload")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    smoke->add_option("--reloads", options.reloads, "Reloads of the same sources")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    smoke->add_option("--junit", options.junit, "Write a JUnit XML report here");
+    smoke->add_flag("--cold-compiler", options.coldCompiler,
+                    "Run mcs once per build instead of the resident compile server");
+    smoke->add_option("--scriptcore", options.scriptCore,
+                      "ScriptCore.dll (default: beside scripthost)");
+    smoke->add_option("--log-level", options.logLevel, "trace, debug, info, warn, error")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
+        ->capture_default_str();
+    return smoke;
+}
+
+int runSmoke(const SmokeOptions& options) {
+    const auto started = Clock::now();
+    int code = 1;
+    std::string verdict;
+    std::string details;
+    std::optional<JUnitReport> junit;
+    {
+        SmokeRun run(options); // ends (host, compiler, build folder) before Mono shuts down
+        code = run.execute();
+        if (code == 0) {
+            verdict = run.summary();
+        } else {
+            verdict = "smoke FAILED: " + run.failure().reason;
+            details = run.failure().details;
+        }
+        junit = run.junit();
+    }
+    if (!options.junit.empty()) {
+        if (const std::string error = junit->write(options.junit); !error.empty()) {
+            if (code == 0) {
+                code = 1;
+                verdict = "smoke FAILED: " + error;
+            } else {
+                spdlog::error("{}", error);
+            }
+        }
+    }
+    std::fflush(stdout);
+    if (code == 0) {
+        std::fputs(fmt::format("{} ({:.1f} s).\n", verdict, secondsSince(started)).c_str(), stdout);
+    } else {
+        std::string text = verdict + "\n";
+        if (!details.empty()) {
+            for (std::size_t at = 0; at < details.size();) {
+                const std::size_t end = std::min(details.find('\n', at), details.size());
+                if (end > at)
+                    text += "  " + details.substr(at, end - at) + "\n";
+                at = end + 1;
+            }
+        }
+        std::fputs(text.c_str(), stderr);
+    }
+    std::fflush(stdout);
+    return code;
+}
+
+} // namespace scripthost
