@@ -7,7 +7,7 @@ namespace Demo
     {
         [SerializeField("Seconds between beats")] float interval = 1f;
         [SerializeField] int beats;
-        float untilNext;
+        [SerializeField] float untilNext; // carried across reloads, so a reload does not beat early
 
         public override void Initialize() { untilNext = interval; }
 

@@ -1,10 +1,9 @@
 #include "daemon.hpp"
 
-#include "log_setup.hpp"
-
 #include "control/control_path.hpp"
 #include "host/assembly_file.hpp"
 #include "host/script_sources.hpp"
+#include "log_setup.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -168,8 +167,7 @@ Result<Scene> Daemon::startingScene() {
             return std::unexpected(loaded.error());
         if (!loaded->movedAsideTo.empty()) {
             spdlog::error("state file {} is corrupt ({}); moved it to {} and started without it",
-                          state_->path().string(), loaded->problem,
-                          loaded->movedAsideTo.string());
+                          state_->path().string(), loaded->problem, loaded->movedAsideTo.string());
         }
         if (loaded->scene) {
             if (auto made = host_->instantiate(*loaded->scene); made) {
@@ -207,10 +205,9 @@ int Daemon::run(const std::atomic<bool>& stop) {
     externalStop_ = &stop;
     started_ = lastStateSave_ = lastDraw_ = Clock::now();
     GameLoop loop(GameLoopOptions{options_.fps, options_.frames});
-    const std::int64_t frames =
-        loop.run(*host_, stopLoop_,
-                 FrameHooks{[this](double delta) { return beforeTick(delta); },
-                            [this] { afterFrame(); }});
+    const std::int64_t frames = loop.run(
+        *host_, stopLoop_,
+        FrameHooks{[this](double delta) { return beforeTick(delta); }, [this] { afterFrame(); }});
 
     terminal_.reset(); // give the terminal back before the last lines
     logs_.showOnScreen(false);
@@ -303,19 +300,18 @@ void Daemon::onReport(const ReloadReport& report) {
     if (control_) {
         control_->publish("reload", json);
         if (!report.success && report.failedPhase == "build") {
-            control_->publish("diagnostics",
-                              nlohmann::json{{"trigger", report.trigger},
-                                             {"errors", report.errors},
-                                             {"warnings", report.warnings}});
+            control_->publish("diagnostics", nlohmann::json{{"trigger", report.trigger},
+                                                            {"errors", report.errors},
+                                                            {"warnings", report.warnings}});
         }
         for (const control::Request& request : pendingReloads_) {
             if (report.success) {
                 control_->replyOk(request.client, request.id, json);
             } else {
-                control_->replyError(
-                    request.client, request.id, control::error_code::reloadFailed,
-                    report.errors.empty() ? "the reload was rolled back" : report.errors.front(),
-                    nlohmann::json{{"report", json}});
+                control_->replyError(request.client, request.id, control::error_code::reloadFailed,
+                                     report.errors.empty() ? "the reload was rolled back"
+                                                           : report.errors.front(),
+                                     nlohmann::json{{"report", json}});
             }
         }
     }
@@ -397,11 +393,11 @@ void Daemon::draw() {
     const auto lines = logs_.recentLines(kScreenLogLines);
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& text = lines[i];
-        const TextColor color = text.find(" E ") != std::string::npos ||
-                                        text.find(" C ") != std::string::npos
-                                    ? TextColor::Red
-                                : text.find(" W ") != std::string::npos ? TextColor::Yellow
-                                                                        : TextColor::Default;
+        const TextColor color =
+            text.find(" E ") != std::string::npos || text.find(" C ") != std::string::npos
+                ? TextColor::Red
+            : text.find(" W ") != std::string::npos ? TextColor::Yellow
+                                                    : TextColor::Default;
         canvas_.text(0, gameRows + 1 + static_cast<int>(i), text, color);
     }
     terminal_->present(canvas_);

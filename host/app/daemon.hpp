@@ -2,8 +2,6 @@
 // Daemon: `scripthost run` — the host, the game module, hot reload, the control socket,
 // the state file and the screen, driven by one game loop on the main thread.
 
-#include "run_options.hpp"
-
 #include "control/control_server.hpp"
 #include "host/error.hpp"
 #include "host/game_loop.hpp"
@@ -15,6 +13,7 @@
 #include "host/script_host.hpp"
 #include "host/state_file.hpp"
 #include "host/terminal.hpp"
+#include "run_options.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -31,7 +30,7 @@ public:
     /// Everything up to the first frame: host, game module, control socket, first build,
     /// scene or saved state, terminal. Fails with a message for people.
     [[nodiscard]] static Result<std::unique_ptr<Daemon>> start(const RunOptions& options,
-                                                              LogSetup& logs);
+                                                               LogSetup& logs);
     ~Daemon();
     Daemon(const Daemon&) = delete;
     Daemon& operator=(const Daemon&) = delete;

@@ -46,7 +46,8 @@ std::expected<std::string, control::CommandError> requireString(const json& body
                                                                 const char* member) {
     auto it = body.find(member);
     if (it == body.end() || !it->is_string() || it->get_ref<const std::string&>().empty())
-        return commandError(ec::badRequest, fmt::format("\"{}\" must be a non-empty string", member));
+        return commandError(ec::badRequest,
+                            fmt::format("\"{}\" must be a non-empty string", member));
     return it->get<std::string>();
 }
 
@@ -117,9 +118,9 @@ void Daemon::handle(const control::Request& request) {
                 for (const json& topic : it->is_array() ? *it : json::array()) {
                     if (!topic.is_string() ||
                         (topic != "reload" && topic != "diagnostics" && topic != "log")) {
-                        result = commandError(ec::badRequest,
-                                              "unknown topic " + topic.dump() +
-                                                  " (topics: reload, diagnostics, log)");
+                        result =
+                            commandError(ec::badRequest, "unknown topic " + topic.dump() +
+                                                             " (topics: reload, diagnostics, log)");
                         break;
                     }
                     topics.push_back(topic.get<std::string>());
@@ -157,7 +158,10 @@ CommandResult Daemon::status() const {
         {"frame", host_->frame()},
         {"time", host_->time()},
         {"fps", summary.fps},
-        {"frameMs", {{"median", summary.medianFrameMs}, {"p95", summary.p95FrameMs}, {"max", summary.maxFrameMs}}},
+        {"frameMs",
+         {{"median", summary.medianFrameMs},
+          {"p95", summary.p95FrameMs},
+          {"max", summary.maxFrameMs}}},
         {"paused", paused_},
         {"entities", host_->world().entityCount()},
         {"scripts", host_->world().scriptCount()},
@@ -209,15 +213,15 @@ struct FieldTarget {
 // Finds the script slot a get/set names: entity by name or id, script by class (full or
 // short name) or id.
 static std::expected<FieldTarget, control::CommandError> findScript(ScriptHost& host,
-                                                                     const json& body) {
+                                                                    const json& body) {
     const World& world = host.world();
     auto entityArg = body.find("entity");
     if (entityArg == body.end() || !(entityArg->is_string() || entityArg->is_number_unsigned()))
         return commandError(ec::badRequest, "\"entity\" must be an entity name or id");
     ObjectId entity = parseId(*entityArg);
     if (entity.isNull() || !world.entity(entity))
-        entity = entityArg->is_string() ? world.findEntity(entityArg->get<std::string>())
-                                        : ObjectId{};
+        entity =
+            entityArg->is_string() ? world.findEntity(entityArg->get<std::string>()) : ObjectId{};
     if (entity.isNull())
         return commandError(ec::notFound, "no entity " + entityArg->dump());
     const Entity& e = *world.entity(entity);
@@ -244,9 +248,9 @@ static std::expected<FieldTarget, control::CommandError> findScript(ScriptHost& 
     std::string have;
     for (ObjectId s : e.scripts)
         have += (have.empty() ? "" : ", ") + world.script(s)->className;
-    return commandError(ec::notFound, fmt::format("entity '{}' has no script {} (it has: {})",
-                                                  e.name, scriptArg->dump(),
-                                                  have.empty() ? "none" : have));
+    return commandError(ec::notFound,
+                        fmt::format("entity '{}' has no script {} (it has: {})", e.name,
+                                    scriptArg->dump(), have.empty() ? "none" : have));
 }
 
 CommandResult Daemon::getField(const json& body) {
@@ -257,21 +261,26 @@ CommandResult Daemon::getField(const json& body) {
     if (info == nullptr)
         return commandError(ec::notFound, "class " + target->className + " is not loaded");
     auto fieldArg = body.find("field");
-    json fields = json::object();
+    json fields = json::array();
     for (const FieldInfo& field : info->fields) {
         if (fieldArg != body.end() && !fieldArg->is_null() && *fieldArg != field.name)
             continue;
         auto value = host_->getField(target->slot, field.name);
         if (!value)
             return commandError(ec::internal, value.error().message);
-        json entry{{"value", valueToJson(*value, field.type)}, {"type", field.type.typeName}};
+        json entry{{"name", field.name},
+                   {"value", valueToJson(*value, field.type)},
+                   {"type", kindName(field.type.kind)},
+                   {"typeName", field.type.typeName}};
+        if (field.displayName != field.name)
+            entry["displayName"] = field.displayName;
         if (fieldArg != body.end() && !fieldArg->is_null()) {
             entry["entity"] = target->entityName;
             entry["script"] = target->className;
             entry["field"] = field.name;
             return entry;
         }
-        fields[field.name] = std::move(entry);
+        fields.push_back(std::move(entry));
     }
     if (fieldArg != body.end() && !fieldArg->is_null()) {
         std::string names;
@@ -306,21 +315,22 @@ CommandResult Daemon::setField(const json& body) {
     }
     auto value = valueFromJson(body["value"], field->type, host_->worldResolver());
     if (!value) {
-        return commandError(ec::badValue, fmt::format("{}.{} is {}: {}", target->className,
-                                                      field->name, field->type.typeName,
-                                                      value.error().message));
+        return commandError(ec::badValue,
+                            fmt::format("{}.{} is {}: {}", target->className, field->name,
+                                        field->type.typeName, value.error().message));
     }
     if (auto written = host_->setField(target->slot, field->name, *value); !written)
         return commandError(ec::badValue, written.error().message);
     auto readBack = host_->getField(target->slot, field->name);
     if (!readBack)
         return commandError(ec::internal, readBack.error().message);
-    spdlog::info("{}/{}.{} set to {} by a control client", target->entityName,
-                 target->className, field->name, describe(*readBack));
+    spdlog::info("{}/{}.{} set to {} by a control client", target->entityName, target->className,
+                 field->name, describe(*readBack));
     return json{{"entity", target->entityName},
                 {"script", target->className},
                 {"field", field->name},
-                {"type", field->type.typeName},
+                {"type", kindName(field->type.kind)},
+                {"typeName", field->type.typeName},
                 {"value", valueToJson(*readBack, field->type)}};
 }
 

@@ -10,9 +10,8 @@ namespace scripthost {
 namespace {
 
 std::string isoTime(spdlog::log_clock::time_point time) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        time.time_since_epoch()) %
-                    1000;
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()) % 1000;
     return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z",
                        fmt::gmtime(spdlog::log_clock::to_time_t(time)), ms.count());
 }
@@ -21,9 +20,8 @@ std::string isoTime(spdlog::log_clock::time_point time) {
 class JsonLineFormatter final : public spdlog::formatter {
 public:
     void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
-        const std::string line = logLineJson(msg).dump(-1, ' ', false,
-                                                       nlohmann::json::error_handler_t::replace) +
-                                 "\n";
+        const std::string line =
+            logLineJson(msg).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         dest.append(line.data(), line.data() + line.size());
     }
     [[nodiscard]] std::unique_ptr<spdlog::formatter> clone() const override {

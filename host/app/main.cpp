@@ -1,10 +1,9 @@
 // scripthost: the daemon's command line.
 
 #include "daemon.hpp"
+#include "host/mono_runtime.hpp"
 #include "log_setup.hpp"
 #include "run_options.hpp"
-
-#include "host/mono_runtime.hpp"
 #include "smoke_command.hpp"
 
 #include <CLI/CLI.hpp>
