@@ -304,8 +304,10 @@ CommandResult Daemon::setField(const json& body) {
     if (!body.contains("value"))
         return commandError(ec::badRequest, "\"value\" is missing");
     const ScriptClassInfo* info = host_->domain()->findScriptClass(target->className);
+    if (info == nullptr)
+        return commandError(ec::notFound, "class " + target->className + " is not loaded");
     const FieldInfo* field = nullptr;
-    for (const FieldInfo& f : info ? info->fields : std::vector<FieldInfo>{}) {
+    for (const FieldInfo& f : info->fields) {
         if (f.name == *fieldName)
             field = &f;
     }

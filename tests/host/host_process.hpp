@@ -41,6 +41,17 @@ public:
         std::lock_guard lock(mutex_);
         return output_;
     }
+    /// Waits (with a deadline) until the output contains `text`.
+    bool waitForOutput(const std::string& text,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+        return waitUntil([&] { return output().find(text) != std::string::npos; }, timeout);
+    }
+    /// Sends a signal (SIGTERM, SIGINT) to the process.
+    void signal(int sig) { ::kill(child_.id(), sig); }
+    [[nodiscard]] bool running() {
+        std::error_code ec;
+        return child_.running(ec);
+    }
     /// Waits for exit (with a deadline) and returns the exit code, or -1 on timeout.
     /// Polls waitpid rather than using child::wait_for: Boost 1.74's wait_for sleeps in
     /// sigtimedwait for SIGCHLD without blocking it, so when the signal lands on another

@@ -1,0 +1,313 @@
+// End-to-end tests of the daemon: the real scripthost binary with the demo game module,
+// driven through its control socket (ControlClient and the real scriptctl), real files,
+// real mcs and Mono. Every wait has a deadline.
+
+#include "host_process.hpp"
+
+#include "control/control_client.hpp"
+
+#include <doctest/doctest.h>
+#include <boost/process.hpp>
+#include <nlohmann/json.hpp>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace scripthost::testing;
+using scripthost::control::ControlClient;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+const fs::path kDemoScripts = fs::path(SCRIPTHOST_SOURCE_DIR) / "demo-game" / "scripts";
+const fs::path kDemoScene = fs::path(SCRIPTHOST_SOURCE_DIR) / "demo-game" / "scene.json";
+constexpr auto kStartDeadline = std::chrono::seconds(60);
+constexpr auto kCallTimeout = std::chrono::milliseconds(15000);
+
+fs::path copyDemoScripts(const TempDir& dir) {
+    const fs::path scripts = dir.path() / "scripts";
+    fs::create_directories(scripts);
+    for (const auto& entry : fs::directory_iterator(kDemoScripts))
+        fs::copy_file(entry.path(), scripts / entry.path().filename());
+    return scripts;
+}
+
+std::vector<std::string> demoArgs(const fs::path& scripts, const fs::path& socket,
+                                  std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"run",       "--headless",        "--scripts",
+                                  scripts.string(), "--scene",      kDemoScene.string(),
+                                  "--game",    DEMO_GAME_MODULE,    "--control",
+                                  socket.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+template <typename T> std::string errorOf(const T& result) {
+    return result.has_value() ? std::string() : result.error().message;
+}
+
+/// Connects once the host serves its socket.
+ControlClient connectTo(const fs::path& socket, HostProcess& host) {
+    REQUIRE_MESSAGE(waitUntil([&] { return fs::exists(socket) || !host.running(); },
+                              kStartDeadline),
+                    host.output());
+    auto client = ControlClient::connect(socket, 5s);
+    const std::string why = errorOf(client) + "\n" + host.output();
+    REQUIRE_MESSAGE(client.has_value(), why);
+    return std::move(*client);
+}
+
+json callOk(ControlClient& client, std::string_view cmd, const json& args = json::object()) {
+    auto reply = client.call(cmd, args, kCallTimeout);
+    const std::string why = errorOf(reply);
+    REQUIRE_MESSAGE(reply.has_value(), why);
+    REQUIRE_MESSAGE(reply->value("ok", false), reply->dump());
+    return (*reply)["result"];
+}
+
+json fieldValue(ControlClient& client, const std::string& entity, const std::string& script,
+                const std::string& field) {
+    return callOk(client, "get", {{"entity", entity}, {"script", script}, {"field", field}})["value"];
+}
+
+struct Scriptctl {
+    int code;
+    std::string out;
+};
+
+Scriptctl scriptctl(const fs::path& socket, std::vector<std::string> args) {
+    namespace bp = boost::process;
+    args.insert(args.begin(), {"--control", socket.string()});
+    bp::ipstream out;
+    bp::child child(std::string(SCRIPTCTL_EXE), bp::args(args), bp::std_in.close(),
+                    (bp::std_out & bp::std_err) > out);
+    std::string text, line;
+    while (std::getline(out, line))
+        text += line + "\n";
+    child.wait();
+    return {child.exit_code(), text};
+}
+
+void stopHost(ControlClient& client, HostProcess& host) {
+    callOk(client, "stop");
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+}
+
+} // namespace
+
+TEST_CASE("daemon: the demo under control: status, set a field, edit a script, the value stays") {
+    TempDir dir("daemon-demo");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket));
+    ControlClient client = connectTo(socket, host);
+
+    // The socket is private to its owner.
+    struct stat info {};
+    REQUIRE(::stat(socket.c_str(), &info) == 0);
+    CHECK((info.st_mode & 0777) == 0600);
+
+    const Scriptctl status = scriptctl(socket, {"--json", "status"});
+    REQUIRE_MESSAGE(status.code == 0, status.out);
+    const json statusJson = json::parse(status.out);
+    CHECK(statusJson["generation"] == 1);
+    CHECK(statusJson["gameModule"] == "demo arena");
+    CHECK(statusJson["scripts"] == 6);
+
+    const Scriptctl set = scriptctl(socket, {"set", "Spinner A", "Spinner", "speed", "123.5"});
+    CHECK_MESSAGE(set.code == 0, set.out);
+    CHECK(fieldValue(client, "Spinner A", "Demo.Spinner", "speed") == 123.5);
+
+    // A wrong type is refused with the reason, and changes nothing.
+    const Scriptctl bad = scriptctl(socket, {"set", "Spinner A", "Spinner", "speed", "\"fast\""});
+    CHECK(bad.code == 1);
+    CHECK_MESSAGE(bad.out.find("bad_value") != std::string::npos, bad.out);
+    CHECK(fieldValue(client, "Spinner A", "Demo.Spinner", "speed") == 123.5);
+
+    ControlClient events = connectTo(socket, host);
+    callOk(events, "subscribe", {{"topics", {"reload"}}});
+
+    // Edit the ball: it now counts bounces twice. The reload report arrives as an event.
+    const fs::path ball = scripts / "BallScript.cs";
+    std::string text = readFile(ball);
+    const auto at = text.find("bounces++;");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 10, "bounces += 2;");
+    writeFile(ball, text);
+
+    std::optional<json> report;
+    REQUIRE(waitUntil(
+        [&] {
+            auto event = events.next(500ms);
+            const std::string why = errorOf(event);
+            REQUIRE_MESSAGE(event.has_value(), why);
+            if (*event && (**event)["event"] == "reload")
+                report = (**event)["data"];
+            return report.has_value();
+        },
+        60s));
+    CHECK_MESSAGE((*report)["success"] == true, report->dump(2));
+    CHECK((*report)["toGeneration"] == 2);
+    CHECK((*report)["text"].get<std::string>().find("BallScript.cs") != std::string::npos);
+
+    // The value set at run time survived the reload; the generation moved on.
+    CHECK(fieldValue(client, "Spinner A", "Demo.Spinner", "speed") == 123.5);
+    CHECK(callOk(client, "status")["generation"] == 2);
+
+    stopHost(client, host);
+    CHECK_FALSE(fs::exists(socket));
+}
+
+TEST_CASE("daemon: SIGTERM saves the state, and a restarted host comes back with its values") {
+    TempDir dir("daemon-state");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    const fs::path state = dir.path() / "state" / "world.json";
+    json beatsBefore;
+    {
+        HostProcess host(demoArgs(scripts, socket, {"--state", state.string()}));
+        ControlClient client = connectTo(socket, host);
+        callOk(client, "set",
+               {{"entity", "Spinner B"}, {"script", "Spinner"}, {"field", "speed"}, {"value", -77.25}});
+        callOk(client, "set",
+               {{"entity", "Camera"}, {"script", "PlayerInput"}, {"field", "moveSpeed"}, {"value", 9.5}});
+        callOk(client, "pause"); // hold the heartbeat still so its count can be compared
+        beatsBefore = fieldValue(client, "Heartbeat", "Heartbeat", "beats");
+        host.signal(SIGTERM);
+        CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+        CHECK_MESSAGE(host.output().find("(signal)") != std::string::npos, host.output());
+    }
+    REQUIRE(fs::exists(state));
+    CHECK_FALSE(fs::exists(socket));
+
+    HostProcess host(demoArgs(scripts, socket, {"--state", state.string()}));
+    ControlClient client = connectTo(socket, host);
+    CHECK(fieldValue(client, "Spinner B", "Spinner", "speed") == -77.25);
+    CHECK(fieldValue(client, "Camera", "PlayerInput", "moveSpeed") == 9.5);
+    CHECK(fieldValue(client, "Heartbeat", "Heartbeat", "beats").get<int>() >=
+          beatsBefore.get<int>());
+    CHECK_MESSAGE(host.output().find("restored") != std::string::npos, host.output());
+    stopHost(client, host);
+}
+
+TEST_CASE("daemon: protocol errors leave the host serving the next client") {
+    TempDir dir("daemon-protocol");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket));
+    ControlClient client = connectTo(socket, host);
+
+    auto garbage = client.sendRaw("this is not json", kCallTimeout);
+    REQUIRE(garbage.has_value());
+    CHECK((*garbage)["error"]["code"] == "bad_json");
+    auto unknown = client.call("dance", json::object(), kCallTimeout);
+    REQUIRE(unknown.has_value());
+    CHECK((*unknown)["error"]["code"] == "unknown_command");
+    auto missing = client.call("get", {{"entity", "Nobody"}, {"script", "X"}}, kCallTimeout);
+    REQUIRE(missing.has_value());
+    CHECK((*missing)["error"]["code"] == "not_found");
+    // The same client is still served after its mistakes.
+    CHECK(callOk(client, "status")["generation"] == 1);
+
+    // Half a line, then gone.
+    {
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::strncpy(address.sun_path, socket.c_str(), sizeof address.sun_path - 1);
+        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        const std::string half = "{\"cmd\":\"sta";
+        CHECK(::write(fd, half.data(), half.size()) == static_cast<ssize_t>(half.size()));
+        ::close(fd);
+    }
+    // A 2 MiB line.
+    {
+        ControlClient big = connectTo(socket, host);
+        auto reply = big.sendRaw("{\"cmd\":\"status\",\"pad\":\"" + std::string(2 << 20, 'x') + "\"}",
+                                 kCallTimeout);
+        if (reply.has_value())
+            CHECK((*reply)["error"]["code"] == "line_too_long");
+    }
+    ControlClient next = connectTo(socket, host);
+    const json status = callOk(next, "status");
+    CHECK(status["generation"] == 1);
+    CHECK(status["failures"] == 0);
+    stopHost(next, host);
+}
+
+TEST_CASE("daemon: a second host on the same socket refuses; a stale socket file is replaced") {
+    TempDir dir("daemon-socket");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    {
+        HostProcess first(demoArgs(scripts, socket));
+        ControlClient client = connectTo(socket, first);
+        HostProcess second(demoArgs(scripts, socket));
+        CHECK(second.wait(60s) == 1);
+        CHECK_MESSAGE(second.output().find("another scripthost is serving") != std::string::npos,
+                      second.output());
+        // The first is unharmed.
+        CHECK(callOk(client, "status")["generation"] == 1);
+        stopHost(client, first);
+    }
+    // A socket file left behind by a crashed host: bound, then closed without unlinking.
+    {
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::strncpy(address.sun_path, socket.c_str(), sizeof address.sun_path - 1);
+        REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        ::close(fd);
+    }
+    REQUIRE(fs::exists(socket));
+    HostProcess host(demoArgs(scripts, socket));
+    REQUIRE(host.waitForOutput("running ", kStartDeadline));
+    ControlClient client = connectTo(socket, host);
+    CHECK(callOk(client, "status")["generation"] == 1);
+    stopHost(client, host);
+}
+
+TEST_CASE("daemon: a corrupt state file is moved aside and the host starts from the scene") {
+    TempDir dir("daemon-corrupt");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    const fs::path state = dir.path() / "world.json";
+    writeFile(state, "{\"format\": \"scripthost-scene\", \"entities\": [ truncated");
+    HostProcess host(demoArgs(scripts, socket, {"--state", state.string()}));
+    ControlClient client = connectTo(socket, host);
+    CHECK(callOk(client, "status")["scripts"] == 6);
+    CHECK_MESSAGE(host.output().find("is corrupt") != std::string::npos, host.output());
+    std::vector<fs::path> aside;
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+        if (entry.path().filename().string().starts_with("world.json.corrupt-"))
+            aside.push_back(entry.path());
+    }
+    REQUIRE(aside.size() == 1);
+    CHECK(readFile(aside.front()).find("truncated") != std::string::npos);
+    stopHost(client, host);
+    // The stop saved a fresh, valid state in its place; the corrupt one is still aside.
+    CHECK(fs::exists(state));
+    CHECK(json::parse(readFile(state))["entities"].size() >= 6);
+    CHECK(fs::exists(aside.front()));
+}
+
+TEST_CASE("daemon: pause, step and resume") {
+    TempDir dir("daemon-pause");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket));
+    ControlClient client = connectTo(socket, host);
+    callOk(client, "pause");
+    const std::int64_t frame = callOk(client, "status")["frame"];
+    CHECK(callOk(client, "status")["frame"] == frame); // paused: no frame ran between
+    const json step = callOk(client, "step", {{"frames", 5}});
+    CHECK(step["untilFrame"] == frame + 5);
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] == frame + 5; }, 20s));
+    CHECK(callOk(client, "status")["paused"] == true);
+    callOk(client, "resume");
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] > frame + 10; }, 20s));
+    stopHost(client, host);
+}
