@@ -7,7 +7,18 @@ namespace scripthost::mono {
 Result<MonoObject*> ObjectBridge::makeProxy(MonoClass* klass, ObjectId id, ObjectId entity) {
     // No constructor runs: a proxy is its ids, and the public constructors create
     // native objects (new UEntity("name")), which is not what is wanted here.
-    MonoObject* proxy = mono_object_new(domain_, klass);
+    MonoVTable* vtable = nullptr;
+    for (const auto& [k, v] : vtables_) {
+        if (k == klass)
+            vtable = v;
+    }
+    if (vtable == nullptr) {
+        vtable = mono_class_vtable(domain_, klass);
+        if (vtable == nullptr)
+            return fail(fmt::format("cannot load proxy class {}", mono_class_get_name(klass)));
+        vtables_.emplace_back(klass, vtable);
+    }
+    MonoObject* proxy = mono_object_new_specific(vtable);
     if (proxy == nullptr) {
         return fail("cannot allocate a proxy");
     }

@@ -11,6 +11,8 @@
 #include <mono/metadata/object.h>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace scripthost::mono {
 
@@ -65,6 +67,8 @@ private:
 
     MonoDomain* domain_;
     ProxyClasses classes_;
+    // Proxy classes' vtables in this domain, found once (a reload makes thousands of proxies).
+    std::vector<std::pair<MonoClass*, MonoVTable*>> vtables_;
     ScriptLookup scripts_;
     std::unordered_map<ObjectId, GcHandle> proxies_;
 };
