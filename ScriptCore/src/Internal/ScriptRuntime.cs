@@ -45,6 +45,7 @@ namespace UEngine.Internal
         static readonly List<UMonoScriptComponent> s_Update = new List<UMonoScriptComponent>();
         static readonly List<UMonoScriptComponent> s_FixedUpdate = new List<UMonoScriptComponent>();
         static bool s_NeedsCompaction;
+        static int s_ReservedMaps; // the capacity Reserve gave the (still empty) maps
 
         /// <summary>
         /// Binds a new script instance to its ids, schedules it and, when asked, runs
@@ -128,8 +129,12 @@ namespace UEngine.Internal
         static void Reserve(int scripts)
         {
             if (scripts <= 0) return;
-            if (s_ById.Count == 0) s_ById = new Dictionary<ulong, object>(scripts);
-            if (s_ByEntity.Count == 0) s_ByEntity = new Dictionary<ulong, object>(scripts);
+            if (s_ById.Count == 0 && s_ByEntity.Count == 0 && scripts > s_ReservedMaps)
+            {
+                s_ById = new Dictionary<ulong, object>(scripts);
+                s_ByEntity = new Dictionary<ulong, object>(scripts);
+                s_ReservedMaps = scripts;
+            }
             int wanted = s_Attached.Count + scripts;
             if (s_Attached.Capacity < wanted) s_Attached.Capacity = wanted;
             if (s_Update.Capacity < wanted) s_Update.Capacity = wanted;
