@@ -143,11 +143,31 @@ Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scr
 void ScriptHost::warmGeneration(PreparedGeneration& prepared) {
     const auto started = Clock::now();
     prepared.domain->warmUp(); // JIT what the swap will call, so its frame does not pay
-    // Size the new generation's maps for today's scripts now, not in the swap's frame.
+    // Size the new generation's maps for today's scripts, plan how each class's fields
+    // carry and make the proxies today's references will need: now, not in the swap's
+    // frame. (The swap re-checks everything: what changed in between is still carried.)
     std::size_t scripts = 0;
     for (ObjectId entity : world_.entities())
         scripts += world_.entity(entity)->scripts.size();
     prepared.domain->reserve(scripts);
+    if (domain_) {
+        ScriptContextBinding bind(context_);
+        const FieldCarryPlan* lastPlan = nullptr;
+        for (ObjectId entity : world_.entities()) {
+            for (ObjectId slot : world_.entity(entity)->scripts) {
+                const ScriptSlot* s = world_.script(slot);
+                if (s->parked)
+                    continue;
+                const FieldCarryPlan* plan =
+                    lastPlan != nullptr && lastPlan->className == s->className
+                        ? lastPlan
+                        : &prepared.domain->carryPlan(*domain_, s->className);
+                lastPlan = plan;
+                if (plan->direct)
+                    prepared.domain->prepareCarry(*domain_, slot, *plan);
+            }
+        }
+    }
     prepared.warmMs += msSince(started);
     prepared.warmed = true;
 }

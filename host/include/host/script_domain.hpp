@@ -120,6 +120,11 @@ public:
                                            const std::function<bool(ObjectId)>& usable,
                                            std::vector<ClearedRefs>& cleared);
 
+    /// A frame before carryFields: makes this generation's proxies for the world-owned
+    /// entities and components `script`'s reference fields in `from` point at now, so the
+    /// swap's frame does not build them. (Held weakly: one collected by then is remade.)
+    void prepareCarry(const ScriptDomain& from, ObjectId script, const FieldCarryPlan& plan);
+
     /// Whether `id` (entity or component) has a managed proxy that is still alive.
     [[nodiscard]] bool hasLiveProxy(ObjectId id) const;
     /// Forgets the proxy of a destroyed object.

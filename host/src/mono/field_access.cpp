@@ -836,6 +836,26 @@ Result<std::size_t> carryField(MonoObject* from, const MarshalContext& fromConte
     return cleared;
 }
 
+void prepareReferenceCarry(MonoObject* from, const MarshalContext& fromContext,
+                           const MarshalContext& toContext, const FieldCarry& carry) {
+    if (carry.mode != FieldCarry::Mode::Reference || fromContext.bridge == nullptr ||
+        toContext.bridge == nullptr || toContext.world == nullptr) {
+        return;
+    }
+    MonoObject* old = nullptr;
+    std::memcpy(&old, reinterpret_cast<const char*>(from) + mono_field_get_offset(carry.from),
+                sizeof old);
+    const ObjectId id = old != nullptr ? fromContext.bridge->localOf(old) : ObjectId{};
+    if (id.isNull())
+        return;
+    const World& world = *toContext.world;
+    const ObjectKind kind = world.kindOf(id);
+    const Entity* entity = kind == ObjectKind::Entity ? world.entity(id) : nullptr;
+    if (kind == ObjectKind::Component || (entity != nullptr && !entity->ownedByScripts)) {
+        (void)toContext.bridge->remoteOf(world, id); // made now, found by the carry
+    }
+}
+
 Result<Value> readStatic(MonoVTable* vtable, MonoClassField* field, const FieldType& type,
                          const MarshalContext& context) {
     alignas(16) unsigned char storage[16] = {}; // a reference lands here as a pointer

@@ -83,6 +83,12 @@ using RefFilter = std::function<bool(ObjectId)>;
                                              MonoObject* to, const MarshalContext& toContext,
                                              const FieldCarry& carry, const RefFilter& usable);
 
+/// Before a carry: makes the next generation's proxy for the entity or native component
+/// the reference field of `from` points at now, if the world owns it (such a proxy needs
+/// no finalizer and is never the last word on its object's life). Reference carries only.
+void prepareReferenceCarry(MonoObject* from, const MarshalContext& fromContext,
+                           const MarshalContext& toContext, const FieldCarry& carry);
+
 /// Reads / writes a static field (its class must already be initialised: see
 /// ScriptRuntime.RunClassConstructor — Mono aborts on a throwing static constructor run
 /// from these calls).

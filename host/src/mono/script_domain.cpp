@@ -863,6 +863,22 @@ Result<void> ScriptDomain::carryFields(const ScriptDomain& from, ObjectId script
     return {};
 }
 
+void ScriptDomain::prepareCarry(const ScriptDomain& from, ObjectId script,
+                                const FieldCarryPlan& plan) {
+    const auto& entry = static_cast<const Impl::CarryEntry&>(plan);
+    if (!plan.direct || impl_->carryFrom != &from || impl_->domain == nullptr)
+        return;
+    const Impl::Instance* old = from.impl_->findInstance(script);
+    if (old == nullptr || old->entry != entry.from)
+        return;
+    impl_->enter();
+    const auto fromContext = from.impl_->marshal();
+    const auto toContext = impl_->marshal();
+    MonoObject* source = old->handle.target();
+    for (const mono::FieldCarry& carry : entry.carries)
+        mono::prepareReferenceCarry(source, fromContext, toContext, carry);
+}
+
 bool ScriptDomain::hasLiveProxy(ObjectId id) const {
     return impl_->bridge && impl_->bridge->hasLiveProxy(id);
 }
