@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fmt/format.h>
 #include <functional>
 #include <optional>
-#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace scripthost {
@@ -345,8 +345,7 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
         ScriptSnapshot& ss = *p.saved;
         if (const FieldCarryPlan* carry = direct[k]) {
             clearedRefs.clear();
-            if (auto carried =
-                    next->carryFields(*domain_, ss.script, *carry, usable, clearedRefs);
+            if (auto carried = next->carryFields(*domain_, ss.script, *carry, usable, clearedRefs);
                 !carried) {
                 return rollback("restore", carried.error().message);
             }

@@ -365,7 +365,8 @@ std::string carried(const std::string& updateBody, bool withExtra) {
                        "  [SerializeField] Mood mood;\n"
                        "  [SerializeField] Vector3 v;\n"
                        "  [SerializeField] Pt pt;\n"
-                       "  [SerializeField] Dictionary<int, int> notCarried = new Dictionary<int, int>();\n") +
+                       "  [SerializeField] Dictionary<int, int> notCarried = new Dictionary<int, "
+                       "int>();\n") +
            (withExtra ? "  [SerializeField] int extra = 5;\n" : "") +
            "  public override void Update(float dt) { " + updateBody +
            " }\n"

@@ -437,10 +437,9 @@ int main(int argc, char** argv) {
     spdlog::set_default_logger(spdlog::stderr_color_mt("bench_reload"));
     spdlog::set_level(spdlog::level::warn);
 
-    const std::vector<std::size_t> sizes =
-        !onlySizes.empty() ? onlySizes
-        : quick            ? std::vector<std::size_t>{100, 1000}
-                           : std::vector<std::size_t>{100, 1000, 10000};
+    const std::vector<std::size_t> sizes = !onlySizes.empty() ? onlySizes
+                                           : quick            ? std::vector<std::size_t>{100, 1000}
+                                                   : std::vector<std::size_t>{100, 1000, 10000};
     const int reloads = reloadsOption > 0 ? reloadsOption : quick ? 5 : 11;
     const std::vector<int> leakCheckpoints =
         quick ? std::vector<int>{10} : std::vector<int>{10, 100};

@@ -64,8 +64,8 @@ struct FieldCarry {
     MonoClassField* to = nullptr;
     const FieldType* fromType = nullptr; ///< the source field's type
     const FieldType* type = nullptr;     ///< the destination field's type
-    std::size_t bytes = 0;           ///< Bytes only
-    MonoClass* refClass = nullptr;   ///< Reference only: what the destination field holds
+    std::size_t bytes = 0;               ///< Bytes only
+    MonoClass* refClass = nullptr;       ///< Reference only: what the destination field holds
 };
 
 /// Plans the carry of a field whose old type `fromType` has the same shape (sameShape)

@@ -63,8 +63,7 @@ public:
     [[nodiscard]] const ProxyClasses& classes() const noexcept { return classes_; }
 
 private:
-    Result<MonoObject*> makeProxy(MonoClass* klass, ObjectId id, ObjectId entity,
-                                  bool finalizable);
+    Result<MonoObject*> makeProxy(MonoClass* klass, ObjectId id, ObjectId entity, bool finalizable);
 
     MonoDomain* domain_;
     ProxyClasses classes_;

@@ -991,9 +991,8 @@ Result<void> ScriptDomain::initializeClass(std::string_view className) {
 }
 
 // The vtable and field of a [PreserveStatic] field, with this domain entered.
-static Result<std::pair<MonoVTable*, StaticField>> staticAccess(ScriptDomain::Impl& impl,
-                                                                std::string_view className,
-                                                                std::string_view field) {
+static Result<std::pair<MonoVTable*, StaticField>>
+staticAccess(ScriptDomain::Impl& impl, std::string_view className, std::string_view field) {
     if (impl.domain == nullptr)
         return fail("the script domain is unloaded");
     auto found = findStatic(impl, className, field);
