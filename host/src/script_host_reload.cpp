@@ -137,19 +137,14 @@ Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scr
     auto created = ScriptDomain::create(nextGeneration_++, scriptCore_, scripts);
     if (!created)
         return std::unexpected(created.error());
-    return PreparedGeneration{std::move(*created), msSince(started)};
-}
-
-void ScriptHost::warmGeneration(PreparedGeneration& prepared) {
-    const auto started = Clock::now();
-    prepared.domain->warmUp(); // JIT what the swap will call, so its frame does not pay
     // Size the new generation's maps for today's scripts, plan how each class's fields
-    // carry and make the proxies today's references will need: now, not in the swap's
+    // carry and make the proxies today's references will need: now (the load stage has
+    // room; the warm stage's JIT work does not grow with the scripts), not in the swap's
     // frame. (The swap re-checks everything: what changed in between is still carried.)
-    std::size_t scripts = 0;
+    std::size_t scriptCount = 0;
     for (ObjectId entity : world_.entities())
-        scripts += world_.entity(entity)->scripts.size();
-    prepared.domain->reserve(scripts);
+        scriptCount += world_.entity(entity)->scripts.size();
+    (*created)->reserve(scriptCount);
     if (domain_) {
         ScriptContextBinding bind(context_);
         const FieldCarryPlan* lastPlan = nullptr;
@@ -161,13 +156,19 @@ void ScriptHost::warmGeneration(PreparedGeneration& prepared) {
                 const FieldCarryPlan* plan =
                     lastPlan != nullptr && lastPlan->className == s->className
                         ? lastPlan
-                        : &prepared.domain->carryPlan(*domain_, s->className);
+                        : &(*created)->carryPlan(*domain_, s->className);
                 lastPlan = plan;
                 if (plan->direct)
-                    prepared.domain->prepareCarry(*domain_, slot, *plan);
+                    (*created)->prepareCarry(*domain_, slot, *plan);
             }
         }
     }
+    return PreparedGeneration{std::move(*created), msSince(started)};
+}
+
+void ScriptHost::warmGeneration(PreparedGeneration& prepared) {
+    const auto started = Clock::now();
+    prepared.domain->warmUp(); // JIT what the swap will call, so its frame does not pay
     prepared.warmMs += msSince(started);
     prepared.warmed = true;
 }
