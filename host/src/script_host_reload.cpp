@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <functional>
+#include <optional>
 #include <spdlog/spdlog.h>
 
 namespace scripthost {
@@ -34,6 +36,49 @@ std::size_t clearUnusableRefs(Value& value, const std::function<bool(ObjectId)>&
             cleared += clearUnusableRefs(item, usable);
     }
     return cleared;
+}
+
+// Records "Class.field (Type)" once in `notCarried`.
+void noteNotCarried(std::vector<std::string>& notCarried, const std::string& className,
+                    const std::string& field) {
+    std::string entry = className + "." + field;
+    if (std::find(notCarried.begin(), notCarried.end(), entry) == notCarried.end())
+        notCarried.push_back(std::move(entry));
+}
+
+// Reads a live script's fields into `snap` (the snapshot path of a reload).
+Result<void> snapshotScript(ScriptDomain& domain, ObjectId slot, ObjectId entity,
+                            const std::string& className, Snapshot& snap) {
+    std::vector<std::string> skipped;
+    auto fields = domain.readFields(slot, &skipped);
+    for (const std::string& field : skipped)
+        noteNotCarried(snap.notCarried, className, field);
+    if (!fields)
+        return std::unexpected(fields.error());
+    snap.scripts.push_back(ScriptSnapshot{slot, entity, className, std::move(*fields)});
+    return {};
+}
+
+// The [PreserveStatic] fields of every class that has some.
+Result<void> snapshotStatics(ScriptDomain& domain, Snapshot& snap) {
+    for (const ScriptClassInfo& info : domain.scriptClasses()) {
+        if (info.preservedStatics.empty())
+            continue;
+        if (auto init = domain.initializeClass(info.name); !init) {
+            return std::unexpected(init.error());
+        }
+        StaticSnapshot statics{info.name, {}};
+        for (const FieldInfo& field : info.preservedStatics) {
+            if (field.type.kind == ValueKind::Unsupported)
+                continue;
+            auto value = domain.getStatic(info.name, field.name);
+            if (!value)
+                return std::unexpected(value.error());
+            statics.fields.push_back(FieldSnapshot{field.name, field.type, std::move(*value)});
+        }
+        snap.statics.push_back(std::move(statics));
+    }
+    return {};
 }
 
 template <typename Fields> auto* findSaved(Fields& fields, const std::string& name) {
@@ -78,37 +123,12 @@ Result<Snapshot> ScriptHost::snapshot() {
                 snap.scripts.push_back(parkedScripts_.at(slot));
                 continue;
             }
-            std::vector<std::string> skipped;
-            auto fields = domain_->readFields(slot, &skipped);
-            for (const std::string& field : skipped) {
-                const std::string entry = s->className + "." + field;
-                if (std::find(snap.notCarried.begin(), snap.notCarried.end(), entry) ==
-                    snap.notCarried.end()) {
-                    snap.notCarried.push_back(entry);
-                }
-            }
-            if (!fields)
-                return std::unexpected(fields.error());
-            snap.scripts.push_back(ScriptSnapshot{slot, entity, s->className, std::move(*fields)});
+            if (auto read = snapshotScript(*domain_, slot, entity, s->className, snap); !read)
+                return std::unexpected(read.error());
         }
     }
-    for (const ScriptClassInfo& info : domain_->scriptClasses()) {
-        if (info.preservedStatics.empty())
-            continue;
-        if (auto init = domain_->initializeClass(info.name); !init) {
-            return std::unexpected(init.error());
-        }
-        StaticSnapshot statics{info.name, {}};
-        for (const FieldInfo& field : info.preservedStatics) {
-            if (field.type.kind == ValueKind::Unsupported)
-                continue;
-            auto value = domain_->getStatic(info.name, field.name);
-            if (!value)
-                return std::unexpected(value.error());
-            statics.fields.push_back(FieldSnapshot{field.name, field.type, std::move(*value)});
-        }
-        snap.statics.push_back(std::move(statics));
-    }
+    if (auto statics = snapshotStatics(*domain_, snap); !statics)
+        return std::unexpected(statics.error());
     return snap;
 }
 
@@ -117,6 +137,32 @@ Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scr
     auto created = ScriptDomain::create(nextGeneration_++, scriptCore_, scripts);
     if (!created)
         return std::unexpected(created.error());
+    // Size the new generation's maps for today's scripts, plan how each class's fields
+    // carry and make the proxies today's references will need: now (the load stage has
+    // room; the warm stage's JIT work does not grow with the scripts), not in the swap's
+    // frame. (The swap re-checks everything: what changed in between is still carried.)
+    std::size_t scriptCount = 0;
+    for (ObjectId entity : world_.entities())
+        scriptCount += world_.entity(entity)->scripts.size();
+    (*created)->reserve(scriptCount);
+    if (domain_) {
+        ScriptContextBinding bind(context_);
+        const FieldCarryPlan* lastPlan = nullptr;
+        for (ObjectId entity : world_.entities()) {
+            for (ObjectId slot : world_.entity(entity)->scripts) {
+                const ScriptSlot* s = world_.script(slot);
+                if (s->parked)
+                    continue;
+                const FieldCarryPlan* plan =
+                    lastPlan != nullptr && lastPlan->className == s->className
+                        ? lastPlan
+                        : &(*created)->carryPlan(*domain_, s->className);
+                lastPlan = plan;
+                if (plan->direct)
+                    (*created)->prepareCarry(*domain_, slot, *plan);
+            }
+        }
+    }
     return PreparedGeneration{std::move(*created), msSince(started)};
 }
 
@@ -188,12 +234,56 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
     report.unloadMs = 0;
     report.fromGeneration = domain_->generation();
 
-    // a. Settle the old generation and snapshot it.
+    // a. Settle the old generation and snapshot what cannot be carried directly. A
+    // script whose class keeps its fields (same names and shapes; new fields are fine)
+    // is carried straight from its old instance into its new one at step d, with no
+    // snapshot Values in between; the rest (parked slots, parked values, renamed,
+    // converted or removed fields) goes through the snapshot and the rules below.
     drainDestroyQueues();
     auto phase = Clock::now();
-    auto saved = snapshot();
-    if (!saved) {
-        return rollback("snapshot", saved.error().message);
+    ScriptContextBinding bindOld(context_);
+    std::optional<Snapshot> saved(std::in_place);
+    std::vector<const FieldCarryPlan*> direct; // parallel to saved->scripts; null: snapshot
+    {
+        std::size_t scripts = 0;
+        for (ObjectId entity : world_.entities())
+            scripts += world_.entity(entity)->scripts.size();
+        saved->scripts.reserve(scripts);
+        direct.reserve(scripts);
+        next->reserve(scripts);
+    }
+    const FieldCarryPlan* lastPlan = nullptr; // consecutive scripts are often one class
+    std::vector<const FieldCarryPlan*> notedPlans;
+    for (ObjectId entity : world_.entities()) {
+        for (ObjectId slot : world_.entity(entity)->scripts) {
+            const ScriptSlot* s = world_.script(slot);
+            if (s->parked) {
+                saved->scripts.push_back(parkedScripts_.at(slot));
+                direct.push_back(nullptr);
+                continue;
+            }
+            const FieldCarryPlan* plan = lastPlan != nullptr && lastPlan->className == s->className
+                                             ? lastPlan
+                                             : &next->carryPlan(*domain_, s->className);
+            lastPlan = plan;
+            if (plan->direct && !parkedFields_.contains(slot)) {
+                if (std::find(notedPlans.begin(), notedPlans.end(), plan) == notedPlans.end()) {
+                    notedPlans.push_back(plan);
+                    for (const std::string& field : plan->notCarried)
+                        noteNotCarried(saved->notCarried, s->className, field);
+                }
+                // No name either: the plan has it (and a copy per script would cost).
+                saved->scripts.push_back(ScriptSnapshot{slot, entity, {}, {}});
+                direct.push_back(plan);
+                continue;
+            }
+            if (auto read = snapshotScript(*domain_, slot, entity, s->className, *saved); !read)
+                return rollback("snapshot", read.error().message);
+            direct.push_back(nullptr);
+        }
+    }
+    if (auto statics = snapshotStatics(*domain_, *saved); !statics) {
+        return rollback("snapshot", statics.error().message);
     }
     report.snapshotMs = msSince(phase);
     for (const std::string& field : saved->notCarried) {
@@ -201,7 +291,6 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
             field + " is of a type reloads cannot carry yet: it restarts from its default");
     }
 
-    ScriptContextBinding bind(context_);
     phase = Clock::now();
 
     // c. Instances for the same ids, in the same order. What the new code lacks is parked.
@@ -214,11 +303,18 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
     plan.reserve(saved->scripts.size());
     auto stagedParkedScripts = std::unordered_map<ObjectId, ScriptSnapshot>{};
     auto stagedParkedFields = parkedFields_;
-    for (ScriptSnapshot& ss : saved->scripts) {
-        const ScriptClassInfo* info = next->findScriptClass(ss.className);
-        if (info != nullptr && info->name != ss.className) {
+    const ScriptClassInfo* lastInfo = nullptr; // consecutive scripts are often one class
+    for (std::size_t k = 0; k < saved->scripts.size(); ++k) {
+        ScriptSnapshot& ss = saved->scripts[k];
+        const std::string& className = direct[k] ? direct[k]->className : ss.className;
+        const ScriptClassInfo* info = lastInfo != nullptr && lastInfo->name == className
+                                          ? lastInfo
+                                          : next->findScriptClass(className);
+        if (info != nullptr && info->name != className) {
             info = nullptr; // a short-name match is not the same class
         }
+        if (info != nullptr)
+            lastInfo = info;
         const bool wasParked = world_.script(ss.script)->parked;
         if (info == nullptr) {
             stagedParkedScripts.emplace(ss.script, ss);
@@ -236,16 +332,45 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
     }
 
     // d. Restore fields by name (or former name), converting safely, parking the rest.
-    auto usable = [&](ObjectId id) {
+    const std::function<bool(ObjectId)> usable = [&](ObjectId id) {
         if (!world_.isAlive(id))
             return false;
         return !(world_.kindOf(id) == ObjectKind::Script && stagedParkedScripts.contains(id));
     };
     std::vector<FieldOutcome> outcomes;
-    for (const Planned& p : plan) {
+    std::vector<ClearedRefs> clearedRefs;
+    for (std::size_t k = 0; k < plan.size(); ++k) {
+        const Planned& p = plan[k];
         if (p.info == nullptr)
             continue;
         ScriptSnapshot& ss = *p.saved;
+        if (const FieldCarryPlan* carry = direct[k]) {
+            clearedRefs.clear();
+            if (auto carried = next->carryFields(*domain_, ss.script, *carry, usable, clearedRefs);
+                !carried) {
+                return rollback("restore", carried.error().message);
+            }
+            // The outcomes the snapshot path would report, in field order.
+            auto a = carry->added.begin();
+            auto c = clearedRefs.begin();
+            while (a != carry->added.end() || c != clearedRefs.end()) {
+                if (c == clearedRefs.end() || (a != carry->added.end() && *a < c->field)) {
+                    outcomes.push_back({ss.script, p.info->name, p.info->fields[*a].name,
+                                        FieldOutcome::Kind::Added,
+                                        "new field: constructor default"});
+                    ++a;
+                } else {
+                    outcomes.push_back(
+                        {ss.script, p.info->name, p.info->fields[c->field].name,
+                         FieldOutcome::Kind::Cleared,
+                         fmt::format("{} reference(s) to objects that no longer exist set to null",
+                                     c->count)});
+                    ++c;
+                }
+            }
+            ++report.restored;
+            continue;
+        }
         std::vector<FieldSnapshot> pool = std::move(ss.fields); // the snapshot is consumed here
         std::vector<FieldSnapshot> parkedHere;
         if (auto it = stagedParkedFields.find(ss.script); it != stagedParkedFields.end()) {

@@ -44,6 +44,7 @@
 // (back to back, one tick between; --quick: 10). Handles must stay flat.
 //
 //   bench_reload [--quick] [--json]   --quick: 100 and 1,000 entities, 5 reloads each
+//   bench_reload --entities 10000 --reloads 5   one size only (profiling)
 // Table to stdout by default; --json prints one JSON object to stdout. Logs go to stderr.
 #include "host/script_host.hpp"
 
@@ -427,13 +428,19 @@ int main(int argc, char** argv) {
     app.add_option("--scriptcore", scriptCore, "ScriptCore.dll");
     app.add_option("--gen-a", genA, "BenchReloadA.dll");
     app.add_option("--gen-b", genB, "BenchReloadB.dll");
+    std::vector<std::size_t> onlySizes;
+    int reloadsOption = 0;
+    app.add_option("--entities", onlySizes,
+                   "Measure only these sizes (profiling; skips the leak check unless 1000)");
+    app.add_option("--reloads", reloadsOption, "Measured reloads per size");
     CLI11_PARSE(app, argc, argv);
     spdlog::set_default_logger(spdlog::stderr_color_mt("bench_reload"));
     spdlog::set_level(spdlog::level::warn);
 
-    const std::vector<std::size_t> sizes =
-        quick ? std::vector<std::size_t>{100, 1000} : std::vector<std::size_t>{100, 1000, 10000};
-    const int reloads = quick ? 5 : 11;
+    const std::vector<std::size_t> sizes = !onlySizes.empty() ? onlySizes
+                                           : quick            ? std::vector<std::size_t>{100, 1000}
+                                                   : std::vector<std::size_t>{100, 1000, 10000};
+    const int reloads = reloadsOption > 0 ? reloadsOption : quick ? 5 : 11;
     const std::vector<int> leakCheckpoints =
         quick ? std::vector<int>{10} : std::vector<int>{10, 100};
 

@@ -28,8 +28,11 @@ namespace UEngine.Internal
         // Keyed maps hold `object` values: Dictionary<ulong, object> involves only class
         // library types, so Mono can share its compiled code across app domains instead
         // of JIT-compiling it again in every generation (milliseconds per reload).
-        static readonly Dictionary<ulong, object> s_ById = new Dictionary<ulong, object>();
-        static readonly Dictionary<ulong, object> s_ByEntity = new Dictionary<ulong, object>();
+        // s_ByEntity holds an entity's script itself, or a List of them once it has several:
+        // most entities carry one script, and a list each would be garbage a reload makes.
+        // Not readonly: Reserve replaces them with presized maps in a new generation.
+        static Dictionary<ulong, object> s_ById = new Dictionary<ulong, object>();
+        static Dictionary<ulong, object> s_ByEntity = new Dictionary<ulong, object>();
 
         static bool TryGet<T>(Dictionary<ulong, object> map, ulong key, out T value) where T : class
         {
@@ -42,6 +45,7 @@ namespace UEngine.Internal
         static readonly List<UMonoScriptComponent> s_Update = new List<UMonoScriptComponent>();
         static readonly List<UMonoScriptComponent> s_FixedUpdate = new List<UMonoScriptComponent>();
         static bool s_NeedsCompaction;
+        static int s_ReservedMaps; // the capacity Reserve gave the (still empty) maps
 
         /// <summary>
         /// Binds a new script instance to its ids, schedules it and, when asked, runs
@@ -52,13 +56,22 @@ namespace UEngine.Internal
             script.m_NativeId = scriptId;
             script.m_EntityId = entityId;
             s_ById[scriptId] = script;
-            List<UMonoScriptComponent> onEntity;
-            if (!TryGet(s_ByEntity, entityId, out onEntity))
+            object onEntity;
+            if (!s_ByEntity.TryGetValue(entityId, out onEntity))
             {
-                onEntity = new List<UMonoScriptComponent>();
-                s_ByEntity.Add(entityId, onEntity);
+                s_ByEntity.Add(entityId, script);
             }
-            onEntity.Add(script);
+            else
+            {
+                var several = onEntity as List<UMonoScriptComponent>;
+                if (several == null)
+                {
+                    several = new List<UMonoScriptComponent>(2);
+                    several.Add((UMonoScriptComponent)onEntity);
+                    s_ByEntity[entityId] = several;
+                }
+                several.Add(script);
+            }
             s_Attached.Add(script);
 
             // Which messages the class overrides: the host read that from the metadata
@@ -78,11 +91,19 @@ namespace UEngine.Internal
             if (!TryGet(s_ById, scriptId, out script))
                 return;
             s_ById.Remove(scriptId);
-            List<UMonoScriptComponent> onEntity;
-            if (TryGet(s_ByEntity, script.m_EntityId, out onEntity))
+            object onEntity;
+            if (s_ByEntity.TryGetValue(script.m_EntityId, out onEntity))
             {
-                onEntity.Remove(script);
-                if (onEntity.Count == 0) s_ByEntity.Remove(script.m_EntityId);
+                var several = onEntity as List<UMonoScriptComponent>;
+                if (several == null)
+                {
+                    if (onEntity == script) s_ByEntity.Remove(script.m_EntityId);
+                }
+                else
+                {
+                    several.Remove(script);
+                    if (several.Count == 0) s_ByEntity.Remove(script.m_EntityId);
+                }
             }
             script.m_Detached = true;
             s_NeedsCompaction = true;
@@ -98,6 +119,25 @@ namespace UEngine.Internal
                 return;
             script.m_Disabled = !enabled;
             script.m_ConsecutiveFailures = 0;
+        }
+
+        /// <summary>
+        /// Makes room for <paramref name="scripts"/> more attached scripts, so attaching a
+        /// whole generation in one frame (a reload) does not regrow the maps and lists
+        /// step by step. Empty maps are replaced by presized ones.
+        /// </summary>
+        static void Reserve(int scripts)
+        {
+            if (scripts <= 0) return;
+            if (s_ById.Count == 0 && s_ByEntity.Count == 0 && scripts > s_ReservedMaps)
+            {
+                s_ById = new Dictionary<ulong, object>(scripts);
+                s_ByEntity = new Dictionary<ulong, object>(scripts);
+                s_ReservedMaps = scripts;
+            }
+            int wanted = s_Attached.Count + scripts;
+            if (s_Attached.Capacity < wanted) s_Attached.Capacity = wanted;
+            if (s_Update.Capacity < wanted) s_Update.Capacity = wanted;
         }
 
         static void RunUpdate(float deltaTime, double time, long frame)
@@ -176,16 +216,19 @@ namespace UEngine.Internal
         /// </summary>
         static void Warm()
         {
-            var byId = new Dictionary<ulong, object>();
+            var byId = new Dictionary<ulong, object>(4);
             UMonoScriptComponent script;
             byId[1] = null;
             TryGet(byId, 1, out script);
             byId.Remove(1);
-            List<UMonoScriptComponent> list;
-            if (!TryGet(byId, 1, out list)) { list = new List<UMonoScriptComponent>(); byId.Add(1, list); }
+            object found;
+            byId.TryGetValue(1, out found);
+            List<UMonoScriptComponent> list = new List<UMonoScriptComponent>(2);
+            byId.Add(1, list);
             var byEntity = byId;
             list.Add(null);
             list.Remove(null);
+            list.Capacity = 8;
             byEntity.Remove(1);
             list.RemoveAll(s => s == null);
             foreach (UMonoScriptComponent s in list) { }
@@ -205,10 +248,13 @@ namespace UEngine.Internal
         /// <summary>The first script on the entity whose class is <paramref name="type"/> or derives from it.</summary>
         internal static UComponent FindScript(ulong entityId, Type type)
         {
-            List<UMonoScriptComponent> onEntity;
-            if (!TryGet(s_ByEntity, entityId, out onEntity))
+            object onEntity;
+            if (!s_ByEntity.TryGetValue(entityId, out onEntity))
                 return null;
-            foreach (UMonoScriptComponent s in onEntity)
+            var several = onEntity as List<UMonoScriptComponent>;
+            if (several == null)
+                return type.IsInstanceOfType(onEntity) ? (UComponent)onEntity : null;
+            foreach (UMonoScriptComponent s in several)
                 if (type.IsInstanceOfType(s)) return s;
             return null;
         }

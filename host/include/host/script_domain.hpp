@@ -10,6 +10,7 @@
 #include "host/value.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -33,6 +34,24 @@ struct ScriptClassInfo {
     bool overridesFixedUpdate = false;
     std::vector<FieldInfo> fields;           ///< [SerializeField] fields, base classes first
     std::vector<FieldInfo> preservedStatics; ///< [PreserveStatic] fields the class declares
+};
+
+/// How one script class's [SerializeField] values go from the previous generation's
+/// instances straight into this generation's (ScriptDomain::carryFields), worked out once
+/// per class per reload. Direct only when the fields line up simply: every old field has
+/// a new one of the same name and shape; new fields the old class lacks keep their
+/// defaults. Anything else (renamed, converted, removed fields) takes the snapshot path.
+struct FieldCarryPlan {
+    std::string className;
+    bool direct = false;                 ///< carryFields may be used
+    std::vector<std::size_t> added;      ///< new fields (indices in this class's fields)
+    std::vector<std::string> notCarried; ///< old fields reloads cannot carry: "field (Type)"
+};
+
+/// A field whose references carryFields set to null (their objects are gone or parked).
+struct ClearedRefs {
+    std::size_t field = 0; ///< index in the class's fields
+    std::size_t count = 0;
 };
 
 /// One generation of script code. Creating generation N+1 while N is alive works (the
@@ -83,6 +102,28 @@ public:
                                         const Value& value);
     /// Writes the field at `index` in the class's ScriptClassInfo::fields (no name lookup).
     [[nodiscard]] Result<void> setFieldAt(ObjectId script, std::size_t index, const Value& value);
+
+    /// Prepares for `scripts` more instances (maps and the dispatcher's lists), so a
+    /// reload that instantiates them all in one frame does not grow them step by step.
+    void reserve(std::size_t scripts);
+
+    /// The plan for carrying `className`'s fields from `from`, the generation this one
+    /// replaces (cached per class; valid while both generations are loaded).
+    [[nodiscard]] const FieldCarryPlan& carryPlan(const ScriptDomain& from,
+                                                  std::string_view className);
+    /// Copies `script`'s [SerializeField] values from its instance in `from` into its
+    /// instance here, following `plan` (from this domain's carryPlan, direct): plain data
+    /// as bytes, strings as UTF-16, references by id — no snapshot Values in between for
+    /// them. A reference `usable` rejects becomes null and is listed in `cleared`.
+    [[nodiscard]] Result<void> carryFields(const ScriptDomain& from, ObjectId script,
+                                           const FieldCarryPlan& plan,
+                                           const std::function<bool(ObjectId)>& usable,
+                                           std::vector<ClearedRefs>& cleared);
+
+    /// A frame before carryFields: makes this generation's proxies for the world-owned
+    /// entities and components `script`'s reference fields in `from` point at now, so the
+    /// swap's frame does not build them. (Held weakly: one collected by then is remade.)
+    void prepareCarry(const ScriptDomain& from, ObjectId script, const FieldCarryPlan& plan);
 
     /// Whether `id` (entity or component) has a managed proxy that is still alive.
     [[nodiscard]] bool hasLiveProxy(ObjectId id) const;

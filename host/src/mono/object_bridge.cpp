@@ -1,13 +1,37 @@
 #include "mono/object_bridge.hpp"
 
 #include <fmt/format.h>
+#include <mono/metadata/appdomain.h>
 
 namespace scripthost::mono {
 
-Result<MonoObject*> ObjectBridge::makeProxy(MonoClass* klass, ObjectId id, ObjectId entity) {
+ObjectBridge::ObjectBridge(MonoDomain* domain, ProxyClasses classes, ScriptLookup scripts)
+    : domain_(domain), classes_(std::move(classes)), scripts_(std::move(scripts)) {
+    MonoClass* gc = mono_class_from_name(mono_get_corlib(), "System", "GC");
+    MonoMethod* suppress =
+        gc != nullptr ? mono_class_get_method_from_name(gc, "SuppressFinalize", 1) : nullptr;
+    if (suppress != nullptr) {
+        suppressFinalize_ =
+            reinterpret_cast<SuppressFinalizeThunk>(mono_method_get_unmanaged_thunk(suppress));
+    }
+}
+
+Result<MonoObject*> ObjectBridge::makeProxy(MonoClass* klass, ObjectId id, ObjectId entity,
+                                            bool finalizable) {
     // No constructor runs: a proxy is its ids, and the public constructors create
     // native objects (new UEntity("name")), which is not what is wanted here.
-    MonoObject* proxy = mono_object_new(domain_, klass);
+    MonoVTable* vtable = nullptr;
+    for (const auto& [k, v] : vtables_) {
+        if (k == klass)
+            vtable = v;
+    }
+    if (vtable == nullptr) {
+        vtable = mono_class_vtable(domain_, klass);
+        if (vtable == nullptr)
+            return fail(fmt::format("cannot load proxy class {}", mono_class_get_name(klass)));
+        vtables_.emplace_back(klass, vtable);
+    }
+    MonoObject* proxy = mono_object_new_specific(vtable);
     if (proxy == nullptr) {
         return fail("cannot allocate a proxy");
     }
@@ -16,6 +40,10 @@ Result<MonoObject*> ObjectBridge::makeProxy(MonoClass* klass, ObjectId id, Objec
     if (!entity.isNull()) {
         std::uint64_t owner = entity.packed();
         mono_field_set_value(proxy, classes_.entityId, &owner);
+    }
+    if (!finalizable && suppressFinalize_ != nullptr) {
+        MonoException* exc = nullptr; // cannot throw for a non-null object
+        suppressFinalize_(proxy, &exc);
     }
     proxies_.insert_or_assign(id, GcHandle::weak(proxy));
     return proxy;
@@ -46,9 +74,10 @@ Result<MonoObject*> ObjectBridge::remoteOf(const World& world, ObjectId id) {
                 return fail(fmt::format("no managed class is bound to component kind \"{}\"",
                                         component->kind));
             }
-            return makeProxy(kind->second, id, component->entity);
+            return makeProxy(kind->second, id, component->entity, true);
         }
-        return makeProxy(classes_.entity, id, ObjectId{});
+        const Entity* e = world.entity(id);
+        return makeProxy(classes_.entity, id, ObjectId{}, e != nullptr && e->ownedByScripts);
     }
     case ObjectKind::None:
         break;

@@ -11,6 +11,8 @@
 #include <mono/metadata/object.h>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace scripthost::mono {
 
@@ -33,8 +35,8 @@ class ObjectBridge {
 public:
     using ScriptLookup = std::function<MonoObject*(ObjectId)>;
 
-    ObjectBridge(MonoDomain* domain, ProxyClasses classes, ScriptLookup scripts)
-        : domain_(domain), classes_(std::move(classes)), scripts_(std::move(scripts)) {}
+    /// `domain` must be the current domain (the bridge prepares a call into it).
+    ObjectBridge(MonoDomain* domain, ProxyClasses classes, ScriptLookup scripts);
 
     /// The managed object for `id` in `world`; an error for a null, destroyed or unknown id
     /// or a component kind with no proxy class. Valid until the next managed call.
@@ -61,10 +63,17 @@ public:
     [[nodiscard]] const ProxyClasses& classes() const noexcept { return classes_; }
 
 private:
-    Result<MonoObject*> makeProxy(MonoClass* klass, ObjectId id, ObjectId entity);
+    Result<MonoObject*> makeProxy(MonoClass* klass, ObjectId id, ObjectId entity, bool finalizable);
 
     MonoDomain* domain_;
     ProxyClasses classes_;
+    // Proxy classes' vtables in this domain, found once (a reload makes thousands of proxies).
+    std::vector<std::pair<MonoClass*, MonoVTable*>> vtables_;
+    // System.GC.SuppressFinalize: the proxy of an entity the world owns needs no
+    // finalizer (only script-owned entities are released by theirs), and every
+    // finalizer left would run when the generation is unloaded.
+    using SuppressFinalizeThunk = void (*)(MonoObject*, MonoException**);
+    SuppressFinalizeThunk suppressFinalize_ = nullptr;
     ScriptLookup scripts_;
     std::unordered_map<ObjectId, GcHandle> proxies_;
 };

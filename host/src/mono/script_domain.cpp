@@ -1,6 +1,7 @@
 #include "host/script_domain.hpp"
 
 #include "host/script_context.hpp"
+#include "host/value_conversion.hpp"
 #include "mono/field_access.hpp"
 #include "mono/gc_handle.hpp"
 #include "mono/managed_exception.hpp"
@@ -41,6 +42,8 @@ using RunFixedUpdateThunk = void (*)(float, double, MonoException**);
 using CountScheduledThunk = std::int32_t (*)(std::int32_t, MonoException**);
 using AfterReloadThunk = MonoObject* (*)(std::uint64_t*, MonoException**);
 using ClassConstructorThunk = MonoObject* (*)(MonoObject*, MonoException**);
+using ReserveThunk = void (*)(std::int32_t, MonoException**);
+using ConstructorThunk = void (*)(MonoObject*, MonoException**);
 
 std::atomic<std::size_t> g_liveDomains{0};
 
@@ -93,6 +96,17 @@ struct ScriptDomain::Impl {
         ScriptClassInfo info;
         std::vector<MonoClassField*> fieldHandles;  // parallel to info.fields
         std::vector<MonoClassField*> staticHandles; // parallel to info.preservedStatics
+        MonoMethod* ctor = nullptr;                 // the parameterless constructor, if any
+        // Found on first use (or by warmUp): a reload creates every instance in one frame.
+        ConstructorThunk ctorThunk = nullptr;
+        MonoVTable* vtable = nullptr;
+    };
+    // A FieldCarryPlan with the field pairs it carries.
+    struct CarryEntry : FieldCarryPlan {
+        std::vector<mono::FieldCarry> carries;
+        std::vector<std::size_t> targets; // parallel: the carried field's index here
+        const ClassEntry* to = nullptr;   // the class here
+        const ClassEntry* from = nullptr; // the class in the older generation
     };
     struct Instance {
         GcHandle handle;
@@ -122,12 +136,15 @@ struct ScriptDomain::Impl {
     CountScheduledThunk countScheduled = nullptr;
     AfterReloadThunk afterReload = nullptr;
     ClassConstructorThunk classConstructor = nullptr;
+    ReserveThunk reserve = nullptr;
     MonoClass* preserveStaticAttribute = nullptr;
 
     mono::ProxyClasses proxyClasses; // moved into the bridge once the scripts are loaded
     std::vector<std::unique_ptr<ClassEntry>> classes; // sorted by name
     std::vector<ScriptClassInfo> classInfos;          // copies for the public view
     std::unordered_map<ObjectId, Instance> instances;
+    const ScriptDomain* carryFrom = nullptr; // the generation carryPlans were made against
+    std::vector<std::unique_ptr<CarryEntry>> carryPlans;
 
     ~Impl() {
         if (domain != nullptr) {
@@ -226,7 +243,8 @@ struct ScriptDomain::Impl {
         auto c = thunk("CountScheduled", 1);
         auto ar = thunk("RunAfterReload", 1);
         auto cc = thunk("RunClassConstructor", 1);
-        for (auto* r : {&a, &d, &e, &u, &f, &c, &ar, &cc}) {
+        auto rs = thunk("Reserve", 1);
+        for (auto* r : {&a, &d, &e, &u, &f, &c, &ar, &cc, &rs}) {
             if (!*r)
                 return std::unexpected(r->error());
         }
@@ -238,6 +256,7 @@ struct ScriptDomain::Impl {
         countScheduled = reinterpret_cast<CountScheduledThunk>(*c);
         afterReload = reinterpret_cast<AfterReloadThunk>(*ar);
         classConstructor = reinterpret_cast<ClassConstructorThunk>(*cc);
+        reserve = reinterpret_cast<ReserveThunk>(*rs);
         preserveStaticAttribute =
             mono_class_from_name(coreImage, "UEngine", "PreserveStaticAttribute");
         if (preserveStaticAttribute == nullptr) {
@@ -319,6 +338,7 @@ struct ScriptDomain::Impl {
     void describeClass(ClassEntry& entry) {
         entry.info.overridesUpdate = overrides(entry.klass, "Update");
         entry.info.overridesFixedUpdate = overrides(entry.klass, "FixedUpdate");
+        entry.ctor = mono_class_get_method_from_name(entry.klass, ".ctor", 0);
         std::vector<MonoClass*> chain;
         for (MonoClass* k = entry.klass; k != nullptr && k != scriptBase;
              k = mono_class_get_parent(k)) {
@@ -405,6 +425,22 @@ struct ScriptDomain::Impl {
         return shortMatches == 1 ? shortMatch : nullptr;
     }
 
+    // The vtable and constructor thunk instantiate needs; false if the class cannot load.
+    bool prepareConstruction(ClassEntry& entry) const {
+        if (entry.vtable == nullptr)
+            entry.vtable = mono_class_vtable(domain, entry.klass);
+        if (entry.ctorThunk == nullptr && entry.ctor != nullptr) {
+            entry.ctorThunk =
+                reinterpret_cast<ConstructorThunk>(mono_method_get_unmanaged_thunk(entry.ctor));
+        }
+        return entry.vtable != nullptr && entry.ctorThunk != nullptr;
+    }
+
+    const Instance* findInstance(ObjectId script) const {
+        auto it = instances.find(script);
+        return it == instances.end() ? nullptr : &it->second;
+    }
+
     Result<Instance*> instance(ObjectId script) {
         if (domain == nullptr) {
             return fail(fmt::format("generation {} is unloaded", generation));
@@ -446,6 +482,9 @@ struct ScriptDomain::Impl {
         countScheduled = nullptr;
         afterReload = nullptr;
         classConstructor = nullptr;
+        reserve = nullptr;
+        carryPlans.clear();
+        carryFrom = nullptr;
         preserveStaticAttribute = nullptr;
         coreImage = scriptsImage = nullptr;
         bridge.reset(); // frees every proxy handle of this generation
@@ -567,19 +606,22 @@ Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity,
         return fail(fmt::format("script {} already has an instance", script.toString()));
     }
     impl_->enter();
-    MonoMethod* ctor = mono_class_get_method_from_name(entry->klass, ".ctor", 0);
-    if (ctor == nullptr) {
+    if (entry->ctor == nullptr) {
         return fail(fmt::format("{} needs a parameterless constructor", entry->info.name));
     }
-    MonoObject* object = mono_object_new(impl_->domain, entry->klass);
+    auto* mutableEntry = const_cast<Impl::ClassEntry*>(entry); // caches only
+    if (!impl_->prepareConstruction(*mutableEntry)) {
+        return fail(fmt::format("{} cannot be loaded", entry->info.name));
+    }
+    MonoObject* object = mono_object_new_specific(entry->vtable);
     if (object == nullptr) {
         return fail(fmt::format("cannot allocate a {}", entry->info.name));
     }
-    MonoObject* exc = nullptr;
-    mono_runtime_invoke(ctor, object, nullptr, &exc);
+    MonoException* exc = nullptr;
+    entry->ctorThunk(object, &exc);
     if (exc != nullptr) {
-        return fail(
-            fmt::format("the constructor of {} threw: {}", entry->info.name, exceptionText(exc)));
+        return fail(fmt::format("the constructor of {} threw: {}", entry->info.name,
+                                exceptionText(reinterpret_cast<MonoObject*>(exc))));
     }
     impl_->instances.emplace(script, Impl::Instance{GcHandle::strong(object), entity, entry});
     return {};
@@ -689,6 +731,152 @@ Result<void> ScriptDomain::setFieldAt(ObjectId script, std::size_t index, const 
 
 std::size_t ScriptDomain::instanceCount() const noexcept {
     return impl_->instances.size();
+}
+
+void ScriptDomain::reserve(std::size_t scripts) {
+    if (impl_->domain == nullptr)
+        return;
+    impl_->instances.reserve(impl_->instances.size() + scripts);
+    impl_->enter();
+    MonoException* exc = nullptr; // ScriptCore's own code: collection sizing only
+    impl_->reserve(static_cast<std::int32_t>(std::min<std::size_t>(scripts, INT32_MAX)), &exc);
+}
+
+const FieldCarryPlan& ScriptDomain::carryPlan(const ScriptDomain& from,
+                                              std::string_view className) {
+    Impl& m = *impl_;
+    if (m.carryFrom != &from) {
+        m.carryPlans.clear(); // made against another generation
+        m.carryFrom = &from;
+    }
+    for (const auto& plan : m.carryPlans) {
+        if (plan->className == className)
+            return *plan;
+    }
+    auto plan = std::make_unique<Impl::CarryEntry>();
+    plan->className = std::string(className);
+    const Impl::ClassEntry* to = m.findClass(className);
+    const Impl::ClassEntry* old = from.impl_->findClass(className);
+    plan->to = to;
+    plan->from = old;
+    auto build = [&]() -> bool {
+        if (m.domain == nullptr || from.impl_->domain == nullptr || to == nullptr ||
+            old == nullptr || to->info.name != className || old->info.name != className) {
+            return false;
+        }
+        const auto& oldFields = old->info.fields;
+        const auto& newFields = to->info.fields;
+        // The old fields a snapshot would carry (the others restart from their defaults).
+        std::vector<std::size_t> carried;
+        for (std::size_t i = 0; i < oldFields.size(); ++i) {
+            if (oldFields[i].type.kind == ValueKind::Unsupported) {
+                plan->notCarried.push_back(oldFields[i].name + " (" + oldFields[i].type.typeName +
+                                           ")");
+            } else {
+                carried.push_back(i);
+            }
+        }
+        auto unique = [](const std::vector<FieldInfo>& fields) {
+            for (std::size_t i = 0; i < fields.size(); ++i) {
+                for (std::size_t j = i + 1; j < fields.size(); ++j) {
+                    if (fields[i].name == fields[j].name)
+                        return false; // a base and a derived field share a name
+                }
+            }
+            return true;
+        };
+        if (!unique(oldFields) || !unique(newFields))
+            return false;
+        auto findOld = [&](const std::string& name) -> const std::size_t* {
+            for (const std::size_t& i : carried) {
+                if (oldFields[i].name == name)
+                    return &i;
+            }
+            return nullptr;
+        };
+        std::size_t matched = 0;
+        for (std::size_t i = 0; i < newFields.size(); ++i) {
+            const FieldInfo& field = newFields[i];
+            const std::size_t* source = findOld(field.name);
+            if (source == nullptr) {
+                for (const std::string& former : field.formerNames) {
+                    if (findOld(former) != nullptr)
+                        return false; // a rename: the snapshot path reports it
+                }
+                plan->added.push_back(i);
+                continue;
+            }
+            if (!sameShape(oldFields[*source].type, field.type))
+                return false; // a conversion
+            ++matched;
+            plan->targets.push_back(i);
+            plan->carries.push_back(mono::planFieldCarry(old->fieldHandles[*source],
+                                                         oldFields[*source].type,
+                                                         to->fieldHandles[i], field.type));
+        }
+        return matched == carried.size(); // else old fields would be parked
+    };
+    plan->direct = build();
+    if (!plan->direct) {
+        plan->added.clear();
+        plan->carries.clear();
+        plan->targets.clear();
+    }
+    m.carryPlans.push_back(std::move(plan));
+    return *m.carryPlans.back();
+}
+
+Result<void> ScriptDomain::carryFields(const ScriptDomain& from, ObjectId script,
+                                       const FieldCarryPlan& plan,
+                                       const std::function<bool(ObjectId)>& usable,
+                                       std::vector<ClearedRefs>& cleared) {
+    const auto& entry = static_cast<const Impl::CarryEntry&>(plan);
+    if (!plan.direct || impl_->carryFrom != &from) {
+        return fail(fmt::format("no direct carry plan for {}", plan.className));
+    }
+    const Impl::Instance* old = from.impl_->findInstance(script);
+    auto next = impl_->instance(script);
+    if (old == nullptr || from.impl_->domain == nullptr)
+        return fail(fmt::format("no script instance {} to carry from", script.toString()));
+    if (!next)
+        return std::unexpected(next.error());
+    if (old->entry != entry.from || (*next)->entry != entry.to) {
+        return fail(fmt::format("script {} is not a {}", script.toString(), plan.className));
+    }
+    impl_->enter();
+    const auto fromContext = from.impl_->marshal();
+    const auto toContext = impl_->marshal();
+    // Raw pointers for this call only (locals: the collector sees and pins them).
+    MonoObject* source = old->handle.target();
+    MonoObject* target = (*next)->handle.target();
+    const auto& fields = (*next)->entry->info.fields;
+    for (std::size_t k = 0; k < entry.carries.size(); ++k) {
+        auto carried =
+            mono::carryField(source, fromContext, target, toContext, entry.carries[k], usable);
+        if (!carried) {
+            return fail(fmt::format("{}.{}: {}", plan.className, fields.at(entry.targets[k]).name,
+                                    carried.error().message));
+        }
+        if (*carried != 0)
+            cleared.push_back({entry.targets[k], *carried});
+    }
+    return {};
+}
+
+void ScriptDomain::prepareCarry(const ScriptDomain& from, ObjectId script,
+                                const FieldCarryPlan& plan) {
+    const auto& entry = static_cast<const Impl::CarryEntry&>(plan);
+    if (!plan.direct || impl_->carryFrom != &from || impl_->domain == nullptr)
+        return;
+    const Impl::Instance* old = from.impl_->findInstance(script);
+    if (old == nullptr || old->entry != entry.from)
+        return;
+    impl_->enter();
+    const auto fromContext = from.impl_->marshal();
+    const auto toContext = impl_->marshal();
+    MonoObject* source = old->handle.target();
+    for (const mono::FieldCarry& carry : entry.carries)
+        mono::prepareReferenceCarry(source, fromContext, toContext, carry);
 }
 
 bool ScriptDomain::hasLiveProxy(ObjectId id) const {
@@ -803,9 +991,8 @@ Result<void> ScriptDomain::initializeClass(std::string_view className) {
 }
 
 // The vtable and field of a [PreserveStatic] field, with this domain entered.
-static Result<std::pair<MonoVTable*, StaticField>> staticAccess(ScriptDomain::Impl& impl,
-                                                                std::string_view className,
-                                                                std::string_view field) {
+static Result<std::pair<MonoVTable*, StaticField>>
+staticAccess(ScriptDomain::Impl& impl, std::string_view className, std::string_view field) {
     if (impl.domain == nullptr)
         return fail("the script domain is unloaded");
     auto found = findStatic(impl, className, field);
@@ -876,6 +1063,8 @@ void ScriptDomain::warmUp() {
         mono_runtime_invoke(warm, nullptr, nullptr, &exc);
     }
     for (const auto& entry : impl_->classes) {
+        if (entry->ctor != nullptr)
+            (void)impl_->prepareConstruction(*entry);
         for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
             void* iter = nullptr;
             while (MonoMethod* m = mono_class_get_methods(entry->klass, &iter)) {
