@@ -28,3 +28,16 @@ TEST_CASE("protocol messages: toLine is one compact line and survives invalid UT
     CHECK(isEvent(parsed));
     CHECK_FALSE(isEvent(okReply(1, 2)));
 }
+
+TEST_CASE("protocol messages: reading a reply never throws on a malformed one") {
+    CHECK(isOkReply(json::parse(R"({"id":1,"ok":true,"result":null})")));
+    CHECK_FALSE(isOkReply(json::parse(R"({"ok":"yes"})")));
+    CHECK_FALSE(isOkReply(json::array()));
+    const json error = errorReply(2, {error_code::busy, "a reload is running"});
+    CHECK(replyErrorCode(error) == "busy");
+    CHECK(replyErrorMessage(error) == "a reload is running");
+    const json odd = json::parse(R"({"ok":false,"error":{"code":7}})");
+    CHECK(replyErrorCode(odd) == "error");
+    CHECK(replyErrorMessage(odd) == "(no message)");
+    CHECK(replyErrorCode(json::parse(R"({"ok":false,"error":"boom"})")) == "error");
+}

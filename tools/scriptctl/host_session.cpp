@@ -3,6 +3,7 @@
 #include "exit_code.hpp"
 #include "human_output.hpp"
 
+#include <control/protocol_messages.hpp>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -51,7 +52,7 @@ int HostSession::run(std::string_view cmd, const json& args, const ResultPrinter
 }
 
 int HostSession::handleReply(const json& reply, const ResultPrinter& printHuman) {
-    if (reply.value("ok", false)) {
+    if (scripthost::control::isOkReply(reply)) {
         const json result = reply.contains("result") ? reply["result"] : json();
         if (options_.json)
             printLine(result);
@@ -69,8 +70,8 @@ int HostSession::handleReply(const json& reply, const ResultPrinter& printHuman)
         std::fwrite(block.data(), 1, block.size(), stdout);
         std::fflush(stdout);
     }
-    printProblem(fmt::format("{}: {}", error.value("code", std::string("error")),
-                             error.value("message", std::string("(no message)"))));
+    printProblem(fmt::format("{}: {}", scripthost::control::replyErrorCode(reply),
+                             scripthost::control::replyErrorMessage(reply)));
     return kExitErrorReply;
 }
 
@@ -84,7 +85,7 @@ int HostSession::raw(const std::string& line) {
         return kExitNoHost;
     }
     printLine(*reply);
-    return reply->value("ok", false) ? kExitOk : kExitErrorReply;
+    return scripthost::control::isOkReply(*reply) ? kExitOk : kExitErrorReply;
 }
 
 } // namespace scriptctl

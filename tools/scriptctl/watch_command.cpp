@@ -3,6 +3,7 @@
 #include "exit_code.hpp"
 #include "human_output.hpp"
 
+#include <control/protocol_messages.hpp>
 #include <csignal>
 #include <cstdio>
 
@@ -40,10 +41,9 @@ int watchHost(HostSession& session, const std::vector<std::string>& topics) {
         HostSession::printProblem(reply.error().message);
         return kExitNoHost;
     }
-    if (!reply->value("ok", false)) {
-        const json error = reply->value("error", json::object());
-        HostSession::printProblem(error.value("code", std::string("error")) + ": " +
-                                  error.value("message", std::string()));
+    if (!scripthost::control::isOkReply(*reply)) {
+        HostSession::printProblem(scripthost::control::replyErrorCode(*reply) + ": " +
+                                  scripthost::control::replyErrorMessage(*reply));
         return kExitErrorReply;
     }
     installStopHandlers();

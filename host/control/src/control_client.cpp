@@ -191,7 +191,7 @@ Result<nlohmann::json> ControlClient::call(std::string_view cmd, const nlohmann:
         const auto replyId = reply.find("id");
         if (replyId != reply.end() && *replyId == id)
             return std::move(reply);
-        if (replyId == reply.end() && reply.value("ok", true) == false)
+        if (replyId == reply.end() && reply.contains("ok") && !isOkReply(reply))
             return std::move(reply); // the host refused the connection or the line
         // Otherwise a late answer to an earlier call that timed out: not ours.
     }
@@ -237,10 +237,9 @@ Result<std::optional<nlohmann::json>> ControlClient::next(std::chrono::milliseco
         nlohmann::json& received = **message;
         if (isEvent(received))
             return message;
-        if (!received.contains("id") && received.value("ok", true) == false) {
-            const auto& error = received["error"];
+        if (!received.contains("id") && received.contains("ok") && !isOkReply(received)) {
             return fail(fmt::format("the host at {} refused: {}: {}", path_.string(),
-                                    error.value("code", "?"), error.value("message", "")));
+                                    replyErrorCode(received), replyErrorMessage(received)));
         }
         // A reply nobody waits for any more: skipped.
     }

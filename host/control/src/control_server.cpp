@@ -146,9 +146,11 @@ void ControlServer::subscribe(ClientId client, const std::vector<std::string>& t
 
 void ControlServer::publish(std::string_view topic, const nlohmann::json& data) {
     // Serialised once, outside the lock, without copying `data` into a message object.
+    constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
     const std::string line =
-        fmt::format("{{\"event\":{},\"data\":{}}}\n", nlohmann::json(std::string(topic)).dump(),
-                    data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        fmt::format("{{\"event\":{},\"data\":{}}}\n",
+                    nlohmann::json(std::string(topic)).dump(-1, ' ', false, kReplace),
+                    data.dump(-1, ' ', false, kReplace));
     bool queued = false;
     {
         std::lock_guard lock(state_->mutex);

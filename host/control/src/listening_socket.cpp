@@ -92,7 +92,10 @@ Result<void> clearStaleSocket(const fs::path& path, const sockaddr_un& address) 
 
 } // namespace
 
-Result<ListeningSocket> ListeningSocket::bind(const fs::path& path) {
+Result<ListeningSocket> ListeningSocket::bind(const fs::path& requestedPath) {
+    // Absolute, so the destructor removes the right file even if the working folder changes.
+    std::error_code ignored;
+    const fs::path path = fs::absolute(requestedPath, ignored).lexically_normal();
     auto address = unixAddress(path);
     if (!address)
         return std::unexpected(address.error());

@@ -39,4 +39,34 @@ bool isEvent(const nlohmann::json& message) noexcept {
     return message.is_object() && message.contains("event");
 }
 
+bool isOkReply(const nlohmann::json& reply) noexcept {
+    if (!reply.is_object())
+        return false;
+    const auto ok = reply.find("ok");
+    return ok != reply.end() && ok->is_boolean() && ok->get<bool>();
+}
+
+namespace {
+
+std::string errorMember(const nlohmann::json& reply, const char* key, const char* fallback) {
+    if (!reply.is_object())
+        return fallback;
+    const auto error = reply.find("error");
+    if (error == reply.end() || !error->is_object())
+        return fallback;
+    const auto value = error->find(key);
+    return value != error->end() && value->is_string() ? value->get<std::string>()
+                                                       : std::string(fallback);
+}
+
+} // namespace
+
+std::string replyErrorCode(const nlohmann::json& reply) {
+    return errorMember(reply, "code", "error");
+}
+
+std::string replyErrorMessage(const nlohmann::json& reply) {
+    return errorMember(reply, "message", "(no message)");
+}
+
 } // namespace scripthost::control

@@ -25,4 +25,12 @@ namespace scripthost::control {
 /// Whether a received message is an event ({"event":...}) rather than a reply.
 [[nodiscard]] bool isEvent(const nlohmann::json& message) noexcept;
 
+/// Whether a reply says "ok": true. False for anything else, however malformed.
+[[nodiscard]] bool isOkReply(const nlohmann::json& reply) noexcept;
+
+/// An error reply's "error.code" and "error.message", with fallbacks ("error",
+/// "(no message)") when the host sent something malformed. Never throws on bad shapes.
+[[nodiscard]] std::string replyErrorCode(const nlohmann::json& reply);
+[[nodiscard]] std::string replyErrorMessage(const nlohmann::json& reply);
+
 } // namespace scripthost::control
