@@ -92,9 +92,9 @@ void ArenaRenderer::draw(scripthost::game::GameWorld& world, const scripthost::g
         }
         if (legendWidth > 0 && !name.starts_with("Spark") && legendRow < viewHeight) {
             char line[64];
-            std::snprintf(line, sizeof line, "%-12.12s %5.1f %5.1f", name.c_str(),
+            std::snprintf(line, sizeof line, "%-11.11s%6.1f%6.1f", name.c_str(),
                           static_cast<double>(t->position.x), static_cast<double>(t->position.z));
-            canvas.text(viewWidth + 1, legendRow++, line, TextColor::Default);
+            canvas.text(viewWidth, legendRow++, line, TextColor::Default);
         }
     }
 }

@@ -2,12 +2,11 @@
 // driven through its control socket (ControlClient and the real scriptctl), real files,
 // real mcs and Mono. Every wait has a deadline.
 
+#include "control/control_client.hpp"
 #include "host_process.hpp"
 
-#include "control/control_client.hpp"
-
-#include <doctest/doctest.h>
 #include <boost/process.hpp>
+#include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -16,8 +15,8 @@
 
 namespace fs = std::filesystem;
 using namespace scripthost::testing;
-using scripthost::control::ControlClient;
 using nlohmann::json;
+using scripthost::control::ControlClient;
 using namespace std::chrono_literals;
 
 namespace {
@@ -37,10 +36,9 @@ fs::path copyDemoScripts(const TempDir& dir) {
 
 std::vector<std::string> demoArgs(const fs::path& scripts, const fs::path& socket,
                                   std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"run",       "--headless",        "--scripts",
-                                  scripts.string(), "--scene",      kDemoScene.string(),
-                                  "--game",    DEMO_GAME_MODULE,    "--control",
-                                  socket.string()};
+    std::vector<std::string> args{"run",       "--headless",        "--scripts", scripts.string(),
+                                  "--scene",   kDemoScene.string(), "--game",    DEMO_GAME_MODULE,
+                                  "--control", socket.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
@@ -51,9 +49,9 @@ template <typename T> std::string errorOf(const T& result) {
 
 /// Connects once the host serves its socket.
 ControlClient connectTo(const fs::path& socket, HostProcess& host) {
-    REQUIRE_MESSAGE(waitUntil([&] { return fs::exists(socket) || !host.running(); },
-                              kStartDeadline),
-                    host.output());
+    REQUIRE_MESSAGE(
+        waitUntil([&] { return fs::exists(socket) || !host.running(); }, kStartDeadline),
+        host.output());
     auto client = ControlClient::connect(socket, 5s);
     const std::string why = errorOf(client) + "\n" + host.output();
     REQUIRE_MESSAGE(client.has_value(), why);
@@ -70,7 +68,8 @@ json callOk(ControlClient& client, std::string_view cmd, const json& args = json
 
 json fieldValue(ControlClient& client, const std::string& entity, const std::string& script,
                 const std::string& field) {
-    return callOk(client, "get", {{"entity", entity}, {"script", script}, {"field", field}})["value"];
+    return callOk(client, "get",
+                  {{"entity", entity}, {"script", script}, {"field", field}})["value"];
 }
 
 struct Scriptctl {
@@ -171,9 +170,15 @@ TEST_CASE("daemon: SIGTERM saves the state, and a restarted host comes back with
         HostProcess host(demoArgs(scripts, socket, {"--state", state.string()}));
         ControlClient client = connectTo(socket, host);
         callOk(client, "set",
-               {{"entity", "Spinner B"}, {"script", "Spinner"}, {"field", "speed"}, {"value", -77.25}});
+               {{"entity", "Spinner B"},
+                {"script", "Spinner"},
+                {"field", "speed"},
+                {"value", -77.25}});
         callOk(client, "set",
-               {{"entity", "Camera"}, {"script", "PlayerInput"}, {"field", "moveSpeed"}, {"value", 9.5}});
+               {{"entity", "Camera"},
+                {"script", "PlayerInput"},
+                {"field", "moveSpeed"},
+                {"value", 9.5}});
         callOk(client, "pause"); // hold the heartbeat still so its count can be compared
         beatsBefore = fieldValue(client, "Heartbeat", "Heartbeat", "beats");
         host.signal(SIGTERM);
@@ -226,8 +231,8 @@ TEST_CASE("daemon: protocol errors leave the host serving the next client") {
     // A 2 MiB line.
     {
         ControlClient big = connectTo(socket, host);
-        auto reply = big.sendRaw("{\"cmd\":\"status\",\"pad\":\"" + std::string(2 << 20, 'x') + "\"}",
-                                 kCallTimeout);
+        auto reply = big.sendRaw(
+            "{\"cmd\":\"status\",\"pad\":\"" + std::string(2 << 20, 'x') + "\"}", kCallTimeout);
         if (reply.has_value())
             CHECK((*reply)["error"]["code"] == "line_too_long");
     }
@@ -238,7 +243,7 @@ TEST_CASE("daemon: protocol errors leave the host serving the next client") {
     stopHost(next, host);
 }
 
-TEST_CASE("daemon: a second host on the same socket refuses; a stale socket file is replaced") {
+TEST_CASE("daemon: a second host on the same socket refuses, and a stale socket file is replaced") {
     TempDir dir("daemon-socket");
     const fs::path scripts = copyDemoScripts(dir);
     const fs::path socket = dir.path() / "control.sock";

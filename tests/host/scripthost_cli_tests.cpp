@@ -12,11 +12,20 @@ using namespace scripthost::testing;
 
 namespace {
 
+/// `run` without a control socket: these tests are about the loop, and tests running in
+/// parallel must not compete for the default socket path (daemon_cli_tests covers it).
+std::vector<std::string> withoutControl(std::vector<std::string> args) {
+    if (!args.empty() && args.front() == "run")
+        args.push_back("--no-control");
+    return args;
+}
+
 /// A running scripthost whose merged stdout+stderr is collected on a reader thread.
 class HostProcess {
 public:
     explicit HostProcess(std::vector<std::string> args)
-        : child_(std::string(SCRIPTHOST_EXE), bp::args(std::move(args)), bp::std_in.close(),
+        : child_(std::string(SCRIPTHOST_EXE), bp::args(withoutControl(std::move(args))),
+                 bp::std_in.close(),
                  (bp::std_out & bp::std_err) > pipe_) {
         reader_ = std::thread([this] {
             std::string line;
@@ -73,7 +82,7 @@ TEST_CASE("scripthost run: the demo runs headless for 300 frames and prints fram
     const int code = host.wait();
     const std::string out = host.output();
     CHECK_MESSAGE(code == 0, out);
-    CHECK(out.find("running 5 entities, 5 scripts for 300 frames") != std::string::npos);
+    CHECK(out.find("running 6 entities, 6 scripts for 300 frames") != std::string::npos);
     CHECK(out.find("stopped after 300 frames") != std::string::npos);
     CHECK(out.find("frame statistics: 300 frames") != std::string::npos);
     CHECK(out.find("script failure") == std::string::npos);
@@ -135,7 +144,7 @@ TEST_CASE(
 
 TEST_CASE("scripthost run: SIGTERM stops the loop cleanly between frames") {
     HostProcess host({"run", "--scripts", kDemoScripts, "--scene", kDemoScene, "--headless"});
-    REQUIRE_MESSAGE(host.waitForOutput("running 5 entities", std::chrono::seconds(30)),
+    REQUIRE_MESSAGE(host.waitForOutput("running 6 entities", std::chrono::seconds(30)),
                     host.output());
     host.signal(SIGTERM);
     const int code = host.wait();

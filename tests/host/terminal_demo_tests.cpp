@@ -1,0 +1,96 @@
+// The interactive demo in a real terminal: tmux runs scripthost with the demo game, the
+// test reads the screen (capture-pane) and types keys (send-keys).
+
+#include "../support/test_support.hpp"
+
+#include <boost/process.hpp>
+#include <doctest/doctest.h>
+
+namespace fs = std::filesystem;
+using namespace scripthost::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+namespace bp = boost::process;
+
+struct Tmux {
+    std::string session;
+    fs::path socket; // a private tmux server, so the test never touches the user's
+
+    int run(std::vector<std::string> args, std::string* out = nullptr) const {
+        args.insert(args.begin(), {"-S", socket.string()});
+        bp::ipstream stream;
+        bp::child child(bp::search_path("tmux"), bp::args(args), bp::std_in.close(),
+                        (bp::std_out & bp::std_err) > stream);
+        std::string text, line;
+        while (std::getline(stream, line))
+            text += line + "\n";
+        child.wait();
+        if (out)
+            *out = text;
+        return child.exit_code();
+    }
+    std::string screen() const {
+        std::string text;
+        run({"capture-pane", "-p", "-t", session}, &text);
+        return text;
+    }
+    bool alive() const { return run({"has-session", "-t", session}) == 0; }
+    ~Tmux() { run({"kill-server"}); }
+};
+
+} // namespace
+
+TEST_CASE("terminal: the demo draws the arena and a status line, reacts to keys, and quits on q") {
+    REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
+    TempDir dir("terminal-demo");
+    const fs::path scripts = dir.path() / "scripts";
+    fs::create_directories(scripts);
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(SCRIPTHOST_SOURCE_DIR) / "demo-game" / "scripts"))
+        fs::copy_file(entry.path(), scripts / entry.path().filename());
+    const fs::path log = dir.path() / "host.log";
+
+    Tmux tmux{"demo", dir.path() / "tmux.sock"};
+    const std::string command = std::string(SCRIPTHOST_EXE) + " run --scripts " + scripts.string() +
+                                " --scene " + SCRIPTHOST_SOURCE_DIR +
+                                "/demo-game/scene.json --game " + DEMO_GAME_MODULE + " --control " +
+                                (dir.path() / "control.sock").string() + " 2>" + log.string() +
+                                "; echo exited $? >> " + log.string() + "; sleep 30";
+    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "100", "-y", "30", command}) ==
+            0);
+
+    std::string screen;
+    const bool drawn = waitUntil(
+        [&] {
+            screen = tmux.screen();
+            return screen.find("scripthost | gen 1") != std::string::npos &&
+                   screen.find('O') != std::string::npos;
+        },
+        60s);
+    REQUIRE_MESSAGE(drawn, screen);
+    CHECK(screen.find("#####") != std::string::npos);     // the arena's walls
+    CHECK(screen.find("Spinner A") != std::string::npos); // the legend
+    CHECK(screen.find("q quit") != std::string::npos);
+
+    // The camera starts looking up the screen ('^'); turning right makes it look right.
+    CHECK_MESSAGE(screen.find('^') != std::string::npos, screen);
+    const bool turned = waitUntil(
+        [&] {
+            tmux.run({"send-keys", "-t", tmux.session, "d"});
+            screen = tmux.screen();
+            return screen.find('>') != std::string::npos;
+        },
+        20s);
+    CHECK_MESSAGE(turned, screen);
+
+    // p pauses (the status line says so), q quits cleanly.
+    tmux.run({"send-keys", "-t", tmux.session, "p"});
+    CHECK(waitUntil([&] { return tmux.screen().find("PAUSED") != std::string::npos; }, 10s));
+    tmux.run({"send-keys", "-t", tmux.session, "q"});
+    const bool exited =
+        waitUntil([&] { return readFile(log).find("exited 0") != std::string::npos; }, 30s);
+    CHECK_MESSAGE(exited, readFile(log));
+    CHECK(readFile(log).find("stopped after") != std::string::npos);
+}
