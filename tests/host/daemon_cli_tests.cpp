@@ -316,3 +316,33 @@ TEST_CASE("daemon: pause, step and resume") {
     REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] > frame + 10; }, 20s));
     stopHost(client, host);
 }
+
+TEST_CASE("daemon: headless input comes from a replay file and from scriptctl input") {
+    TempDir dir("daemon-input");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    const fs::path replay = dir.path() / "replay.jsonl";
+    // Drive forward from the first frame, stop after 30 frames.
+    writeFile(replay, "{\"frame\": 0, \"action\": \"MoveForward\", \"value\": 1}\n"
+                      "{\"frame\": 30, \"action\": \"MoveForward\", \"value\": 0}\n");
+    HostProcess host(demoArgs(scripts, socket, {"--input", replay.string()}));
+    ControlClient client = connectTo(socket, host);
+    auto cameraZ = [&] {
+        const json entities = callOk(client, "entities");
+        for (const json& e : entities["entities"]) {
+            if (e["name"] == "Camera")
+                return e["position"][2].get<double>();
+        }
+        FAIL("no Camera entity");
+        return 0.0;
+    };
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] > 40; }, 30s));
+    const double afterReplay = cameraZ();
+    CHECK(afterReplay < 5.0 - 1.0);  // 30 frames at 4 units/s along -z (tilted 45°)
+    CHECK(cameraZ() == afterReplay); // released at frame 30: it stays
+
+    const Scriptctl back = scriptctl(socket, {"input", "MoveForward", "-1"});
+    CHECK_MESSAGE(back.code == 0, back.out);
+    REQUIRE(waitUntil([&] { return cameraZ() > afterReplay + 0.5; }, 20s));
+    stopHost(client, host);
+}

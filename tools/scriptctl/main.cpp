@@ -169,6 +169,19 @@ int main(int argc, char** argv) {
         };
     });
 
+    std::string action;
+    double actionValue = 0;
+    auto* input = app.add_subcommand(
+        "input", "set an input action (e.g. MoveForward 1), as a key would; 0 releases it");
+    input->add_option("ACTION", action, "action name")->required();
+    input->add_option("VALUE", actionValue, "value, usually -1 … 1")->required();
+    input->callback([&] {
+        command = [&](HostSession& session) {
+            return session.run("input", {{"action", action}, {"value", actionValue}},
+                               [](const json& result) { printText(genericResultText(result)); });
+        };
+    });
+
     bool withLogs = false;
     auto* watch = app.add_subcommand(
         "watch", "print reload reports and diagnostics as they happen, until Ctrl+C");
