@@ -346,3 +346,32 @@ TEST_CASE("daemon: headless input comes from a replay file and from scriptctl in
     REQUIRE(waitUntil([&] { return cameraZ() > afterReplay + 0.5; }, 20s));
     stopHost(client, host);
 }
+
+TEST_CASE("daemon: a config file supplies the settings, flags win, and JSON logs are one object a line") {
+    TempDir dir("daemon-config");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path config = dir.path() / "scripthost.toml";
+    writeFile(config, "[run]\n"
+                      "scripts = [\"" + scripts.string() + "\"]\n"
+                      "scene = \"" + kDemoScene.string() + "\"\n"
+                      "headless = true\n"
+                      "frames = 1000000\n"
+                      "no-control = true\n"
+                      "log-format = \"json\"\n");
+    HostProcess host({"--config", config.string(), "run", "--frames", "20"});
+    REQUIRE(host.wait(60s) == 0);
+    const std::string out = host.output();
+    CHECK_MESSAGE(out.find("stopped after 20 frames") != std::string::npos, out);
+    std::istringstream lines(out);
+    int parsed = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty() || line.front() != '{')
+            continue; // the compile server or Mono may print plain lines
+        const json entry = json::parse(line);
+        CHECK(entry.contains("time"));
+        CHECK(entry.contains("level"));
+        CHECK(entry["message"].is_string());
+        ++parsed;
+    }
+    CHECK(parsed >= 3);
+}
