@@ -1,5 +1,6 @@
 #include "daemon.hpp"
 
+#include "compiler_bridge/diagnostic.hpp"
 #include "control/control_path.hpp"
 #include "host/assembly_file.hpp"
 #include "host/script_sources.hpp"
@@ -299,11 +300,27 @@ void Daemon::onReport(const ReloadReport& report) {
     json["text"] = report.describe();
     if (control_) {
         control_->publish("reload", json);
-        if (!report.success && report.failedPhase == "build") {
-            control_->publish("diagnostics", nlohmann::json{{"trigger", report.trigger},
-                                                            {"errors", report.errors},
-                                                            {"warnings", report.warnings}});
+        // Every build's compiler messages (a clean build: an empty list).
+        std::string compilerOutput;
+        for (const auto* list : {&report.errors, &report.warnings}) {
+            for (const std::string& line : *list)
+                compilerOutput += line + "\n";
         }
+        nlohmann::json diagnostics = nlohmann::json::array();
+        for (const compiler::Diagnostic& d : compiler::parseMcsDiagnostics(compilerOutput)) {
+            diagnostics.push_back(
+                {{"file", d.file},
+                 {"line", d.line},
+                 {"column", d.column},
+                 {"severity", d.severity == compiler::Severity::Error ? "error" : "warning"},
+                 {"code", d.code},
+                 {"message", d.message}});
+        }
+        control_->publish("diagnostics",
+                          nlohmann::json{{"generation", report.success ? report.toGeneration
+                                                                       : report.fromGeneration},
+                                         {"trigger", report.trigger},
+                                         {"diagnostics", diagnostics}});
         for (const control::Request& request : pendingReloads_) {
             if (report.success) {
                 control_->replyOk(request.client, request.id, json);
