@@ -347,17 +347,22 @@ TEST_CASE("daemon: headless input comes from a replay file and from scriptctl in
     stopHost(client, host);
 }
 
-TEST_CASE("daemon: a config file supplies the settings, flags win, and JSON logs are one object a line") {
+TEST_CASE(
+    "daemon: a config file supplies the settings, flags win, and JSON logs are one object a line") {
     TempDir dir("daemon-config");
     const fs::path scripts = copyDemoScripts(dir);
     const fs::path config = dir.path() / "scripthost.toml";
     writeFile(config, "[run]\n"
-                      "scripts = [\"" + scripts.string() + "\"]\n"
-                      "scene = \"" + kDemoScene.string() + "\"\n"
-                      "headless = true\n"
-                      "frames = 1000000\n"
-                      "no-control = true\n"
-                      "log-format = \"json\"\n");
+                      "scripts = [\"" +
+                          scripts.string() +
+                          "\"]\n"
+                          "scene = \"" +
+                          kDemoScene.string() +
+                          "\"\n"
+                          "headless = true\n"
+                          "frames = 1000000\n"
+                          "no-control = true\n"
+                          "log-format = \"json\"\n");
     HostProcess host({"--config", config.string(), "run", "--frames", "20"});
     REQUIRE(host.wait(60s) == 0);
     const std::string out = host.output();
@@ -374,4 +379,61 @@ TEST_CASE("daemon: a config file supplies the settings, flags win, and JSON logs
         ++parsed;
     }
     CHECK(parsed >= 3);
+}
+
+TEST_CASE("daemon: a syntax error is reported with file and line, the old code keeps running, the "
+          "fix reloads") {
+    TempDir dir("daemon-diagnostics");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket));
+    ControlClient client = connectTo(socket, host);
+    ControlClient events = connectTo(socket, host);
+    callOk(events, "subscribe", {{"topics", {"reload", "diagnostics"}}});
+
+    auto nextEvent = [&](const std::string& topic) {
+        std::optional<json> found;
+        const bool arrived = waitUntil(
+            [&] {
+                auto event = events.next(500ms);
+                if (event && *event && (**event)["event"] == topic)
+                    found = (**event)["data"];
+                return found.has_value();
+            },
+            60s);
+        REQUIRE_MESSAGE(arrived, topic);
+        return *found;
+    };
+
+    const fs::path spinner = scripts / "Spinner.cs";
+    const std::string good = readFile(spinner);
+    std::string broken = good;
+    const auto at = broken.find("transform.Rotate(axis, speed * deltaTime);");
+    REQUIRE(at != std::string::npos);
+    broken.insert(at, "oops ");
+    writeFile(spinner, broken);
+
+    const json failed = nextEvent("reload");
+    CHECK(failed["success"] == false);
+    CHECK(failed["failedPhase"] == "build");
+    const json diagnostics = nextEvent("diagnostics");
+    REQUIRE(diagnostics["diagnostics"].size() >= 1);
+    const json& first = diagnostics["diagnostics"][0];
+    CHECK(first["file"].get<std::string>().ends_with("Spinner.cs"));
+    const auto brokenLine = 1 + std::count(good.begin(), good.begin() + at, '\n');
+    CHECK(first["line"] == brokenLine);
+    CHECK(first["severity"] == "error");
+    CHECK(first["code"] == "CS1525");
+
+    // The old generation still runs: frames advance and it is still generation 1.
+    const std::int64_t frame = callOk(client, "status")["frame"];
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] > frame + 5; }, 20s));
+    CHECK(callOk(client, "status")["generation"] == 1);
+
+    writeFile(spinner, good);
+    const json fixed = nextEvent("reload");
+    CHECK(fixed["success"] == true);
+    CHECK(fixed["toGeneration"] == 2);
+    CHECK(nextEvent("diagnostics")["diagnostics"].empty());
+    stopHost(client, host);
 }
