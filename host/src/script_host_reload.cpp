@@ -20,23 +20,6 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Nulls references the new generation cannot hold (destroyed objects, parked scripts).
-// Returns how many were cleared.
-std::size_t clearUnusableRefs(Value& value, const std::function<bool(ObjectId)>& usable) {
-    if (auto* ref = std::get_if<ObjectRef>(&value)) {
-        if (!ref->id.isNull() && !usable(ref->id)) {
-            ref->id = {};
-            return 1;
-        }
-        return 0;
-    }
-    std::size_t cleared = 0;
-    if (auto* items = std::get_if<ValueList>(&value)) {
-        for (Value& item : *items)
-            cleared += clearUnusableRefs(item, usable);
-    }
-    return cleared;
-}
 
 // Records "Class.field (Type)" once in `notCarried`.
 void noteNotCarried(std::vector<std::string>& notCarried, const std::string& className,
@@ -462,7 +445,7 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
             } else if (how == FieldOutcome::Kind::Unparked) {
                 note(field, how, "parked value restored" + displacedNote);
             }
-            if (const std::size_t cleared = clearUnusableRefs(value, usable)) {
+            if (const std::size_t cleared = clearReferences(value, usable)) {
                 note(field, FieldOutcome::Kind::Cleared,
                      fmt::format("{} reference(s) to objects that no longer exist set to null",
                                  cleared));
@@ -510,7 +493,7 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
                                                       field.name, value.error().message));
                 continue;
             }
-            clearUnusableRefs(*value, usable);
+            clearReferences(*value, usable);
             if (auto written = next->setStatic(info.name, field.name, *value); !written) {
                 return rollback("restore", written.error().message);
             }

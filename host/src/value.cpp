@@ -346,4 +346,20 @@ std::string describe(const Value& value) {
         value);
 }
 
+std::size_t clearReferences(Value& value, const std::function<bool(ObjectId)>& keep) {
+    if (auto* ref = std::get_if<ObjectRef>(&value)) {
+        if (!ref->id.isNull() && !keep(ref->id)) {
+            ref->id = {};
+            return 1;
+        }
+        return 0;
+    }
+    std::size_t cleared = 0;
+    if (auto* items = std::get_if<ValueList>(&value)) {
+        for (Value& item : *items)
+            cleared += clearReferences(item, keep);
+    }
+    return cleared;
+}
+
 } // namespace scripthost

@@ -97,7 +97,7 @@ TEST_CASE("input replay: a bad line is refused with its line number and the reas
     CHECK_FALSE(InputReplay::load("/nonexistent/replay.jsonl").has_value());
 }
 
-TEST_CASE("state file: save is atomic and loads back; missing is empty; corrupt is moved aside") {
+TEST_CASE("state file: save is atomic and loads back, a missing file is empty, a corrupt one is moved aside") {
     TempDir dir("state-file");
     const StateFile state(dir.path() / "sub" / "world.json");
     auto missing = state.load();

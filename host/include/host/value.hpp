@@ -111,6 +111,10 @@ using RefResolver = std::function<Result<ObjectId>(const nlohmann::json& referen
 /// written as {"id": packed}).
 [[nodiscard]] nlohmann::json valueToJson(const Value& value, const FieldType& type);
 
+/// Nulls every reference in `value` (inside arrays, lists and records too) that `keep`
+/// rejects, e.g. ids of destroyed objects. Returns how many it nulled.
+std::size_t clearReferences(Value& value, const std::function<bool(ObjectId)>& keep);
+
 /// A short human-readable rendering, for logs and test messages.
 [[nodiscard]] std::string describe(const Value& value);
 

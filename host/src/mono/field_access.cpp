@@ -718,22 +718,6 @@ std::size_t plainBytes(ValueKind kind) {
     }
 }
 
-// Nulls the references `usable` rejects; returns how many.
-std::size_t clearRejectedRefs(Value& value, const RefFilter& usable) {
-    if (auto* ref = std::get_if<ObjectRef>(&value)) {
-        if (!ref->id.isNull() && !usable(ref->id)) {
-            ref->id = {};
-            return 1;
-        }
-        return 0;
-    }
-    std::size_t cleared = 0;
-    if (auto* items = std::get_if<ValueList>(&value)) {
-        for (Value& item : *items)
-            cleared += clearRejectedRefs(item, usable);
-    }
-    return cleared;
-}
 
 } // namespace
 
@@ -830,7 +814,7 @@ Result<std::size_t> carryField(MonoObject* from, const MarshalContext& fromConte
     auto value = readStorage(source, mono_field_get_type(carry.from), *carry.fromType, fromContext);
     if (!value)
         return std::unexpected(value.error());
-    const std::size_t cleared = clearRejectedRefs(*value, usable);
+    const std::size_t cleared = clearReferences(*value, usable);
     if (auto written = writeField(to, carry.to, *carry.type, *value, toContext); !written)
         return std::unexpected(written.error());
     return cleared;
