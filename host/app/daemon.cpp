@@ -85,6 +85,8 @@ Result<void> Daemon::setUp() {
     ScriptHostOptions hostOptions;
     hostOptions.scriptCore = scriptCore_;
     hostOptions.disableAfterFailures = options_.disableAfter;
+    hostOptions.watchdogBudget = std::chrono::milliseconds(options_.watchdogMs);
+    hostOptions.watchdogGrace = std::chrono::milliseconds(options_.watchdogGraceMs);
     auto host = ScriptHost::create(hostOptions);
     if (!host)
         return std::unexpected(host.error());

@@ -34,6 +34,15 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                     "Disable a script after N consecutive failures (0: never)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    run->add_option("--watchdog-ms", o.watchdogMs,
+                    "Stop script code that runs longer than this in one go (0: never)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    run->add_option("--watchdog-grace-ms", o.watchdogGraceMs,
+                    "A stopped script still holding the main thread after this long ends the "
+                    "host (exit code 70)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
     run->add_flag("!--no-watch", o.watch, "Do not watch the scripts (reload only on request)");
     run->add_flag("--cold-compiler", o.coldCompiler,
                   "Run mcs once per build instead of the resident compile server");

@@ -25,6 +25,8 @@ struct RunOptions {
     double stateInterval = 30.0;                   ///< seconds between state saves; 0: on stop only
     std::filesystem::path input;                   ///< input replay file (JSON lines)
     int disableAfter = 10;                         ///< consecutive failures before disabling
+    std::int64_t watchdogMs = 1000;                ///< script code budget; 0: no watchdog
+    std::int64_t watchdogGraceMs = 2000;           ///< after the abort, before giving up
     std::filesystem::path scriptCore;              ///< ScriptCore.dll; empty: beside the binary
     std::filesystem::path buildDir;                ///< compiled generations; empty: a temp folder
     std::string logLevel = "info";

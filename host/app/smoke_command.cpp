@@ -230,6 +230,7 @@ private:
         ScriptHostOptions hostOptions;
         hostOptions.scriptCore = scriptCore_;
         hostOptions.disableAfterFailures = 0; // the first failure ends the run anyway
+        hostOptions.watchdogBudget = std::chrono::milliseconds(options_.watchdogMs);
         auto created = ScriptHost::create(hostOptions);
         if (!created)
             return StepFailure{"cannot start the host: " + created.error().message, {}};
@@ -418,6 +419,10 @@ CLI::App* addSmokeCommand(CLI::App& app, SmokeOptions& options) {
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     smoke->add_option("--junit", options.junit, "Write a JUnit XML report here");
+    smoke->add_option("--watchdog-ms", options.watchdogMs,
+                      "Stop (and fail on) script code that runs longer than this (0: never)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     smoke->add_flag("--cold-compiler", options.coldCompiler,
                     "Run mcs once per build instead of the resident compile server");
     smoke->add_option("--scriptcore", options.scriptCore,

@@ -21,6 +21,7 @@ struct SmokeOptions {
     bool coldCompiler = false;        ///< mcs per build instead of the compile server
     std::filesystem::path scriptCore; ///< empty: ScriptCore.dll beside the executable
     std::string logLevel = "info";
+    std::int64_t watchdogMs = 1000; ///< script code budget (a stopped script fails the run)
 };
 
 /// Registers the `smoke` subcommand on `app`, parsing into `options`; returns it.

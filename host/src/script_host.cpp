@@ -19,7 +19,19 @@ Result<std::unique_ptr<ScriptHost>> ScriptHost::create(ScriptHostOptions options
     if (!core) {
         return fail("cannot load ScriptCore: " + core.error().message);
     }
-    return std::unique_ptr<ScriptHost>(new ScriptHost(std::move(options), std::move(*core)));
+    std::unique_ptr<ScriptWatchdog> watchdog;
+    if (options.watchdogBudget > std::chrono::milliseconds::zero() &&
+        !ScriptWatchdog::running()) { // another host of this process may have one already
+        auto started = ScriptWatchdog::start(
+            {options.watchdogBudget, options.watchdogGrace, options.onHostage});
+        if (!started)
+            return fail("cannot start the script watchdog: " + started.error().message);
+        watchdog = std::move(*started);
+    }
+    auto host =
+        std::unique_ptr<ScriptHost>(new ScriptHost(std::move(options), std::move(*core)));
+    host->watchdog_ = std::move(watchdog);
+    return host;
 }
 
 ScriptHost::ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore)
@@ -190,6 +202,7 @@ std::string ScriptHost::knownComponentKindList() const {
 Result<void> ScriptHost::instantiate(const Scene& scene) {
     if (!domain_)
         return fail("no scripts are loaded");
+    ScriptWatchdog::Scope watched("loading a scene");
     ScriptContextBinding bind(context_);
     // Saved ids (snapshots) map to the objects made here, so references survive.
     std::unordered_map<std::uint64_t, ObjectId> remap;

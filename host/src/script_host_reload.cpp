@@ -177,16 +177,19 @@ void ScriptHost::finishPendingUnload(ReloadReport& report) {
     if (!pendingUnload_)
         return;
     const auto phase = Clock::now();
-    if (auto unloaded = pendingUnload_->unload(); !unloaded) {
-        report.warnings.push_back(unloaded.error().message);
-    }
+    // The main thread only lets go of the old generation; Mono's unload runs on the
+    // unloader thread while the loop goes on. Earlier unloads that failed are reported.
+    pendingUnload_->unloadInBackground();
     pendingUnload_.reset();
+    for (std::string& failure : ScriptDomain::takeUnloadFailures())
+        report.warnings.push_back(std::move(failure));
     report.unloadMs = msSince(phase);
     report.totalMs += report.unloadMs;
 }
 
 ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
                                         std::vector<std::string> trigger) {
+    ScriptWatchdog::Scope watched("a reload (constructors, restore, OnAfterReload)");
     ReloadReport report;
     report.sequence = ++reloadCount_;
     report.trigger = std::move(trigger);
@@ -203,9 +206,7 @@ ReloadReport ScriptHost::completeReload(PreparedGeneration prepared,
         return report;
     };
     auto rollback = [&](std::string phaseName, std::string error) -> ReloadReport& {
-        if (auto unloaded = next->unload(); !unloaded) {
-            report.warnings.push_back(unloaded.error().message);
-        }
+        next->unloadInBackground(); // the old generation goes on meanwhile
         next.reset();
         report.fields.clear();
         return failWith(std::move(phaseName), std::move(error));

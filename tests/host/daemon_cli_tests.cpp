@@ -437,3 +437,43 @@ TEST_CASE("daemon: a syntax error is reported with file and line, the old code k
     CHECK(nextEvent("diagnostics")["diagnostics"].empty());
     stopHost(client, host);
 }
+
+TEST_CASE("daemon: the watchdog stops a runaway Update and the host serves on, and a script that "
+          "will not stop ends the host with code 70 and its stack") {
+    TempDir dir("daemon-watchdog");
+    const fs::path scripts = dir.path() / "scripts";
+    writeFile(scripts / "Runaway.cs",
+              "using UEngine;\n"
+              "public class Runaway : UMonoScriptComponent {\n"
+              "  [SerializeField] bool loop;\n"
+              "  public override void Update(float dt) { while (loop) { } }\n"
+              "}\n");
+    writeFile(scripts / "Hostage.cs",
+              "using UEngine;\n"
+              "public class Hostage : UMonoScriptComponent {\n"
+              "  [SerializeField] bool hold;\n"
+              "  public override void Update(float dt) {\n"
+              "    if (!hold) return;\n"
+              "    try { } finally { while (true) { } }\n" // an abort waits for the finally
+              "  }\n"
+              "}\n");
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host({"run", "--headless", "--scripts", scripts.string(), "--control",
+                      socket.string(), "--watchdog-ms", "200", "--watchdog-grace-ms", "700"});
+    ControlClient client = connectTo(socket, host);
+
+    callOk(client, "set",
+           {{"entity", "Runaway"}, {"script", "Runaway"}, {"field", "loop"}, {"value", true}});
+    REQUIRE_MESSAGE(host.waitForOutput("ran past the watchdog's time budget", 30s), host.output());
+    CHECK_MESSAGE(host.output().find("Runaway.cs:4") != std::string::npos, host.output());
+    const std::int64_t frame = callOk(client, "status")["frame"];
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] > frame + 10; }, 20s));
+
+    callOk(client, "set",
+           {{"entity", "Hostage"}, {"script", "Hostage"}, {"field", "hold"}, {"value", true}});
+    const int code = host.wait(30s);
+    CHECK_MESSAGE(code == 70, host.output());
+    CHECK_MESSAGE(host.output().find("did not stop when aborted") != std::string::npos,
+                  host.output());
+    CHECK_MESSAGE(host.output().find("Hostage.Update") != std::string::npos, host.output());
+}

@@ -50,6 +50,8 @@ TEST_CASE("Reload: a changed method body runs, fields and references keep their 
     CHECK(report.restored == 2);
     CHECK(report.fields.empty()); // nothing but plain restores
     CHECK(host->domain()->generation() == 2);
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::takeUnloadFailures().empty());
     CHECK(ScriptDomain::liveDomains() == 1);
     CHECK(ScriptDomain::liveGcHandles() == handles);
 
@@ -228,6 +230,8 @@ TEST_CASE("Reload: a constructor that throws rolls back and the old generation k
     REQUIRE_FALSE(report.errors.empty());
     CHECK(report.errors[0].find("bad ctor") != std::string::npos);
     CHECK(host->domain()->generation() == 1);
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::takeUnloadFailures().empty());
     CHECK(ScriptDomain::liveDomains() == 1);
     CHECK(ScriptDomain::liveGcHandles() == handles);
     host->tick(0.016);
@@ -335,6 +339,8 @@ TEST_CASE("Reload: 200 reloads in a row leave no handles or domains behind, RSS 
         reloadOk(*host, i % 2 ? v1 : v2);
         host->tick(0.016);
     }
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::takeUnloadFailures().empty());
     ScriptDomain::collectGarbage();
     const long rssAfter = residentKiB();
     CHECK(ScriptDomain::liveDomains() == 1);

@@ -68,7 +68,10 @@ int main(int argc, char** argv) {
     const int repetitions = quick ? 5 : 11;
     const int icalls = quick ? 200000 : 2000000;
 
-    auto host = ScriptHost::create(ScriptHostOptions{scriptCore, 0, 1.0 / 50});
+    ScriptHostOptions options;
+    options.scriptCore = scriptCore;
+    options.disableAfterFailures = 0;
+    auto host = ScriptHost::create(options);
     if (!host)
         die(host.error().message);
     auto bench = AssemblyFile::read(benchDll);

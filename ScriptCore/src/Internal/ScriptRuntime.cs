@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Reflection;
 using System.Runtime.CompilerServices;
+using System.Threading;
 
 namespace UEngine.Internal
 {
@@ -11,7 +12,9 @@ namespace UEngine.Internal
     /// costs one native→managed transition per phase instead of one per script. Only
     /// scripts whose class overrides a message are scheduled for it. Every script call is
     /// guarded: an exception is reported to the host, which logs it and decides whether to
-    /// disable the script; the other scripts of the phase still run.
+    /// disable the script; the other scripts of the phase still run. A script the host's
+    /// watchdog aborts (it ran past its time budget) is disabled and reported; the abort
+    /// is reset here, so the rest of the phase and the frame go on.
     /// </summary>
     static class ScriptRuntime
     {
@@ -81,6 +84,7 @@ namespace UEngine.Internal
 
             if (!runInitialize) return;
             try { script.Initialize(); }
+            catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseInitialize, e); }
             catch (Exception e) { Fail(script, PhaseInitialize, e); }
         }
 
@@ -108,6 +112,7 @@ namespace UEngine.Internal
             script.m_Detached = true;
             s_NeedsCompaction = true;
             try { script.Destroy(); }
+            catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseDestroy, e); }
             catch (Exception e) { Fail(script, PhaseDestroy, e); }
         }
 
@@ -150,14 +155,24 @@ namespace UEngine.Internal
             int count = s_Update.Count;
             for (int i = 0; i < count; i++)
             {
-                UMonoScriptComponent script = s_Update[i];
-                if (script.m_Disabled || script.m_Detached) continue;
                 try
                 {
-                    script.Update(deltaTime);
-                    script.m_ConsecutiveFailures = 0;
+                    for (; i < count; i++)
+                    {
+                        UMonoScriptComponent script = s_Update[i];
+                        if (script.m_Disabled || script.m_Detached) continue;
+                        try
+                        {
+                            script.Update(deltaTime);
+                            script.m_ConsecutiveFailures = 0;
+                        }
+                        catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseUpdate, e); }
+                        catch (Exception e) { Fail(script, PhaseUpdate, e); }
+                    }
                 }
-                catch (Exception e) { Fail(script, PhaseUpdate, e); }
+                // The watchdog's abort came just as a script returned and landed here, between
+                // two scripts: nobody to blame; the loop goes on with the next script.
+                catch (ThreadAbortException) { Thread.ResetAbort(); Internal_AbortHandled(); }
             }
         }
 
@@ -170,14 +185,22 @@ namespace UEngine.Internal
             int count = s_FixedUpdate.Count;
             for (int i = 0; i < count; i++)
             {
-                UMonoScriptComponent script = s_FixedUpdate[i];
-                if (script.m_Disabled || script.m_Detached) continue;
                 try
                 {
-                    script.FixedUpdate(fixedDeltaTime);
-                    script.m_ConsecutiveFailures = 0;
+                    for (; i < count; i++)
+                    {
+                        UMonoScriptComponent script = s_FixedUpdate[i];
+                        if (script.m_Disabled || script.m_Detached) continue;
+                        try
+                        {
+                            script.FixedUpdate(fixedDeltaTime);
+                            script.m_ConsecutiveFailures = 0;
+                        }
+                        catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseFixedUpdate, e); }
+                        catch (Exception e) { Fail(script, PhaseFixedUpdate, e); }
+                    }
                 }
-                catch (Exception e) { Fail(script, PhaseFixedUpdate, e); }
+                catch (ThreadAbortException) { Thread.ResetAbort(); Internal_AbortHandled(); } // see RunUpdate
             }
         }
 
@@ -193,6 +216,7 @@ namespace UEngine.Internal
             {
                 if (script.m_Detached) continue;
                 try { script.OnAfterReload(); }
+                catch (ThreadAbortException e) { Thread.ResetAbort(); failedScript = script.m_NativeId; return e; }
                 catch (Exception e) { failedScript = script.m_NativeId; return e; }
             }
             return null;
@@ -206,6 +230,7 @@ namespace UEngine.Internal
         static Exception RunClassConstructor(Type type)
         {
             try { System.Runtime.CompilerServices.RuntimeHelpers.RunClassConstructor(type.TypeHandle); return null; }
+            catch (ThreadAbortException e) { Thread.ResetAbort(); return e; }
             catch (Exception e) { return e.InnerException ?? e; }
         }
 
@@ -266,6 +291,16 @@ namespace UEngine.Internal
                 script.m_Disabled = true;
         }
 
+        /// <summary>
+        /// The host's watchdog stopped a script that ran past its time budget (the abort
+        /// has been reset, so the frame goes on): the script is disabled and reported.
+        /// </summary>
+        static void Stopped(UMonoScriptComponent script, int phase, ThreadAbortException e)
+        {
+            script.m_Disabled = true;
+            Internal_ReportStopped(script.m_NativeId, phase, e);
+        }
+
         static void Compact()
         {
             s_Attached.RemoveAll(s => s.m_Detached);
@@ -279,5 +314,13 @@ namespace UEngine.Internal
         /// </summary>
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern bool Internal_ReportException(ulong scriptId, int phase, int consecutiveFailures, Exception exception);
+
+        /// <summary>Tells the host the watchdog stopped a script (it is disabled).</summary>
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_ReportStopped(ulong scriptId, int phase, Exception exception);
+
+        /// <summary>Tells the host's watchdog an abort was reset, so it may stop the next runaway.</summary>
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_AbortHandled();
     }
 }

@@ -49,7 +49,7 @@ struct ReloadReport {
     double warmMs = 0;       ///< JIT-compile the new generation before the swap
     double restoreMs = 0;    ///< instantiate and restore fields
     double hooksMs = 0;      ///< attach and OnAfterReload
-    double unloadMs = 0;     ///< unload the old generation
+    double unloadMs = 0;     ///< let go of the old generation (Mono unloads it in the background)
     double totalMs = 0;      ///< the whole main-thread part
     double frameStallMs = 0; ///< longest frame around the reload minus the median frame
 

@@ -24,6 +24,7 @@ struct ScriptFailure {
     std::string message;
     std::string text;      ///< type, message and managed stack with file:line
     bool disabled = false; ///< the host disabled the script because of it
+    bool stopped = false;  ///< the watchdog aborted it: it ran past its time budget
 };
 
 /// The native state that internal calls read and write. Internal calls are registered

@@ -9,6 +9,7 @@
 #include "host/snapshot.hpp"
 #include "host/value.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -163,13 +164,23 @@ public:
     /// pointer of this generation, then mono_domain_try_unload. Reports a failed unload.
     /// Never call it from inside a managed call. Idempotent.
     [[nodiscard]] Result<void> unload();
+    /// Like unload, but Mono's part (finalizers, collections, freeing the domain) runs on
+    /// the process's unloader thread while the caller goes on; what this generation held
+    /// is released before it returns. A failure is logged and kept for
+    /// takeUnloadFailures. Never call it from inside a managed call. Idempotent.
+    void unloadInBackground();
+    /// Waits until every background unload has finished; false when `timeout` ran out.
+    static bool waitForUnloads(std::chrono::milliseconds timeout);
+    /// Messages of background unloads that failed since the last call.
+    [[nodiscard]] static std::vector<std::string> takeUnloadFailures();
 
     /// Runs a full garbage collection and waits for the finalizers it queued (tests and
     /// leak checks; a reload uses it to settle script-owned objects before its snapshot).
     static void collectGarbage();
     /// GC handles alive in the process (leak checks).
     [[nodiscard]] static std::size_t liveGcHandles() noexcept;
-    /// ScriptDomains (app domains) not yet unloaded in the process (leak checks).
+    /// App domains not yet unloaded in the process, background unloads in progress
+    /// included (leak checks).
     [[nodiscard]] static std::size_t liveDomains() noexcept;
 
     struct Impl;

@@ -11,10 +11,13 @@
 #include "host/script_context.hpp"
 #include "host/script_domain.hpp"
 #include "host/script_failure_tracker.hpp"
+#include "host/script_watchdog.hpp"
 #include "host/snapshot.hpp"
 #include "host/world.hpp"
 
+#include <chrono>
 #include <deque>
+#include <functional>
 #include <filesystem>
 #include <memory>
 #include <unordered_map>
@@ -25,6 +28,14 @@ struct ScriptHostOptions {
     std::filesystem::path scriptCore; ///< ScriptCore.dll (its .mdb beside it)
     int disableAfterFailures = 10;    ///< consecutive failures before a script is disabled; 0 never
     double fixedStep = 1.0 / 50.0;    ///< FixedUpdate step, seconds
+    /// Script code that runs longer than this in one go is stopped (ScriptWatchdog);
+    /// zero turns the watchdog off.
+    std::chrono::milliseconds watchdogBudget{1000};
+    /// How long a stopped script may still hold the main thread before the watchdog
+    /// gives up on the host (see ScriptWatchdog).
+    std::chrono::milliseconds watchdogGrace{2000};
+    /// What the watchdog does then; empty: log, print the managed stacks and exit.
+    std::function<void(const std::string& phase, std::chrono::milliseconds held)> onHostage;
 };
 
 /// A new generation loaded beside the running one, not yet swapped in (see
@@ -139,6 +150,8 @@ public:
     [[nodiscard]] const FrameStats& stats() const noexcept { return stats_; }
     [[nodiscard]] ScriptDomain* domain() noexcept { return domain_.get(); }
     [[nodiscard]] ScriptFailureTracker& failures() noexcept { return failures_; }
+    /// The watchdog that stops runaway scripts, or nullptr when it is turned off.
+    [[nodiscard]] const ScriptWatchdog* watchdog() const noexcept { return watchdog_.get(); }
     /// Game time in seconds and frames run.
     [[nodiscard]] double time() const noexcept { return time_; }
     [[nodiscard]] std::int64_t frame() const noexcept { return frame_; }
@@ -176,6 +189,7 @@ private:
     ScriptContext context_;
     std::unique_ptr<ScriptDomain> domain_;
     std::unique_ptr<ScriptDomain> pendingUnload_; // swapped out, not yet unloaded
+    std::unique_ptr<ScriptWatchdog> watchdog_;     // null when turned off
     std::uint32_t nextGeneration_ = 1;
     double time_ = 0;
     std::int64_t frame_ = 0;

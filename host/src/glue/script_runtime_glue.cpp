@@ -2,6 +2,7 @@
 #include "glue/core_internal_calls.hpp"
 #include "glue/glue_access.hpp"
 #include "host/script_failure_tracker.hpp"
+#include "host/script_watchdog.hpp"
 #include "mono/managed_exception.hpp"
 
 #include <spdlog/spdlog.h>
@@ -58,9 +59,49 @@ MonoBoolean reportException(std::uint64_t scriptId, std::int32_t phaseNumber,
     });
 }
 
+// Called by ScriptRuntime when the watchdog aborted a script that ran past its budget;
+// the dispatcher has reset the abort and disabled the script.
+void reportStopped(std::uint64_t scriptId, std::int32_t phaseNumber, MonoObject* exception) {
+    guarded("ScriptRuntime.ReportStopped", [&] {
+        ScriptContext& c = context();
+        const ObjectId id = ObjectId::unpack(scriptId);
+        ScriptFailure failure;
+        failure.script = id;
+        failure.phase = static_cast<ScriptPhase>(phaseNumber);
+        failure.stopped = true;
+        failure.disabled = true;
+        if (ScriptSlot* slot = c.world->script(id)) {
+            failure.className = slot->className;
+            slot->enabled = false;
+        }
+        ScriptWatchdog::abortHandled(); // the next runaway of this phase gets a full budget
+        const mono::ManagedException described = mono::describeException(exception);
+        failure.exceptionType = described.type;
+        failure.message = "stopped by the watchdog: it ran past its time budget";
+        failure.text = described.text;
+        const std::string who =
+            failure.className.empty() ? id.toString() : failure.className + " " + id.toString();
+        spdlog::error("script {} ran past the watchdog's time budget in {} and was stopped; it "
+                      "is disabled until the next reload. Where it was: {}",
+                      who, phaseName(failure.phase), described.text);
+        if (c.onFailure) {
+            c.onFailure(failure);
+        }
+    });
+}
+
+// Called by ScriptRuntime when it reset an abort that landed between two scripts.
+void abortHandled() {
+    ScriptWatchdog::abortHandled();
+}
+
 } // namespace
 
 void registerScriptRuntimeCalls(MonoRuntime& runtime) {
+    runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_AbortHandled",
+                                 reinterpret_cast<const void*>(&abortHandled));
+    runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_ReportStopped",
+                                 reinterpret_cast<const void*>(&reportStopped));
     runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_ReportException",
                                  reinterpret_cast<const void*>(&reportException));
 }

@@ -1,6 +1,7 @@
 #include "host/mono_runtime.hpp"
 
 #include "glue/core_internal_calls.hpp"
+#include "mono/domain_unloader.hpp"
 #include "mono/runtime_registry.hpp"
 
 #include <cstdlib>
@@ -154,6 +155,7 @@ void MonoRuntime::shutdown() noexcept {
     if (state.state != State::Running) {
         return;
     }
+    mono::DomainUnloader::instance().stop(); // its thread must not outlive the runtime
     mono_jit_cleanup(state.root);
     state.root = nullptr;
     state.state = State::ShutDown;

@@ -1,8 +1,11 @@
 #include "host/script_domain.hpp"
+#include "host/script_watchdog.hpp"
 
 #include "host/script_context.hpp"
 #include "host/value_conversion.hpp"
+#include "mono/domain_unloader.hpp"
 #include "mono/field_access.hpp"
+#include "mono/forbidden_calls.hpp"
 #include "mono/gc_handle.hpp"
 #include "mono/managed_exception.hpp"
 #include "mono/mono_text.hpp"
@@ -12,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <memory>
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/assembly.h>
@@ -43,7 +47,6 @@ using CountScheduledThunk = std::int32_t (*)(std::int32_t, MonoException**);
 using AfterReloadThunk = MonoObject* (*)(std::uint64_t*, MonoException**);
 using ClassConstructorThunk = MonoObject* (*)(MonoObject*, MonoException**);
 using ReserveThunk = void (*)(std::int32_t, MonoException**);
-using ConstructorThunk = void (*)(MonoObject*, MonoException**);
 
 std::atomic<std::size_t> g_liveDomains{0};
 
@@ -62,7 +65,12 @@ std::int32_t messagesOf(const ScriptClassInfo& info) {
 }
 
 std::string exceptionText(MonoObject* exception) {
-    return mono::describeException(exception).text;
+    mono::ManagedException described = mono::describeException(exception);
+    if (described.type == "System.Threading.ThreadAbortException") {
+        return "stopped by the watchdog: it ran past its time budget; where it was: " +
+               described.text;
+    }
+    return described.text;
 }
 
 // Success, or the exception a thunk reported, prefixed with what was being done.
@@ -98,7 +106,6 @@ struct ScriptDomain::Impl {
         std::vector<MonoClassField*> staticHandles; // parallel to info.preservedStatics
         MonoMethod* ctor = nullptr;                 // the parameterless constructor, if any
         // Found on first use (or by warmUp): a reload creates every instance in one frame.
-        ConstructorThunk ctorThunk = nullptr;
         MonoVTable* vtable = nullptr;
     };
     // A FieldCarryPlan with the field pairs it carries.
@@ -425,15 +432,11 @@ struct ScriptDomain::Impl {
         return shortMatches == 1 ? shortMatch : nullptr;
     }
 
-    // The vtable and constructor thunk instantiate needs; false if the class cannot load.
+    // The vtable instantiate needs; false if the class cannot load.
     bool prepareConstruction(ClassEntry& entry) const {
         if (entry.vtable == nullptr)
             entry.vtable = mono_class_vtable(domain, entry.klass);
-        if (entry.ctorThunk == nullptr && entry.ctor != nullptr) {
-            entry.ctorThunk =
-                reinterpret_cast<ConstructorThunk>(mono_method_get_unmanaged_thunk(entry.ctor));
-        }
-        return entry.vtable != nullptr && entry.ctorThunk != nullptr;
+        return entry.vtable != nullptr && entry.ctor != nullptr;
     }
 
     const Instance* findInstance(ObjectId script) const {
@@ -463,9 +466,11 @@ struct ScriptDomain::Impl {
             fmt::format("{} has no [SerializeField] field named {}", entry.info.name, field));
     }
 
-    Result<void> unload() {
+    // Drops everything this generation holds in its domain and returns the domain, which
+    // nothing may touch again but an unload; nullptr when already unloaded.
+    MonoDomain* release() {
         if (domain == nullptr) {
-            return {};
+            return nullptr;
         }
         MonoDomain* dying = domain;
         // Never unload the current domain: switch to the root first.
@@ -495,6 +500,16 @@ struct ScriptDomain::Impl {
         mono::forgetDomain(dying);
         domain = nullptr;
         g_liveDomains.fetch_sub(1, std::memory_order_relaxed);
+        return dying;
+    }
+
+    Result<void> unload() {
+        MonoDomain* dying = release();
+        if (dying == nullptr) {
+            return {};
+        }
+        // One unload at a time: finish the ones in the background first.
+        mono::DomainUnloader::instance().waitIdle(std::chrono::steady_clock::time_point::max());
         MonoObject* exc = nullptr;
         mono_domain_try_unload(dying, &exc);
         if (exc != nullptr) {
@@ -540,6 +555,11 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generat
     if (!image)
         return std::unexpected(image.error());
     impl->scriptsImage = *image;
+    if (auto forbidden = mono::forbiddenCalls(impl->scriptsImage); !forbidden.empty()) {
+        return fail(fmt::format("{} calls {}, which scripts may not call: it would let a script "
+                                "that runs away cancel the watchdog's abort",
+                                scripts.path.filename().string(), fmt::join(forbidden, ", ")));
+    }
     impl->scriptsAssemblyName = scripts.name;
     impl->collectComponentKinds(impl->scriptsImage); // game modules' scripts may add kinds
     Impl* self = impl.get();
@@ -595,6 +615,7 @@ std::string ScriptDomain::explainMissingClass(std::string_view name) const {
 
 Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity,
                                        std::string_view className) {
+    ScriptWatchdog::Scope watched("a script constructor");
     if (impl_->domain == nullptr) {
         return fail(fmt::format("generation {} is unloaded", impl_->generation));
     }
@@ -617,17 +638,21 @@ Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity,
     if (object == nullptr) {
         return fail(fmt::format("cannot allocate a {}", entry->info.name));
     }
-    MonoException* exc = nullptr;
-    entry->ctorThunk(object, &exc);
+    // Through mono_runtime_invoke, not an unmanaged thunk: the watchdog's abort cannot
+    // land in code a thunk called unless a managed handler is on the stack (measured), and
+    // the runtime-invoke wrapper has one. A constructor is called once per instance.
+    MonoObject* exc = nullptr;
+    mono_runtime_invoke(entry->ctor, object, nullptr, &exc);
     if (exc != nullptr) {
         return fail(fmt::format("the constructor of {} threw: {}", entry->info.name,
-                                exceptionText(reinterpret_cast<MonoObject*>(exc))));
+                                exceptionText(exc)));
     }
     impl_->instances.emplace(script, Impl::Instance{GcHandle::strong(object), entity, entry});
     return {};
 }
 
 Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
+    ScriptWatchdog::Scope watched("Initialize");
     auto inst = impl_->instance(script);
     if (!inst)
         return std::unexpected(inst.error());
@@ -639,6 +664,7 @@ Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
 }
 
 Result<void> ScriptDomain::detach(ObjectId script) {
+    ScriptWatchdog::Scope watched("Destroy");
     auto inst = impl_->instance(script);
     if (!inst)
         return std::unexpected(inst.error());
@@ -660,6 +686,7 @@ Result<void> ScriptDomain::setEnabled(ObjectId script, bool enabled) {
 }
 
 Result<void> ScriptDomain::runUpdate(float deltaTime, double time, std::int64_t frame) {
+    ScriptWatchdog::Scope watched("Update");
     if (impl_->domain == nullptr) {
         return fail("the script domain is unloaded");
     }
@@ -670,6 +697,7 @@ Result<void> ScriptDomain::runUpdate(float deltaTime, double time, std::int64_t 
 }
 
 Result<void> ScriptDomain::runFixedUpdate(float fixedDeltaTime, double time) {
+    ScriptWatchdog::Scope watched("FixedUpdate");
     if (impl_->domain == nullptr) {
         return fail("the script domain is unloaded");
     }
@@ -901,6 +929,21 @@ Result<void> ScriptDomain::unload() {
     return impl_->unload();
 }
 
+void ScriptDomain::unloadInBackground() {
+    if (MonoDomain* dying = impl_->release()) {
+        mono::DomainUnloader::instance().submit(dying,
+                                                fmt::format("generation {}", impl_->generation));
+    }
+}
+
+bool ScriptDomain::waitForUnloads(std::chrono::milliseconds timeout) {
+    return mono::DomainUnloader::instance().waitIdle(std::chrono::steady_clock::now() + timeout);
+}
+
+std::vector<std::string> ScriptDomain::takeUnloadFailures() {
+    return mono::DomainUnloader::instance().takeFailures();
+}
+
 void ScriptDomain::collectGarbage() {
     mono_gc_collect(mono_gc_max_generation());
     // Finalizers run on their own thread; wait for them like GC.WaitForPendingFinalizers.
@@ -918,7 +961,8 @@ std::size_t ScriptDomain::liveGcHandles() noexcept {
 }
 
 std::size_t ScriptDomain::liveDomains() noexcept {
-    return g_liveDomains.load(std::memory_order_relaxed);
+    return g_liveDomains.load(std::memory_order_relaxed) +
+           mono::DomainUnloader::instance().pending();
 }
 
 Result<std::vector<FieldSnapshot>> ScriptDomain::readFields(ObjectId script,
@@ -972,6 +1016,7 @@ Result<StaticField> findStatic(ScriptDomain::Impl& impl, std::string_view classN
 } // namespace
 
 Result<void> ScriptDomain::initializeClass(std::string_view className) {
+    ScriptWatchdog::Scope watched("a static constructor");
     if (impl_->domain == nullptr)
         return fail("the script domain is unloaded");
     const auto* entry = impl_->findClass(className);
@@ -1023,6 +1068,7 @@ Result<void> ScriptDomain::setStatic(std::string_view className, std::string_vie
 }
 
 Result<void> ScriptDomain::runAfterReload() {
+    ScriptWatchdog::Scope watched("OnAfterReload");
     if (impl_->domain == nullptr)
         return fail("the script domain is unloaded");
     impl_->enter();

@@ -1,0 +1,71 @@
+#pragma once
+// DomainUnloader: unloads old app domains on a thread of its own, so the game loop does
+// not wait for Mono's unload (finalizers, two collections, freeing the domain's memory).
+//
+// Mono's mono_domain_try_unload already does the work on an "unload thread" of its own
+// and makes the caller wait for it; calling it from this thread instead of the main
+// thread lets the main thread go on with the next frame in the new domain. The caller
+// must first have dropped everything it held in the domain (GC handles, cached class,
+// method and field pointers, thunks) — see ScriptDomain::Impl::release — and never use
+// the domain again. Collections the unload runs still stop the world briefly, the main
+// thread included.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <mono/metadata/appdomain.h>
+
+namespace scripthost::mono {
+
+class DomainUnloader {
+public:
+    /// The process's unloader (its thread starts with the first unload).
+    static DomainUnloader& instance();
+
+    /// Queues `domain` for unloading; `label` names it in failure messages.
+    void submit(MonoDomain* domain, std::string label);
+
+    /// Waits until every queued unload has finished, at most until `deadline`.
+    /// Returns whether the queue is empty.
+    bool waitIdle(std::chrono::steady_clock::time_point deadline);
+
+    /// Domains queued or being unloaded.
+    [[nodiscard]] std::size_t pending() const;
+
+    /// Messages of unloads that failed since the last call (Mono keeps such a domain).
+    [[nodiscard]] std::vector<std::string> takeFailures();
+
+    /// Milliseconds the last finished unload took on the unloader thread.
+    [[nodiscard]] double lastUnloadMs() const;
+
+    /// Finishes the queue and stops the thread (before the runtime shuts down).
+    void stop();
+
+private:
+    DomainUnloader() = default;
+    void run();
+
+    struct Job {
+        MonoDomain* domain;
+        std::string label;
+    };
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable idle_;
+    std::deque<Job> queue_;
+    std::size_t busy_ = 0; // jobs taken off the queue and not finished
+    bool stopping_ = false;
+    std::vector<std::string> failures_;
+    double lastUnloadMs_ = 0;
+    std::thread thread_;
+};
+
+} // namespace scripthost::mono

@@ -1,0 +1,208 @@
+#include "host/script_watchdog.hpp"
+
+#include "mono/runtime_registry.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mono/metadata/appdomain.h>
+#include <mono/metadata/class.h>
+#include <mono/metadata/object.h>
+#include <mono/metadata/threads.h>
+#include <mutex>
+#include <spdlog/spdlog.h>
+#include <thread>
+
+namespace scripthost {
+
+using Clock = std::chrono::steady_clock;
+
+struct ScriptWatchdog::Impl {
+    WatchdogOptions options;
+    std::thread::id mainThread;
+    std::uint32_t mainThreadObject = 0; // GC handle of the main thread's root-domain Thread
+    MonoMethod* checkpoint = nullptr;   // a corlib method: entering it delivers a stray abort
+    std::atomic<std::uint64_t> aborts{0};
+
+    std::mutex mutex;
+    std::condition_variable wake;
+    bool stopping = false;
+    bool armed = false;
+    const char* phase = "";
+    Clock::time_point armedAt;
+    bool abortIssued = false;
+    Clock::time_point abortedAt;
+    std::thread thread;
+
+    void arm(const char* what) {
+        std::lock_guard lock(mutex);
+        armed = true;
+        phase = what;
+        armedAt = Clock::now();
+        abortIssued = false;
+    }
+
+    void disarm() {
+        bool stray = false;
+        {
+            std::lock_guard lock(mutex);
+            armed = false;
+            stray = std::exchange(abortIssued, false);
+        }
+        if (stray) {
+            // The abort may have come as the script code returned and not been delivered
+            // yet: take it now, here, rather than in the next script call.
+            MonoObject* exc = nullptr;
+            mono_runtime_invoke(checkpoint, nullptr, nullptr, &exc);
+        }
+    }
+
+    void run() {
+        MonoThread* self = mono_thread_attach(mono::rootDomain());
+        const auto tick = std::clamp<Clock::duration>(options.budget / 10, std::chrono::milliseconds(2),
+                                                      std::chrono::milliseconds(100));
+        std::unique_lock lock(mutex);
+        while (!stopping) {
+            wake.wait_for(lock, tick);
+            if (!armed || stopping)
+                continue;
+            const auto now = Clock::now();
+            if (!abortIssued && now - armedAt >= options.budget) {
+                spdlog::warn("watchdog: {} has run for {} ms (budget {} ms); stopping it", phase,
+                             std::chrono::duration_cast<std::chrono::milliseconds>(now - armedAt)
+                                 .count(),
+                             options.budget.count());
+                mono_thread_stop(
+                    reinterpret_cast<MonoThread*>(mono_gchandle_get_target(mainThreadObject)));
+                abortIssued = true;
+                abortedAt = now;
+                aborts.fetch_add(1, std::memory_order_relaxed);
+            } else if (abortIssued && now - abortedAt >= options.grace) {
+                const std::string what = phase;
+                const auto held =
+                    std::chrono::duration_cast<std::chrono::milliseconds>(now - armedAt);
+                armed = false; // reported once
+                lock.unlock();
+                options.onHostage(what, held);
+                lock.lock();
+            }
+        }
+        lock.unlock();
+        mono_thread_detach(self);
+    }
+};
+
+namespace {
+
+std::atomic<ScriptWatchdog::Impl*> g_active{nullptr};
+thread_local int t_depth = 0;
+
+void exitHostage(const std::string& phase, std::chrono::milliseconds held) {
+    spdlog::critical(
+        "watchdog: {} has held the main thread for {} ms and did not stop when aborted (an "
+        "endless loop in a finally or catch block?). The host cannot take the main thread "
+        "back and exits now with code {}; managed stacks follow.",
+        phase, held.count(), kHostageExitCode);
+    spdlog::default_logger()->flush();
+    mono_threads_request_thread_dump(); // every thread prints its managed stack
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(kHostageExitCode);
+}
+
+} // namespace
+
+Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions options) {
+    MonoDomain* root = mono::rootDomain();
+    if (root == nullptr)
+        return fail("the watchdog needs the Mono runtime running");
+    if (options.budget <= std::chrono::milliseconds::zero())
+        return fail("the watchdog's budget must be positive");
+    if (g_active.load() != nullptr)
+        return fail("a watchdog is already running in this process");
+    auto impl = std::make_unique<Impl>();
+    impl->options = std::move(options);
+    if (!impl->options.onHostage)
+        impl->options.onHostage = exitHostage;
+    impl->mainThread = std::this_thread::get_id();
+    // The main thread's Thread object of the root domain lives as long as the process
+    // (one of a script domain would die with its generation).
+    MonoDomain* current = mono_domain_get();
+    mono_domain_set(root, false);
+    impl->mainThreadObject =
+        mono_gchandle_new(reinterpret_cast<MonoObject*>(mono_thread_current()), false);
+    mono_domain_set(current, false);
+    MonoClass* environment = mono_class_from_name(mono_get_corlib(), "System", "Environment");
+    impl->checkpoint =
+        environment ? mono_class_get_method_from_name(environment, "get_TickCount", 0) : nullptr;
+    if (impl->checkpoint == nullptr) {
+        mono_gchandle_free(impl->mainThreadObject);
+        return fail("the watchdog cannot find System.Environment.TickCount in corlib");
+    }
+    Impl* raw = impl.get();
+    impl->thread = std::thread([raw] { raw->run(); });
+    g_active.store(raw);
+    return std::unique_ptr<ScriptWatchdog>(new ScriptWatchdog(std::move(impl)));
+}
+
+ScriptWatchdog::ScriptWatchdog(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+ScriptWatchdog::~ScriptWatchdog() {
+    g_active.store(nullptr);
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->stopping = true;
+    }
+    impl_->wake.notify_one();
+    impl_->thread.join();
+    mono_gchandle_free(impl_->mainThreadObject);
+}
+
+void ScriptWatchdog::abortHandled() noexcept {
+    Impl* watchdog = g_active.load(std::memory_order_acquire);
+    if (watchdog == nullptr)
+        return;
+    std::lock_guard lock(watchdog->mutex);
+    if (watchdog->armed) {
+        watchdog->armedAt = Clock::now();
+        watchdog->abortIssued = false;
+    }
+}
+
+bool ScriptWatchdog::running() noexcept {
+    return g_active.load() != nullptr;
+}
+
+const WatchdogOptions& ScriptWatchdog::options() const noexcept {
+    return impl_->options;
+}
+
+std::uint64_t ScriptWatchdog::aborts() const noexcept {
+    return impl_->aborts.load(std::memory_order_relaxed);
+}
+
+ScriptWatchdog::Scope::Scope(const char* phase) noexcept {
+    Impl* watchdog = g_active.load(std::memory_order_acquire);
+    if (watchdog == nullptr || std::this_thread::get_id() != watchdog->mainThread)
+        return;
+    counted_ = true;
+    if (t_depth++ == 0) {
+        outermost_ = true;
+        watchdog->arm(phase);
+    }
+}
+
+ScriptWatchdog::Scope::~Scope() {
+    if (!counted_)
+        return;
+    --t_depth;
+    if (!outermost_)
+        return;
+    if (Impl* watchdog = g_active.load(std::memory_order_acquire))
+        watchdog->disarm();
+}
+
+} // namespace scripthost
