@@ -40,10 +40,18 @@
 // logic. Targets from the issue: stall <= 5 ms at 1,000 and <= 16 ms at 10,000 entities,
 // printed as PASS/MISS for both stall figures.
 //
-// Leaks: RSS and live GC handles at 1,000 entities before and after 10 and 100 reloads
-// (back to back, one tick between; --quick: 10). Handles must stay flat.
+// The JSON output also carries `frame_trace`: every frame (duration, busy, reload stage)
+// around the last measured reload of each size; tools/bench draws bench-frames.svg from it.
 //
-//   bench_reload [--quick] [--json]   --quick: 100 and 1,000 entities, 5 reloads each
+// Memory (--memory, `tools/bench memory`, a separate run in a fresh process): 1,000
+// entities, 30 ticks, then live GC handles (ScriptDomain::liveGcHandles) and RSS
+// (/proc/self/status VmRSS) before the first reload (the baseline) and after 10, 100 and
+// 1,000 reloads back to back, one tick between (--quick: 10 and 100); ratio = after /
+// before. Each row also gives the growth per reload since the previous checkpoint, which
+// separates one-time costs of the first reloads (JIT, Mono's caches) from a leak.
+//
+//   bench_reload [--quick] [--json]   --quick: 5 reloads per size instead of 11
+//   bench_reload --memory [--quick] [--json]
 //   bench_reload --entities 10000 --reloads 5   one size only (profiling)
 // Table to stdout by default; --json prints one JSON object to stdout. Logs go to stderr.
 #include "host/script_host.hpp"
@@ -320,10 +328,17 @@ struct Bench {
 /// Per-reload samples of one figure.
 using Series = std::vector<double>;
 
+/// One frame of the trace around a reload (for the frame-time plot).
+struct TracedFrame {
+    double durationMs = 0, busyMs = 0;
+    std::string stage; ///< "", or the reload stage the frame carried: load, warm, swap, unload
+};
+
 struct SizeResult {
     std::size_t entities = 0;
     std::map<std::string, Series> series; // figure -> one sample per reload
     Series frameDurationMs, frameBusyMs;  // medians of the frames around each reload
+    std::vector<TracedFrame> trace;       // the frames around the last measured reload
 };
 
 const std::vector<std::string> kPhases = {"snapshot", "load",   "restore",
@@ -407,6 +422,17 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
         out.series["hooks"].push_back(report.hooksMs);
         out.series["unload"].push_back(report.unloadMs);
         out.series["total"].push_back(report.totalMs);
+        if (r == reloads - 1) {
+            out.trace.clear();
+            for (std::size_t f = around.front(); f <= around.back(); ++f) {
+                const char* stage = f == P   ? "load"
+                                    : f == W ? "warm"
+                                    : f == R ? "swap"
+                                    : f == U ? "unload"
+                                             : "";
+                out.trace.push_back({loop.at(f).durationMs, loop.at(f).busyMs, stage});
+            }
+        }
     }
     for (int r = 0; r < reloads; ++r)
         out.series["cold generation"].push_back(b.coldGenerationMs());
@@ -419,8 +445,13 @@ struct LeakPoint {
     double rss;
 };
 
-/// Reloads back to back (one tick between) and samples GC handles and RSS.
-std::vector<LeakPoint> measureLeaks(Bench& b, const std::vector<int>& checkpoints) {
+/// --memory: a fresh world of `entities`, 30 ticks, then reloads back to back (one tick
+/// between), sampling GC handles and RSS before the first reload and at each checkpoint.
+std::vector<LeakPoint> measureMemory(Bench& b, std::size_t entities,
+                                     const std::vector<int>& checkpoints) {
+    b.populate(entities);
+    for (int i = 0; i < 30; ++i)
+        b.host.tick(1.0 / kFps);
     std::vector<LeakPoint> out{{0, ScriptDomain::liveGcHandles(), rssMiB()}};
     int done = 0;
     for (int target : checkpoints) {
@@ -429,8 +460,52 @@ std::vector<LeakPoint> measureLeaks(Bench& b, const std::vector<int>& checkpoint
             b.host.tick(1.0 / kFps);
         }
         out.push_back({done, ScriptDomain::liveGcHandles(), rssMiB()});
+        spdlog::warn("bench_reload: {} reloads: {} GC handles, RSS {:.1f} MiB", done,
+                     out.back().handles, out.back().rss);
     }
     return out;
+}
+
+int printMemory(const std::vector<LeakPoint>& points, std::size_t entities, bool json) {
+    const LeakPoint& before = points.front();
+    if (json) {
+        nlohmann::ordered_json out{{"benchmark", "memory"},
+                                   {"entities", entities},
+                                   {"results", nlohmann::ordered_json::array()}};
+        for (std::size_t i = 1; i < points.size(); ++i) {
+            const LeakPoint& p = points[i];
+            const LeakPoint& prev = points[i - 1];
+            const double span = static_cast<double>(p.reloads - prev.reloads);
+            out["results"].push_back(
+                {{"name", fmt::format("live GC handles after {} reloads ({} entities)", p.reloads,
+                                      entities)},
+                 {"value", p.handles},
+                 {"unit", "handles"},
+                 {"per_reload_since_prev",
+                  (static_cast<double>(p.handles) - static_cast<double>(prev.handles)) / span},
+                 {"baseline", "before the first reload"},
+                 {"ratio", static_cast<double>(p.handles) / static_cast<double>(before.handles)}});
+            out["results"].push_back(
+                {{"name", fmt::format("RSS after {} reloads ({} entities)", p.reloads, entities)},
+                 {"value", p.rss},
+                 {"unit", "MiB"},
+                 {"per_reload_kib_since_prev", (p.rss - prev.rss) * 1024.0 / span},
+                 {"baseline", "before the first reload"},
+                 {"ratio", p.rss / before.rss}});
+        }
+        std::puts(out.dump(2).c_str());
+        return 0;
+    }
+    std::printf("memory: %zu entities, reloads back to back (one tick between)\n", entities);
+    std::printf("  %-24s %10s %8s %12s %8s\n", "", "GC handles", "ratio", "RSS MiB", "ratio");
+    for (const LeakPoint& p : points)
+        std::printf("  %-24s %10zu %8.3f %12.1f %8.3f\n",
+                    p.reloads == 0 ? "before the first reload"
+                                   : fmt::format("after {} reloads", p.reloads).c_str(),
+                    p.handles, static_cast<double>(p.handles) / static_cast<double>(before.handles),
+                    p.rss, p.rss / before.rss);
+    std::printf("  handles %s\n", points.back().handles <= points[1].handles ? "flat" : "GROWING");
+    return 0;
 }
 
 std::string verdict(double ms, double target) {
@@ -445,26 +520,29 @@ int main(int argc, char** argv) {
     bool quick = false, json = false;
     std::string scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
     std::string genA = SCRIPTHOST_BENCH_RELOAD_A_DLL, genB = SCRIPTHOST_BENCH_RELOAD_B_DLL;
-    app.add_flag("--quick", quick, "Short run: 100 and 1,000 entities, 5 reloads each");
+    bool memory = false;
+    app.add_flag("--quick", quick,
+                 "Short run: 5 reloads per size (--memory: checkpoints 10 and 100)");
+    app.add_flag("--memory", memory,
+                 "The memory benchmark instead: GC handles and RSS at 1,000 entities before "
+                 "the first reload and after 10, 100 and 1,000 reloads");
     app.add_flag("--json", json, "Print one JSON object instead of a table");
     app.add_option("--scriptcore", scriptCore, "ScriptCore.dll");
     app.add_option("--gen-a", genA, "BenchReloadA.dll");
     app.add_option("--gen-b", genB, "BenchReloadB.dll");
     std::vector<std::size_t> onlySizes;
     int reloadsOption = 0;
-    app.add_option("--entities", onlySizes,
-                   "Measure only these sizes (profiling; skips the leak check unless 1000)");
+    app.add_option("--entities", onlySizes, "Measure only these sizes (profiling)");
     app.add_option("--reloads", reloadsOption, "Measured reloads per size");
     CLI11_PARSE(app, argc, argv);
     spdlog::set_default_logger(spdlog::stderr_color_mt("bench_reload"));
     spdlog::set_level(spdlog::level::warn);
 
-    const std::vector<std::size_t> sizes = !onlySizes.empty() ? onlySizes
-                                           : quick            ? std::vector<std::size_t>{100, 1000}
-                                                   : std::vector<std::size_t>{100, 1000, 10000};
+    const std::vector<std::size_t> sizes =
+        !onlySizes.empty() ? onlySizes : std::vector<std::size_t>{100, 1000, 10000};
     const int reloads = reloadsOption > 0 ? reloadsOption : quick ? 5 : 11;
-    const std::vector<int> leakCheckpoints =
-        quick ? std::vector<int>{10} : std::vector<int>{10, 100};
+    const std::vector<int> memoryCheckpoints =
+        quick ? std::vector<int>{10, 100} : std::vector<int>{10, 100, 1000};
 
     ScriptHostOptions options;
     options.scriptCore = scriptCore;
@@ -481,13 +559,20 @@ int main(int argc, char** argv) {
         die(r.error().message);
     Bench bench{**host, std::move(*core), {std::move(*a), std::move(*bFile)}, 0, {}};
 
+    if (memory) {
+        const std::size_t entities = onlySizes.empty() ? 1000 : onlySizes.front();
+        spdlog::warn("bench_reload: memory, {} entities, {} reloads", entities,
+                     memoryCheckpoints.back());
+        const auto points = measureMemory(bench, entities, memoryCheckpoints);
+        const int status = printMemory(points, entities, json);
+        (void)bench.host.shutdown();
+        return status;
+    }
+
     std::vector<SizeResult> results;
-    std::vector<LeakPoint> leaks;
     for (std::size_t n : sizes) {
         spdlog::warn("bench_reload: {} entities, {} reloads", n, reloads);
         results.push_back(measureSize(bench, n, reloads));
-        if (n == 1000)
-            leaks = measureLeaks(bench, leakCheckpoints);
     }
 
     // Figures: per size, the rows in table order.
@@ -556,26 +641,16 @@ int main(int argc, char** argv) {
                 out["results"].push_back(std::move(r));
             }
         }
-        if (!leaks.empty()) {
-            nlohmann::ordered_json handles{
-                {"name",
-                 fmt::format("reload 1000 entities x{}: live GC handles", leaks.back().reloads)},
-                {"baseline", "after 10 reloads"}};
-            nlohmann::ordered_json rss{
-                {"name", fmt::format("reload 1000 entities x{}: RSS MiB", leaks.back().reloads)},
-                {"baseline", "after 10 reloads"}};
-            for (const LeakPoint& p : leaks) {
-                const std::string key =
-                    p.reloads == 0 ? "before" : fmt::format("after_{}", p.reloads);
-                handles[key] = p.handles;
-                rss[key] = p.rss;
-            }
-            handles["ratio"] =
-                static_cast<double>(leaks.back().handles) / static_cast<double>(leaks[1].handles);
-            rss["ratio"] = leaks.back().rss / leaks[1].rss;
-            out["results"].push_back(handles);
-            out["results"].push_back(rss);
+        // The frames around the last measured reload of each size, for the frame-time plot.
+        nlohmann::ordered_json traces = nlohmann::ordered_json::array();
+        for (const SizeResult& r : results) {
+            nlohmann::ordered_json frames = nlohmann::ordered_json::array();
+            for (const TracedFrame& f : r.trace)
+                frames.push_back(
+                    {{"duration_ms", f.durationMs}, {"busy_ms", f.busyMs}, {"stage", f.stage}});
+            traces.push_back({{"entities", r.entities}, {"frames", std::move(frames)}});
         }
+        out["frame_trace"] = std::move(traces);
         std::puts(out.dump(2).c_str());
         (void)bench.host.shutdown();
         return 0;
@@ -614,16 +689,6 @@ int main(int argc, char** argv) {
                 std::printf("  %6zu entities  %-14s %7.2f ms   %s\n", results[i].entities,
                             f.label.c_str(), f.median, f.target.c_str());
         }
-    }
-    if (!leaks.empty()) {
-        std::printf("\nleaks at 1000 entities (reloads back to back, after the measured ones)\n");
-        for (const LeakPoint& p : leaks)
-            std::printf("  %-18s %8zu live GC handles, RSS %7.1f MiB\n",
-                        p.reloads == 0 ? "before:"
-                                       : fmt::format("after {} reloads:", p.reloads).c_str(),
-                        p.handles, p.rss);
-        std::printf("  handles %s\n",
-                    leaks.back().handles <= leaks[1].handles ? "flat" : "GROWING");
     }
     (void)bench.host.shutdown();
     return 0;

@@ -1,0 +1,429 @@
+// bench_edit_to_live: how long from saving a script to the first frame that runs the new
+// code, end to end, with the real `scripthost run --headless` binary. A benchmark, not a
+// test: it reports medians and p95, it asserts nothing about speed. It does abort (exit 1)
+// when the host fails to start, a reload fails, or an edit never goes live.
+//
+// Projects (each in a fresh scratch folder, each run by its own host process):
+//   demo       a copy of demo-game/scripts plus one probe script (EditProbe.cs), the demo
+//              scene plus one entity carrying the probe, and the demo game module (--game):
+//              the demo game as `tools/demo` runs it, headless.
+//   generated  199 generated script classes (each with [SerializeField] float, int and
+//              Vector3 fields and an Update) plus the probe: 200 files, no scene, so one
+//              entity per class (200 scripted entities).
+// Each project is run twice: with the warm compile server (the default) and with
+// `--cold-compiler` (one mcs per build), the baseline. Ratio = warm median / cold median.
+//
+// The probe. EditProbe.Update compares a [SerializeField] int `liveEdit` (carried across
+// reloads) with a constant `Edit` baked into its source; when they differ it stores the
+// constant and logs "edit-to-live probe <Edit>" once. Edit k writes the probe's source with
+// Edit = k, so the line for k can only come from the first Update of code built from
+// edit k. The host runs with `--log-format json`, its log lines (stderr) are read by a
+// thread here that stamps each line with the steady clock the moment it is read.
+//
+// What is timed, per edit:
+//   start  steady clock taken right before the save: writing the new EditProbe.cs into a
+//          folder beside the scripts (same file system) and renaming it over the old one,
+//          as editors that save atomically do;
+//   end    the moment the probe's line for this edit is read from the host's stderr.
+// So the figure includes: the inotify event and the watcher's quiet window (30 ms
+// debounce), collecting the sources and the whole build (every file of the project; warm
+// server or a cold mcs), the wait for the next frame boundary and the reload's stages,
+// one per frame boundary as ReloadCoordinator spreads them (load, warm/JIT, snapshot-
+// restore-swap), the new generation's first tick up to the probe's Update, and the log
+// line's trip through spdlog and a pipe (microseconds). The host runs paced at its default
+// 60 Hz, as a game would, so the frame boundaries cost what they cost a game.
+// After each edit the bench waits for the reload's report line (logged once the old
+// generation is unloaded and the stall measured) and reads its build time from it
+// (build_median_ms: the compiler's share), then lets the host idle 250 ms (not timed).
+// The first edit of every host is a warm-up (first build of the compile server, first
+// reload's JIT) and not measured.
+//
+//   bench_edit_to_live [--quick] [--json] [--edits N]   --quick: 5 edits per case, else 15
+// Table to stdout by default; --json prints one JSON object to stdout. Progress to stderr.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <boost/process.hpp>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace bp = boost::process;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kGeneratedFiles = 200; // probe included
+constexpr auto kStartTimeout = std::chrono::seconds(180);
+constexpr auto kEditTimeout = std::chrono::seconds(60);
+constexpr auto kSettle = std::chrono::milliseconds(250);
+
+struct BenchError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+double msBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+double median(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// Nearest-rank 95th percentile (with fewer than 20 samples: the largest).
+double p95(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(v.size())));
+    return v[std::max<std::size_t>(rank, 1) - 1];
+}
+
+void writeFile(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush())
+        throw BenchError("cannot write " + path.string());
+}
+
+std::string probeSource(int edit) {
+    return fmt::format(R"(using UEngine;
+
+namespace Bench
+{{
+    /// Logs once, from the first Update of each new build, which edit it was built from.
+    public class EditProbe : UMonoScriptComponent
+    {{
+        const int Edit = {0};
+        [SerializeField] int liveEdit;
+
+        public override void Update(float deltaTime)
+        {{
+            if (liveEdit == Edit) return;
+            liveEdit = Edit;
+            Debug.Log("edit-to-live probe " + Edit);
+        }}
+    }}
+}}
+)",
+                       edit);
+}
+
+std::string generatedSource(int index) {
+    return fmt::format(R"(using UEngine;
+
+namespace Bench
+{{
+    public class Script{0:03} : UMonoScriptComponent
+    {{
+        [SerializeField] float speed = {0}.5f;
+        [SerializeField] int ticks;
+        [SerializeField] Vector3 offset = new Vector3({0}f, 0f, 1f);
+        float phase;
+
+        public override void Update(float deltaTime)
+        {{
+            ticks++;
+            phase += speed * deltaTime;
+            if (phase > 360f) phase -= 360f;
+            offset = new Vector3(offset.x, phase * 0.001f, offset.z);
+        }}
+    }}
+}}
+)",
+                       index);
+}
+
+/// A scripts folder the bench edits, with what `scripthost run` needs besides it.
+struct Project {
+    std::string name;
+    fs::path root;    ///< scratch folder (the host's working directory)
+    fs::path scripts; ///< --scripts
+    fs::path staging; ///< beside scripts: the new probe is written here, then renamed
+    fs::path scene;   ///< empty: none
+    fs::path game;    ///< empty: none
+    int files = 0;
+};
+
+Project makeDemoProject(const fs::path& root, const fs::path& demoDir, const fs::path& game) {
+    Project p{"demo", root, root / "scripts", root / "staging", root / "scene.json", game, 0};
+    fs::create_directories(p.scripts);
+    fs::create_directories(p.staging);
+    for (const auto& entry : fs::directory_iterator(demoDir / "scripts")) {
+        if (entry.is_regular_file() && entry.path().extension() == ".cs") {
+            fs::copy_file(entry.path(), p.scripts / entry.path().filename());
+            ++p.files;
+        }
+    }
+    if (p.files == 0)
+        throw BenchError("no demo scripts in " + (demoDir / "scripts").string());
+    writeFile(p.scripts / "EditProbe.cs", probeSource(1));
+    ++p.files;
+    std::ifstream in(demoDir / "scene.json");
+    nlohmann::json scene = nlohmann::json::parse(in, nullptr, false);
+    if (scene.is_discarded() || !scene.contains("entities"))
+        throw BenchError("cannot read " + (demoDir / "scene.json").string());
+    scene["entities"].push_back(
+        {{"name", "EditProbe"}, {"scripts", {{{"class", "Bench.EditProbe"}}}}});
+    writeFile(p.scene, scene.dump(2));
+    return p;
+}
+
+Project makeGeneratedProject(const fs::path& root) {
+    Project p{"generated", root, root / "scripts", root / "staging", {}, {}, kGeneratedFiles};
+    fs::create_directories(p.scripts);
+    fs::create_directories(p.staging);
+    for (int i = 1; i < kGeneratedFiles; ++i)
+        writeFile(p.scripts / fmt::format("Script{:03}.cs", i), generatedSource(i));
+    writeFile(p.scripts / "EditProbe.cs", probeSource(1));
+    return p;
+}
+
+/// One log line of the host, stamped when it was read.
+struct Line {
+    Clock::time_point at;
+    std::string message;
+    std::string level;
+};
+
+/// A `scripthost run --headless --log-format json` process; its stderr is read on a thread.
+class Host {
+public:
+    Host(const fs::path& exe, const Project& p, bool cold) {
+        std::vector<std::string> args{"run",
+                                      "--headless",
+                                      "--frames",
+                                      "0",
+                                      "--no-control",
+                                      "--log-format",
+                                      "json",
+                                      "--scripts",
+                                      p.scripts.string(),
+                                      "--build-dir",
+                                      (p.root / (cold ? "build-cold" : "build-warm")).string()};
+        if (!p.scene.empty())
+            args.insert(args.end(), {"--scene", p.scene.string()});
+        if (!p.game.empty())
+            args.insert(args.end(), {"--game", p.game.string()});
+        if (cold)
+            args.push_back("--cold-compiler");
+        child_ = bp::child(exe.string(), bp::args(args), bp::start_dir(p.root.string()),
+                           bp::std_in.close(), bp::std_out > bp::null, bp::std_err > pipe_);
+        reader_ = std::thread([this] { read(); });
+    }
+    ~Host() {
+        std::error_code ec;
+        if (child_.running(ec)) {
+            ::kill(child_.id(), SIGTERM);
+            const auto deadline = Clock::now() + std::chrono::seconds(20);
+            while (child_.running(ec) && Clock::now() < deadline)
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (child_.running(ec))
+                child_.terminate(ec);
+        }
+        if (reader_.joinable())
+            reader_.join();
+    }
+    Host(const Host&) = delete;
+    Host& operator=(const Host&) = delete;
+
+    /// Waits for the first line from now on (lines already seen are skipped) whose message
+    /// satisfies `match`; throws on timeout, on the host exiting, or on a failed reload.
+    Line waitFor(const std::function<bool(const std::string&)>& match, std::chrono::seconds timeout,
+                 const std::string& what) {
+        std::unique_lock lock(mutex_);
+        const auto deadline = Clock::now() + timeout;
+        while (true) {
+            while (!lines_.empty()) {
+                Line line = std::move(lines_.front());
+                lines_.pop_front();
+                if (line.message.rfind("reload #", 0) == 0 &&
+                    line.message.find(" failed in ") != std::string::npos)
+                    throw BenchError("a reload failed while waiting for " + what + ":\n" +
+                                     line.message + tail());
+                if (match(line.message))
+                    return line;
+            }
+            if (closed_)
+                throw BenchError("the host exited while waiting for " + what + tail());
+            if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && lines_.empty())
+                throw BenchError("timed out waiting for " + what + tail());
+        }
+    }
+
+private:
+    void read() {
+        std::string text;
+        while (std::getline(pipe_, text)) {
+            const auto at = Clock::now();
+            auto j = nlohmann::json::parse(text, nullptr, false);
+            Line line{at, text, ""};
+            if (j.is_object() && j.contains("message") && j["message"].is_string()) {
+                line.message = j["message"].get<std::string>();
+                line.level = j.value("level", "");
+            }
+            std::lock_guard lock(mutex_);
+            recent_.push_back(line.message);
+            if (recent_.size() > 40)
+                recent_.pop_front();
+            lines_.push_back(std::move(line));
+            cv_.notify_all();
+        }
+        std::lock_guard lock(mutex_);
+        closed_ = true;
+        cv_.notify_all();
+    }
+    std::string tail() const {
+        std::string text = "\n  last host log lines:";
+        for (const std::string& l : recent_)
+            text += "\n    " + l;
+        return text;
+    }
+
+    bp::ipstream pipe_;
+    bp::child child_;
+    std::thread reader_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<Line> lines_;
+    std::deque<std::string> recent_;
+    bool closed_ = false;
+};
+
+struct Samples {
+    std::vector<double> latencyMs, buildMs;
+};
+
+/// Starts a host on the project, makes `edits` measured edits (after one warm-up), stops it.
+Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int& nextEdit) {
+    fmt::print(stderr, "bench_edit_to_live: {} ({} files), {} compiler, {} edits\n", p.name,
+               p.files, cold ? "cold" : "warm", edits);
+    // Back to edit 1, which the probe's Update logs on the first frame: the host is running.
+    writeFile(p.scripts / "EditProbe.cs", probeSource(1));
+    Host host(exe, p, cold);
+    host.waitFor([](const std::string& m) { return m == "[script] edit-to-live probe 1"; },
+                 kStartTimeout, "the host's first frame");
+    static const std::regex buildTime(R"(^reload #\d+ ok: .* build ([0-9.]+) ms)");
+    Samples out;
+    for (int e = 0; e <= edits; ++e) {
+        const int edit = ++nextEdit;
+        const std::string marker = fmt::format("[script] edit-to-live probe {}", edit);
+        const fs::path staged = p.staging / "EditProbe.cs";
+        const auto saved = Clock::now();
+        writeFile(staged, probeSource(edit));
+        fs::rename(staged, p.scripts / "EditProbe.cs");
+        const Line live = host.waitFor([&](const std::string& m) { return m == marker; },
+                                       kEditTimeout, fmt::format("edit {} to go live", edit));
+        std::smatch m;
+        const Line report = host.waitFor(
+            [&](const std::string& msg) { return std::regex_search(msg, m, buildTime); },
+            kEditTimeout, fmt::format("the reload report of edit {}", edit));
+        std::regex_search(report.message, m, buildTime);
+        if (e > 0) { // edit 0: warm-up
+            out.latencyMs.push_back(msBetween(saved, live.at));
+            out.buildMs.push_back(std::stod(m[1].str()));
+        }
+        std::this_thread::sleep_for(kSettle);
+    }
+    return out;
+}
+
+struct Case {
+    std::string label; // "demo (7 files)"
+    Samples warm, cold;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Edit-to-live latency: file saved -> first frame running the new code, "
+                 "warm compile server vs cold mcs, with the real scripthost binary"};
+    bool quick = false, json = false;
+    int edits = 0;
+    fs::path exe = SCRIPTHOST_EXE, game = DEMO_GAME_MODULE, demo = DEMO_GAME_DIR;
+    app.add_flag("--quick", quick, "5 measured edits per case instead of 15");
+    app.add_flag("--json", json, "Print one JSON object instead of a table");
+    app.add_option("--edits", edits, "Measured edits per case")->check(CLI::PositiveNumber);
+    app.add_option("--scripthost", exe, "The scripthost binary")->capture_default_str();
+    app.add_option("--game", game, "The demo game module")->capture_default_str();
+    app.add_option("--demo", demo, "The demo-game folder (scripts/, scene.json)")
+        ->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+    if (edits == 0)
+        edits = quick ? 5 : 15;
+
+    const fs::path scratch =
+        fs::temp_directory_path() / fmt::format("scripthost-bench-edit-to-live-{}", ::getpid());
+    std::vector<Case> cases;
+    int status = 0;
+    try {
+        int nextEdit = 1;
+        const Project projects[] = {makeDemoProject(scratch / "demo", demo, game),
+                                    makeGeneratedProject(scratch / "generated")};
+        for (const Project& p : projects) {
+            Case c{fmt::format("{} ({} files)", p.name, p.files), {}, {}};
+            c.cold = measure(exe, p, true, edits, nextEdit);
+            c.warm = measure(exe, p, false, edits, nextEdit);
+            cases.push_back(std::move(c));
+        }
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "bench_edit_to_live: {}\n", e.what());
+        status = 1;
+    }
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+    if (status != 0)
+        return status;
+
+    if (json) {
+        nlohmann::ordered_json results = nlohmann::ordered_json::array();
+        for (const Case& c : cases) {
+            const std::string cold = fmt::format("edit-to-live, {}: cold mcs", c.label);
+            results.push_back({{"name", cold},
+                               {"median_ms", median(c.cold.latencyMs)},
+                               {"p95_ms", p95(c.cold.latencyMs)},
+                               {"build_median_ms", median(c.cold.buildMs)},
+                               {"baseline", ""},
+                               {"ratio", 1.0}});
+            results.push_back({{"name", fmt::format("edit-to-live, {}: warm server", c.label)},
+                               {"median_ms", median(c.warm.latencyMs)},
+                               {"p95_ms", p95(c.warm.latencyMs)},
+                               {"build_median_ms", median(c.warm.buildMs)},
+                               {"baseline", cold},
+                               {"ratio", median(c.warm.latencyMs) / median(c.cold.latencyMs)}});
+        }
+        fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "edit-to-live"},
+                                                  {"edits", edits},
+                                                  {"results", results}}
+                               .dump());
+        return 0;
+    }
+    fmt::print("bench_edit_to_live: {} edits per case (after 1 unmeasured), 60 Hz host, ms\n",
+               edits);
+    fmt::print("  saved (write + rename) -> first Update of the new code (its log line read)\n\n");
+    fmt::print("{:<24} {:>12} {:>9} {:>12} {:>9} {:>10} {:>18}\n", "case", "cold median",
+               "cold p95", "warm median", "warm p95", "warm/cold", "build cold/warm");
+    for (const Case& c : cases) {
+        fmt::print("{:<24} {:>12.1f} {:>9.1f} {:>12.1f} {:>9.1f} {:>10.2f} {:>18}\n", c.label,
+                   median(c.cold.latencyMs), p95(c.cold.latencyMs), median(c.warm.latencyMs),
+                   p95(c.warm.latencyMs), median(c.warm.latencyMs) / median(c.cold.latencyMs),
+                   fmt::format("{:.1f} / {:.1f}", median(c.cold.buildMs), median(c.warm.buildMs)));
+    }
+    return 0;
+}
