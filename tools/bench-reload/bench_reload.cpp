@@ -15,16 +15,20 @@
 // it), then sleep out the rest of the period (a frame that overruns is not caught up).
 //   frame duration  start of frame k to start of frame k+1 (what the player sees)
 //   frame busy      tick + between-frames work of frame k (main-thread work, no sleep)
-// Each measured reload runs 8 frames, the reload frame R (tick, then reload), the first
-// frame of the new generation R+1 (its first Update JITs the new code), then 8 frames.
-// "Around" = those 16 frames (R and R+1 excluded); per reload:
-//   stall (paced)   max(0, dur[R] - median dur) + max(0, dur[R+1] - median dur): how late
-//                   the frames get in this loop. The frame's slack (16.7 ms minus a tick
-//                   of well under a millisecond here) absorbs a reload shorter than it,
-//                   so this is the lenient figure.
-//   stall (busy)    (busy[R] - median busy) + max(0, busy[R+1] - median busy): the
-//                   main-thread time the reload takes from a frame, i.e. the stall a game
+// Each measured reload runs 8 frames, then the four frames that carry the reload's stages
+// as ReloadCoordinator spreads them (P: load the new generation, W: JIT it, R: snapshot,
+// restore, hooks and swap, U: let go of the old generation, whose Mono unload then runs on
+// the unloader thread; U's tick is the new code's first Update), then 8 frames. Per reload:
+//   median          the median of the 8 frames before the reload
+//   stall (paced)   max(0, worst duration of P, W, R, U and the 8 frames after - median):
+//                   how late a frame gets in this loop. The frame's slack (16.7 ms minus
+//                   a tick of well under a millisecond here) absorbs work shorter than
+//                   it, so this is the lenient figure.
+//   stall (busy)    max(0, worst busy time of the same frames - median busy): the main-
+//                   thread time the reload takes from one frame, i.e. the stall a game
 //                   that already uses its whole frame budget would see. The strict one.
+//                   The frames after count because the background unload's collections
+//                   stop the world, the main thread included.
 // The phase timings (snapshot, load, restore, hooks, unload, total) are the ReloadReport's.
 // One unmeasured warm-up reload per size precedes the measured ones.
 //
