@@ -419,8 +419,9 @@ CLI::App* addSmokeCommand(CLI::App& app, SmokeOptions& options) {
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     smoke->add_option("--junit", options.junit, "Write a JUnit XML report here");
-    smoke->add_option("--watchdog-ms", options.watchdogMs,
-                      "Stop (and fail on) script code that runs longer than this (0: never)")
+    smoke
+        ->add_option("--watchdog-ms", options.watchdogMs,
+                     "Stop (and fail on) script code that runs longer than this (0: never)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     smoke->add_flag("--cold-compiler", options.coldCompiler,

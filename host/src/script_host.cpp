@@ -28,8 +28,7 @@ Result<std::unique_ptr<ScriptHost>> ScriptHost::create(ScriptHostOptions options
             return fail("cannot start the script watchdog: " + started.error().message);
         watchdog = std::move(*started);
     }
-    auto host =
-        std::unique_ptr<ScriptHost>(new ScriptHost(std::move(options), std::move(*core)));
+    auto host = std::unique_ptr<ScriptHost>(new ScriptHost(std::move(options), std::move(*core)));
     host->watchdog_ = std::move(watchdog);
     return host;
 }
@@ -188,8 +187,7 @@ void ScriptHost::registerComponentKind(std::string kind) {
 }
 
 bool ScriptHost::knowsComponentKind(std::string_view kind) const noexcept {
-    return std::find(componentKinds_.begin(), componentKinds_.end(), kind) !=
-           componentKinds_.end();
+    return std::find(componentKinds_.begin(), componentKinds_.end(), kind) != componentKinds_.end();
 }
 
 std::string ScriptHost::knownComponentKindList() const {
@@ -232,8 +230,8 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
             remap[e.id] = entity;
         for (std::size_t i = 0; i < e.components.size(); ++i) {
             if (!knowsComponentKind(e.components[i])) {
-                return undo("entity '" + e.name + "': unknown component kind '" +
-                            e.components[i] + "' (known: " + knownComponentKindList() + ")");
+                return undo("entity '" + e.name + "': unknown component kind '" + e.components[i] +
+                            "' (known: " + knownComponentKindList() + ")");
             }
             auto component = world_.addComponent(entity, e.components[i]);
             if (component && i < e.componentIds.size() && e.componentIds[i])

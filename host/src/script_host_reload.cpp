@@ -20,7 +20,6 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-
 // Records "Class.field (Type)" once in `notCarried`.
 void noteNotCarried(std::vector<std::string>& notCarried, const std::string& className,
                     const std::string& field) {

@@ -145,8 +145,8 @@ TEST_CASE("Watchdog: OnAfterReload that never returns rolls the reload back") {
     auto v1 = compileScripts(dir, "gen1.dll", {{"Runaway.cs", scripts(kLoopInUpdate)}});
     auto v2 = compileScripts(
         dir, "gen2.dll",
-        {{"Runaway.cs",
-          scripts(kLoopInUpdate, "  public override void OnAfterReload() { while (true) { } }\n")}});
+        {{"Runaway.cs", scripts(kLoopInUpdate,
+                                "  public override void OnAfterReload() { while (true) { } }\n")}});
     auto host = makeWatchedHost(v1);
     const ObjectId counter = spawnScript(*host, "Counter");
     (void)spawnScript(*host, "Runaway");
@@ -170,15 +170,14 @@ TEST_CASE("Watchdog: OnAfterReload that never returns rolls the reload back") {
 
 TEST_CASE("Watchdog: scripts that call Thread.ResetAbort are refused when they load") {
     TempDir dir("watchdog-reset-abort");
-    const std::string swallow =
-        "  public override void Update(float dt) {\n"
-        "    while (true) {\n"
-        "      try { while (runAway) { } return; }\n"
-        "      catch (System.Threading.ThreadAbortException) {\n"
-        "        System.Threading.Thread.ResetAbort();\n"
-        "      }\n"
-        "    }\n"
-        "  }\n";
+    const std::string swallow = "  public override void Update(float dt) {\n"
+                                "    while (true) {\n"
+                                "      try { while (runAway) { } return; }\n"
+                                "      catch (System.Threading.ThreadAbortException) {\n"
+                                "        System.Threading.Thread.ResetAbort();\n"
+                                "      }\n"
+                                "    }\n"
+                                "  }\n";
     auto v1 = compileScripts(dir, "gen1.dll", {{"Runaway.cs", scripts(kLoopInUpdate)}});
     auto bad = compileScripts(dir, "bad.dll", {{"Runaway.cs", scripts(swallow)}});
     auto host = makeWatchedHost(v1);
@@ -211,13 +210,12 @@ TEST_CASE("Watchdog: a script that returns just as the budget runs out does not 
     // abort may land in a later, innocent call.
     auto v1 = compileScripts(
         dir, "gen1.dll",
-        {{"Runaway.cs",
-          scripts("  public override void Update(float dt) {\n"
-                  "    updates++;\n"
-                  "    if (!runAway) return;\n"
-                  "    var end = System.DateTime.UtcNow.AddMilliseconds(200);\n"
-                  "    while (System.DateTime.UtcNow < end) { }\n"
-                  "  }\n")}});
+        {{"Runaway.cs", scripts("  public override void Update(float dt) {\n"
+                                "    updates++;\n"
+                                "    if (!runAway) return;\n"
+                                "    var end = System.DateTime.UtcNow.AddMilliseconds(200);\n"
+                                "    while (System.DateTime.UtcNow < end) { }\n"
+                                "  }\n")}});
     auto host = makeWatchedHost(v1);
     const ObjectId counter = spawnScript(*host, "Counter");
     std::vector<ObjectId> racers;

@@ -600,9 +600,8 @@ int main(int argc, char** argv) {
             rows.push_back({stall, median(v), p95(v), "16.7 ms frame budget", median(v) / kBudgetMs,
                             targetMs > 0 ? verdict(median(v), targetMs) : ""});
         }
-        for (const char* stage :
-             {"busy: load frame", "busy: warm frame", "busy: swap frame", "busy: unload frame",
-              "busy: frames after"}) {
+        for (const char* stage : {"busy: load frame", "busy: warm frame", "busy: swap frame",
+                                  "busy: unload frame", "busy: frames after"}) {
             const Series& v = s.series.at(stage);
             rows.push_back(
                 {stage, median(v), p95(v), "16.7 ms frame budget", median(v) / kBudgetMs, ""});

@@ -17,8 +17,8 @@
 
 #include <chrono>
 #include <deque>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 
@@ -189,7 +189,7 @@ private:
     ScriptContext context_;
     std::unique_ptr<ScriptDomain> domain_;
     std::unique_ptr<ScriptDomain> pendingUnload_; // swapped out, not yet unloaded
-    std::unique_ptr<ScriptWatchdog> watchdog_;     // null when turned off
+    std::unique_ptr<ScriptWatchdog> watchdog_;    // null when turned off
     std::uint32_t nextGeneration_ = 1;
     double time_ = 0;
     std::int64_t frame_ = 0;

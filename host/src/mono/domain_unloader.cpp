@@ -77,8 +77,8 @@ void DomainUnloader::run() {
         mono_domain_try_unload(job.domain, &exc);
         std::string failure;
         if (exc != nullptr) {
-            failure = fmt::format("unloading {} failed: {}", job.label,
-                                  describeException(exc).message);
+            failure =
+                fmt::format("unloading {} failed: {}", job.label, describeException(exc).message);
         }
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

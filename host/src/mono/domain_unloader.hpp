@@ -14,13 +14,12 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <mono/metadata/appdomain.h>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <mono/metadata/appdomain.h>
 
 namespace scripthost::mono {
 

@@ -47,8 +47,8 @@ std::vector<std::string> forbiddenCalls(MonoImage* image) {
             mono_metadata_string_heap(image, type[MONO_TYPEREF_NAMESPACE]);
         for (const ForbiddenMethod& f : kForbidden) {
             if (f.method == name && f.type == typeName && f.nameSpace == nameSpace) {
-                std::string full = std::string(nameSpace) + "." + std::string(typeName) + "." +
-                                   std::string(name);
+                std::string full =
+                    std::string(nameSpace) + "." + std::string(typeName) + "." + std::string(name);
                 if (std::find(found.begin(), found.end(), full) == found.end())
                     found.push_back(std::move(full));
             }

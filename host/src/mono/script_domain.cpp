@@ -1,7 +1,7 @@
 #include "host/script_domain.hpp"
-#include "host/script_watchdog.hpp"
 
 #include "host/script_context.hpp"
+#include "host/script_watchdog.hpp"
 #include "host/value_conversion.hpp"
 #include "mono/domain_unloader.hpp"
 #include "mono/field_access.hpp"
@@ -644,8 +644,8 @@ Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity,
     MonoObject* exc = nullptr;
     mono_runtime_invoke(entry->ctor, object, nullptr, &exc);
     if (exc != nullptr) {
-        return fail(fmt::format("the constructor of {} threw: {}", entry->info.name,
-                                exceptionText(exc)));
+        return fail(
+            fmt::format("the constructor of {} threw: {}", entry->info.name, exceptionText(exc)));
     }
     impl_->instances.emplace(script, Impl::Instance{GcHandle::strong(object), entity, entry});
     return {};

@@ -61,8 +61,8 @@ struct ScriptWatchdog::Impl {
 
     void run() {
         MonoThread* self = mono_thread_attach(mono::rootDomain());
-        const auto tick = std::clamp<Clock::duration>(options.budget / 10, std::chrono::milliseconds(2),
-                                                      std::chrono::milliseconds(100));
+        const auto tick = std::clamp<Clock::duration>(
+            options.budget / 10, std::chrono::milliseconds(2), std::chrono::milliseconds(100));
         std::unique_lock lock(mutex);
         while (!stopping) {
             wake.wait_for(lock, tick);
@@ -70,10 +70,10 @@ struct ScriptWatchdog::Impl {
                 continue;
             const auto now = Clock::now();
             if (!abortIssued && now - armedAt >= options.budget) {
-                spdlog::warn("watchdog: {} has run for {} ms (budget {} ms); stopping it", phase,
-                             std::chrono::duration_cast<std::chrono::milliseconds>(now - armedAt)
-                                 .count(),
-                             options.budget.count());
+                spdlog::warn(
+                    "watchdog: {} has run for {} ms (budget {} ms); stopping it", phase,
+                    std::chrono::duration_cast<std::chrono::milliseconds>(now - armedAt).count(),
+                    options.budget.count());
                 mono_thread_stop(
                     reinterpret_cast<MonoThread*>(mono_gchandle_get_target(mainThreadObject)));
                 abortIssued = true;
