@@ -104,31 +104,56 @@ Result<ListeningSocket> ListeningSocket::bind(const fs::path& requestedPath) {
     if (auto cleared = clearStaleSocket(path, *address); !cleared)
         return std::unexpected(cleared.error());
 
+    // The socket is made under a temporary name in the same folder, made private, set
+    // listening, and only then linked to `path`: a client never finds the file before the
+    // server listens on it (it would be refused and take the socket for a stale one), and
+    // link() never replaces a server that appeared meanwhile.
+    const fs::path staging = path.parent_path() / fmt::format(".scripthost-{}.sock", ::getpid());
+    auto stagingAddress = unixAddress(staging);
+    const bool staged = stagingAddress.has_value();
+    const fs::path& bound = staged ? staging : path; // a name too long to stage binds directly
+    const sockaddr_un& bindAddress = staged ? *stagingAddress : *address;
+    if (staged)
+        ::unlink(staging.c_str()); // ours, from a crashed run with the same pid
+
     UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (!fd)
         return fail(fmt::format("cannot create a socket: {}", errnoText(errno)));
-    if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&*address), sizeof(*address)) != 0) {
+    if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&bindAddress), sizeof(bindAddress)) !=
+        0) {
         if (errno == EADDRINUSE) // lost a race with another server starting right now
             return fail(fmt::format("another scripthost is serving {}", path.string()));
-        return fail(fmt::format("cannot bind {}: {}", path.string(), errnoText(errno)));
+        return fail(fmt::format("cannot bind {}: {}", bound.string(), errnoText(errno)));
     }
     // The umask is process-wide (changing it would race other threads creating files), so the
     // mode is set after bind; until then the 0700 folder keeps others out.
     struct stat info {};
-    if (::chmod(path.c_str(), 0600) != 0 || ::lstat(path.c_str(), &info) != 0) {
+    if (::chmod(bound.c_str(), 0600) != 0 || ::lstat(bound.c_str(), &info) != 0) {
         const std::string reason = errnoText(errno);
-        ::unlink(path.c_str());
+        ::unlink(bound.c_str());
         return fail(fmt::format("cannot make {} private (mode 0600): {}", path.string(), reason));
     }
     if ((info.st_mode & 07777) != 0600) {
-        ::unlink(path.c_str());
+        ::unlink(bound.c_str());
         return fail(fmt::format("cannot make {} private: its mode is {:o} after chmod 0600",
                                 path.string(), info.st_mode & 07777));
     }
-    ListeningSocket socket(std::move(fd), path, info.st_dev, info.st_ino);
-    if (::listen(socket.fd(), SOMAXCONN) != 0)
-        return fail(fmt::format("cannot listen on {}: {}", path.string(), errnoText(errno)));
-    return socket;
+    if (::listen(fd.get(), SOMAXCONN) != 0) {
+        const std::string reason = errnoText(errno);
+        ::unlink(bound.c_str());
+        return fail(fmt::format("cannot listen on {}: {}", path.string(), reason));
+    }
+    if (staged) {
+        const int linked = ::link(staging.c_str(), path.c_str());
+        const int error = errno;
+        ::unlink(staging.c_str());
+        if (linked != 0) {
+            if (error == EEXIST) // lost a race with another server starting right now
+                return fail(fmt::format("another scripthost is serving {}", path.string()));
+            return fail(fmt::format("cannot create {}: {}", path.string(), errnoText(error)));
+        }
+    }
+    return ListeningSocket(std::move(fd), path, info.st_dev, info.st_ino);
 }
 
 ListeningSocket::ListeningSocket(UniqueFd fd, fs::path path, dev_t device, ino_t inode) noexcept
