@@ -71,7 +71,8 @@ void checkLine(const std::string& line) {
         return;
     }
     const json& reply = parsed.error();
-    FUZZ_CHECK(reply.is_object() && reply.value("ok", true) == false, "an error reply has ok:false");
+    FUZZ_CHECK(reply.is_object() && reply.value("ok", true) == false,
+               "an error reply has ok:false");
     FUZZ_CHECK(!isOkReply(reply), "an error reply is not ok");
     const std::string code = replyErrorCode(reply);
     FUZZ_CHECK(code == error_code::badJson || code == error_code::badRequest,

@@ -23,9 +23,9 @@ inline bool sameScript(const SceneScript& a, const SceneScript& b) {
 inline bool sameEntity(const SceneEntity& a, const SceneEntity& b) {
     if (a.name != b.name || a.transform.position != b.transform.position ||
         a.transform.scale != b.transform.scale ||
-        !sameRotation(a.transform.rotation, b.transform.rotation) ||
-        a.components != b.components || a.componentIds != b.componentIds || a.id != b.id ||
-        a.ownedByScripts != b.ownedByScripts || a.scripts.size() != b.scripts.size())
+        !sameRotation(a.transform.rotation, b.transform.rotation) || a.components != b.components ||
+        a.componentIds != b.componentIds || a.id != b.id || a.ownedByScripts != b.ownedByScripts ||
+        a.scripts.size() != b.scripts.size())
         return false;
     for (std::size_t i = 0; i < a.scripts.size(); ++i)
         if (!sameScript(a.scripts[i], b.scripts[i]))

@@ -10,7 +10,8 @@ namespace fs = std::filesystem;
 using namespace scripthost;
 using namespace scripthost::testing;
 
-TEST_CASE("state file: save is atomic and loads back, a missing file is empty, a corrupt one is moved aside") {
+TEST_CASE("state file: save is atomic and loads back, a missing file is empty, a corrupt one is "
+          "moved aside") {
     TempDir dir("state-file");
     const StateFile state(dir.path() / "sub" / "world.json");
     auto missing = state.load();
