@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
+#include <iterator>
 
 namespace scripthost {
 
@@ -47,11 +48,14 @@ Result<Transform> readTransform(const json& j, const std::string& path) {
             auto v = readFloats<4>(value, at);
             if (!v)
                 return std::unexpected(v.error());
-            glm::quat q((*v)[3], (*v)[0], (*v)[1], (*v)[2]);
-            if (glm::length(q) < 1e-6f) {
+            // Normalised in double: in float the squared length of large components
+            // overflows to infinity and normalising gives a zero quaternion.
+            const glm::dquat q((*v)[3], (*v)[0], (*v)[1], (*v)[2]);
+            const double length = glm::length(q);
+            if (length < 1e-6) {
                 return fail(at + ": a rotation quaternion cannot be zero");
             }
-            t.rotation = glm::normalize(q);
+            t.rotation = glm::quat(q / length);
         } else {
             return fail(fmt::format("{}: unknown key (expected position, rotation, scale)", at));
         }
@@ -61,6 +65,8 @@ Result<Transform> readTransform(const json& j, const std::string& path) {
 
 Result<SceneScript> readScript(const json& j, const std::string& path) {
     if (j.is_string()) {
+        if (j.get_ref<const std::string&>().empty())
+            return fail(path + ": expected the script's class name");
         return SceneScript{j.get<std::string>(), json::object()};
     }
     if (!j.is_object()) {
@@ -162,7 +168,11 @@ Result<Scene> Scene::fromJson(const json& j) {
         return fail(fmt::format("format: expected \"{}\", got {}", kFormat, format->dump()));
     }
     if (auto version = j.find("version"); version != j.end()) {
-        if (!version->is_number_integer() || version->get<int>() > kVersion) {
+        const bool readable =
+            version->is_number_unsigned()
+                ? version->get<std::uint64_t>() <= std::uint64_t{kVersion}
+                : version->is_number_integer() && version->get<std::int64_t>() <= kVersion;
+        if (!readable) {
             return fail(fmt::format("version: this host reads scene version {} or older, got {}",
                                     kVersion, version->dump()));
         }
@@ -184,16 +194,37 @@ Result<Scene> Scene::fromJson(const json& j) {
     return scene;
 }
 
+Result<Scene> Scene::fromText(std::string_view text) {
+    bool tooDeep = false;
+    const json::parser_callback_t limitDepth = [&tooDeep](int depth, json::parse_event_t event,
+                                                          json&) {
+        const bool opens =
+            event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
+        if (opens && depth >= kMaxDepth)
+            tooDeep = true;
+        return !tooDeep; // past the limit nothing more is kept
+    };
+    json j = json::parse(text, limitDepth, /*allow_exceptions*/ false, /*ignore_comments*/ true);
+    if (tooDeep) {
+        return fail(
+            fmt::format("objects and arrays are nested more than {} levels deep", kMaxDepth));
+    }
+    if (j.is_discarded()) {
+        return fail("not valid JSON");
+    }
+    return fromJson(j);
+}
+
 Result<Scene> Scene::load(const std::filesystem::path& file) {
-    std::ifstream in(file);
+    std::ifstream in(file, std::ios::binary);
     if (!in) {
         return fail("cannot open scene file " + file.string());
     }
-    json j = json::parse(in, nullptr, /*allow_exceptions*/ false, /*ignore_comments*/ true);
-    if (j.is_discarded()) {
-        return fail(file.string() + " is not valid JSON");
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) {
+        return fail("cannot read scene file " + file.string());
     }
-    auto scene = fromJson(j);
+    auto scene = fromText(text);
     if (!scene) {
         return fail(file.string() + ": " + scene.error().message);
     }

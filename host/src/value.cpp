@@ -92,8 +92,10 @@ Result<std::int64_t> signedFromJson(const json& j, std::int64_t lo, std::int64_t
         if (v >= lo && v <= hi)
             return v;
     } else if (j.is_number_float()) {
+        // The upper bound is exclusive: double(hi) may round up past hi (INT64_MAX becomes
+        // 2^63), and converting a double out of the target's range is undefined behaviour.
         double d = j.get<double>();
-        if (std::trunc(d) == d && d >= double(lo) && d <= double(hi))
+        if (std::trunc(d) == d && d >= double(lo) && d < double(hi) + 1.0)
             return std::int64_t(d);
     }
     return fail(fmt::format("expected an integer in [{}, {}], got {}", lo, hi, j.dump()));
@@ -106,7 +108,7 @@ Result<std::uint64_t> unsignedFromJson(const json& j, std::uint64_t hi) {
             return v;
     } else if (j.is_number_float()) {
         double d = j.get<double>();
-        if (std::trunc(d) == d && d >= 0 && d <= double(hi))
+        if (std::trunc(d) == d && d >= 0 && d < double(hi) + 1.0) // exclusive, as above
             return std::uint64_t(d);
     }
     return fail(fmt::format("expected an integer in [0, {}], got {}", hi, j.dump()));

@@ -92,3 +92,42 @@ TEST_CASE("format prints the way mcs does, with or without a location") {
     REQUIRE(reparsed.size() == 1);
     CHECK(reparsed[0] == original);
 }
+
+TEST_CASE("a 1 MB diagnostic line parses whole, without exhausting the stack") {
+    // Found with fuzz_mcs_diagnostics: the std::regex parser recursed once per character
+    // and a 200 KB line overflowed the stack.
+    const std::string message(1'000'000, 'x');
+    const auto diagnostics =
+        parseMcsDiagnostics("A.cs(7,3): error CS0029: " + message + "\nerror CS2001: " + message);
+    REQUIRE(diagnostics.size() == 2);
+    CHECK(diagnostics[0].file == "A.cs");
+    CHECK(diagnostics[0].line == 7);
+    CHECK(diagnostics[0].message.size() == message.size());
+    CHECK(diagnostics[1].code == "CS2001");
+    CHECK(diagnostics[1].message.size() == message.size());
+}
+
+TEST_CASE("a location without a file name is no location, so format and parse agree") {
+    // Found by fuzz_mcs_diagnostics: "(1,2): error ..." parsed with an empty file and line 1,
+    // which format() prints without the location.
+    const auto diagnostics = parseMcsDiagnostics("(1,2): error CS1002: ; expected");
+    REQUIRE(diagnostics.size() == 1);
+    CHECK(diagnostics[0].file.empty());
+    CHECK(diagnostics[0].line == 0);
+    CHECK(diagnostics[0].column == 0);
+    CHECK(diagnostics[0].message == "; expected");
+    CHECK(parseMcsDiagnostics(format(diagnostics[0])) == diagnostics);
+}
+
+TEST_CASE("the file is the longest prefix before a valid location") {
+    const auto diagnostics =
+        parseMcsDiagnostics("a(1,2): error CS1: b(3,4): warning CS2: c\nx(9,z): error CS3: m(");
+    REQUIRE(diagnostics.size() == 2);
+    CHECK(diagnostics[0].file == "a(1,2): error CS1: b");
+    CHECK(diagnostics[0].line == 3);
+    CHECK(diagnostics[0].severity == Severity::Warning);
+    CHECK(diagnostics[0].message == "c");
+    CHECK(diagnostics[1].file.empty()); // "(9,z)" is no location
+    CHECK(diagnostics[1].code == "CS3");
+    CHECK(diagnostics[1].message == "m(");
+}

@@ -1,6 +1,8 @@
+#include "control/protocol_messages.hpp"
 #include "request_parser.hpp"
 
 #include <doctest/doctest.h>
+#include <string>
 
 using namespace scripthost::control;
 using nlohmann::json;
@@ -44,4 +46,31 @@ TEST_CASE("parseRequest: non-objects and a missing or non-string cmd are bad_req
     REQUIRE_FALSE(numberCmd.has_value());
     CHECK(numberCmd.error()["id"] == 5);
     CHECK(numberCmd.error()["error"]["message"] == "\"cmd\" must be a string");
+}
+
+TEST_CASE("parseRequest: nesting past the limit is bad_request, up to the limit is a request") {
+    const auto nested = [](int levels) {
+        return R"({"cmd":"set","id":)" + std::string(levels - 1, '[') +
+               std::string(levels - 1, ']') + "}";
+    };
+    auto atLimit = parseRequest(nested(kMaxRequestDepth), 1);
+    REQUIRE(atLimit.has_value());
+    CHECK(atLimit->cmd == "set");
+
+    auto tooDeep = parseRequest(nested(kMaxRequestDepth + 1), 1);
+    REQUIRE_FALSE(tooDeep.has_value());
+    CHECK(tooDeep.error()["error"]["code"] == "bad_request");
+    CHECK(tooDeep.error()["error"]["message"].get<std::string>().find("64") != std::string::npos);
+}
+
+TEST_CASE("parseRequest: a 1 MiB line of nested arrays is refused, not a stack overflow") {
+    // Run through fuzz_control_request, such a line overflowed the stack (the parsed id is
+    // copied and printed recursively, one frame per level).
+    const std::size_t levels = 500'000;
+    const std::string line =
+        R"({"cmd":"status","id":)" + std::string(levels, '[') + std::string(levels, ']') + "}";
+    auto request = parseRequest(line, 1);
+    REQUIRE_FALSE(request.has_value());
+    CHECK(request.error()["error"]["code"] == "bad_request");
+    CHECK(toLine(request.error()).size() < 200);
 }

@@ -68,3 +68,45 @@ TEST_CASE("Scene::load: missing file, invalid JSON, comments allowed") {
     REQUIRE(ok);
     CHECK(ok->entities.at(0).name == "A");
 }
+
+// The three cases below were found with fuzz_scene_json: its save-and-load-again invariant
+// broke (the saved form did not load back), or a wrong version was read as 1.
+
+TEST_CASE("Scene: a rotation with huge components normalises instead of becoming zero") {
+    auto scene = Scene::fromJson(
+        json::parse(R"({"entities": [{"transform": {"rotation": [3e38, 3e38, 3e38, 3e38]}}]})"));
+    REQUIRE(scene);
+    const glm::quat r = scene->entities[0].transform.rotation;
+    CHECK(r.x == doctest::Approx(0.5));
+    CHECK(r.y == doctest::Approx(0.5));
+    CHECK(r.z == doctest::Approx(0.5));
+    CHECK(r.w == doctest::Approx(0.5));
+    CHECK(Scene::fromJson(scene->toJson()).has_value());
+}
+
+TEST_CASE("Scene: an empty script class name is refused in both forms") {
+    auto shortForm = Scene::fromJson(json::parse(R"({"entities": [{"scripts": [""]}]})"));
+    REQUIRE_FALSE(shortForm);
+    CHECK(shortForm.error().message.find("entities[0].scripts[0]") != std::string::npos);
+    CHECK_FALSE(Scene::fromJson(json::parse(R"({"entities": [{"scripts": [{"class": ""}]}]})")));
+}
+
+TEST_CASE("Scene: a version that only fits 1 after truncation to int is refused") {
+    CHECK_FALSE(Scene::fromJson(json::parse(R"({"version": 4294967297})")));
+    CHECK_FALSE(Scene::fromJson(json::parse(R"({"version": 18446744073709551615})")));
+    CHECK(Scene::fromJson(json::parse(R"({"version": 1})")));
+    CHECK(Scene::fromJson(json::parse(R"({"version": 0})")));
+}
+
+TEST_CASE("Scene::fromText: nesting past the limit is refused before it is built") {
+    const auto nested = [](int levels) { // levels of arrays inside a field of a script
+        return R"({"entities": [{"scripts": [{"class": "C", "fields": {"a": )" +
+               std::string(levels, '[') + std::string(levels, ']') + "}}]}]}";
+    };
+    CHECK(Scene::fromText(nested(Scene::kMaxDepth - 6)));
+    auto deep = Scene::fromText(nested(Scene::kMaxDepth - 5));
+    REQUIRE_FALSE(deep);
+    CHECK(deep.error().message.find("nested") != std::string::npos);
+    // 300,000 levels overflowed the stack while the fields were copied.
+    CHECK_FALSE(Scene::fromText(nested(300'000)));
+}

@@ -78,3 +78,20 @@ TEST_CASE("valueToJson is the inverse of valueFromJson") {
         CHECK(valueToJson(*v, t) == j);
     }
 }
+
+TEST_CASE("valueFromJson: a float just past the 64-bit range is refused, not converted") {
+    // UBSan, under fuzz_scene_json: 2^63 passed the check "d <= double(INT64_MAX)" (that
+    // double is 2^63 itself) and its conversion to int64 was undefined behaviour.
+    CHECK_FALSE(valueFromJson(json::parse("9223372036854775808.0"), type(ValueKind::Int64)));
+    CHECK_FALSE(valueFromJson(json::parse("18446744073709551616"), type(ValueKind::UInt64)));
+    CHECK_FALSE(valueFromJson(json::parse("2147483648.0"), type(ValueKind::Int32)));
+    auto below = valueFromJson(json::parse("9223372036854774784.0"), type(ValueKind::Int64));
+    REQUIRE(below);
+    CHECK(std::get<std::int64_t>(*below) == 9223372036854774784LL);
+    auto lowest = valueFromJson(json::parse("-9223372036854775808.0"), type(ValueKind::Int64));
+    REQUIRE(lowest);
+    CHECK(std::get<std::int64_t>(*lowest) == INT64_MIN);
+    auto top = valueFromJson(json::parse("4294967295.0"), type(ValueKind::UInt32));
+    REQUIRE(top);
+    CHECK(std::get<std::uint64_t>(*top) == 4294967295u);
+}

@@ -5,7 +5,22 @@
 namespace scripthost::control {
 
 std::expected<Request, nlohmann::json> parseRequest(std::string_view line, ClientId client) {
-    nlohmann::json body = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    bool tooDeep = false;
+    const nlohmann::json::parser_callback_t limitDepth =
+        [&tooDeep](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+            const bool opens = event == nlohmann::json::parse_event_t::object_start ||
+                               event == nlohmann::json::parse_event_t::array_start;
+            if (opens && depth >= kMaxRequestDepth)
+                tooDeep = true;
+            return !tooDeep; // past the limit nothing more is kept
+        };
+    nlohmann::json body = nlohmann::json::parse(line, limitDepth, /*allow_exceptions=*/false);
+    if (tooDeep) {
+        return std::unexpected(
+            errorReply(nullptr, {error_code::badRequest,
+                                 "the request nests objects and arrays more than " +
+                                     std::to_string(kMaxRequestDepth) + " levels deep"}));
+    }
     if (body.is_discarded()) {
         return std::unexpected(
             errorReply(nullptr, {error_code::badJson,

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scripthost {
@@ -52,6 +53,11 @@ struct Scene {
 
     /// Parses a scene; errors name the JSON path ("entities[2].transform.position: …").
     [[nodiscard]] static Result<Scene> fromJson(const nlohmann::json& json);
+    /// How deeply a scene file may nest objects and arrays. Deeper files are refused
+    /// before they are built: copying such a value recurses once per level.
+    static constexpr int kMaxDepth = 128;
+    /// Parses a scene file's text (JSON; comments allowed).
+    [[nodiscard]] static Result<Scene> fromText(std::string_view text);
     /// Reads and parses a scene file.
     [[nodiscard]] static Result<Scene> load(const std::filesystem::path& file);
     [[nodiscard]] nlohmann::json toJson() const;
