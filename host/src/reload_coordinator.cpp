@@ -15,6 +15,10 @@
 
 namespace scripthost {
 
+// The most JIT work the warm stage does between two frames; it takes as many frames as
+// it needs (one to three for the demo, more for thousands of script classes).
+constexpr std::chrono::microseconds kWarmSlice{2000};
+
 struct ReloadCoordinator::Impl {
     ScriptHost* host = nullptr;
     ReloadCoordinatorOptions options;
@@ -167,7 +171,7 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
     }
     // Stage 2 (the frame after loading): JIT-compile the new generation.
     if (m.prepared && !m.prepared->warmed && newFrame) {
-        m.host->warmGeneration(*m.prepared);
+        m.host->warmGeneration(*m.prepared, kWarmSlice);
         return std::nullopt;
     }
     // Stage 3: snapshot, restore, hooks, swap — or roll back.

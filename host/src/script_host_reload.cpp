@@ -119,14 +119,13 @@ Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scr
     auto created = ScriptDomain::create(nextGeneration_++, scriptCore_, scripts);
     if (!created)
         return std::unexpected(created.error());
-    // Size the new generation's maps for today's scripts, plan how each class's fields
-    // carry and make the proxies today's references will need: now (the load stage has
-    // room; the warm stage's JIT work does not grow with the scripts), not in the swap's
-    // frame. (The swap re-checks everything: what changed in between is still carried.)
+    // Plan how each class's fields carry and make the proxies today's references will
+    // need: now, not in the swap's frame. (The swap re-checks everything: what changed in
+    // between is still carried.) Sizing the new generation's maps for today's scripts is
+    // the warm stage's first slice.
     std::size_t scriptCount = 0;
     for (ObjectId entity : world_.entities())
         scriptCount += world_.entity(entity)->scripts.size();
-    (*created)->reserve(scriptCount);
     if (domain_) {
         ScriptContextBinding bind(context_);
         const FieldCarryPlan* lastPlan = nullptr;
@@ -145,14 +144,27 @@ Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scr
             }
         }
     }
-    return PreparedGeneration{std::move(*created), msSince(started)};
+    PreparedGeneration prepared{std::move(*created), msSince(started)};
+    prepared.scripts = scriptCount;
+    return prepared;
 }
 
-void ScriptHost::warmGeneration(PreparedGeneration& prepared) {
+void ScriptHost::warmGeneration(PreparedGeneration& prepared, std::chrono::microseconds slice) {
     const auto started = Clock::now();
-    prepared.domain->warmUp(); // JIT what the swap will call, so its frame does not pay
+    ++prepared.warmSlices;
+    if (!prepared.reserved) {
+        // Size the dispatcher's maps for today's scripts (its first run JIT-compiles the
+        // collections' code in the new domain: milliseconds, so a slice of its own).
+        prepared.domain->reserve(prepared.scripts);
+        prepared.reserved = true;
+        if (slice != std::chrono::microseconds::max()) {
+            prepared.warmMs += msSince(started);
+            return;
+        }
+    }
+    // JIT what the swap will call, so its frame does not pay.
+    prepared.warmed = prepared.domain->warmUp(slice);
     prepared.warmMs += msSince(started);
-    prepared.warmed = true;
 }
 
 ReloadReport ScriptHost::reload(const AssemblyFile& scripts, std::vector<std::string> trigger) {

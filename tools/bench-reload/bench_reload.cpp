@@ -16,7 +16,8 @@
 //   frame duration  start of frame k to start of frame k+1 (what the player sees)
 //   frame busy      tick + between-frames work of frame k (main-thread work, no sleep)
 // Each measured reload runs 8 frames, then the four frames that carry the reload's stages
-// as ReloadCoordinator spreads them (P: load the new generation, W: JIT it, R: snapshot,
+// as ReloadCoordinator spreads them (P: load the new generation, W: JIT it in 2 ms slices,
+// one or more frames, R: snapshot,
 // restore, hooks and swap, U: let go of the old generation, whose Mono unload then runs on
 // the unloader thread; U's tick is the new code's first Update), then 8 frames. Per reload:
 //   median          the median of the 8 frames before the reload
@@ -85,6 +86,8 @@ namespace {
 constexpr double kFps = 60.0;
 constexpr double kBudgetMs = 1000.0 / kFps;
 constexpr int kAround = 8; // frames measured on each side of a reload
+// The warm stage's slice per frame, as host/src/reload_coordinator.cpp runs it.
+constexpr std::chrono::microseconds kWarmSlice{2000};
 constexpr const char* kClass = "BenchReload.Carrier";
 
 [[noreturn]] void die(const std::string& message) {
@@ -365,7 +368,8 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
             around.push_back(loop.frame());
         const auto before = b.counts();
         const int oldGen = b.current, newGen = 1 - b.current;
-        // As ReloadCoordinator does it: four frame boundaries, one stage each.
+        // As ReloadCoordinator does it: one stage per frame boundary (the warm stage in
+        // slices over as many frames as it needs).
         std::optional<PreparedGeneration> prepared;
         const std::size_t P = loop.frame([&] {
             auto p = b.host.prepareGeneration(b.gen[newGen]);
@@ -373,7 +377,10 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
                 die("preparing the next generation failed: " + p.error().message);
             prepared = std::move(*p);
         });
-        const std::size_t W = loop.frame([&] { b.host.warmGeneration(*prepared); });
+        // The warm stage in slices, one per frame, as ReloadCoordinator does it.
+        std::vector<std::size_t> warmFrames;
+        while (!prepared->warmed)
+            warmFrames.push_back(loop.frame([&] { b.host.warmGeneration(*prepared, kWarmSlice); }));
         ReloadReport report;
         const std::size_t R =
             loop.frame([&] { report = b.host.completeReload(std::move(*prepared), {"bench"}); });
@@ -383,7 +390,8 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
         b.current = newGen;
         std::vector<std::int64_t> expected = before;
         for (auto& n : expected)
-            n += 3 * Bench::step(oldGen) + Bench::step(newGen); // P, W, R: old code; U: new
+            n += static_cast<std::int64_t>(2 + warmFrames.size()) * Bench::step(oldGen) +
+                 Bench::step(newGen); // P, the warm frames, R: old code; U: new
         b.checkValues(expected, "after the reload");
         const std::size_t first = U; // U's tick is the new generation's first Update
         for (int i = 0; i < kAround; ++i)
@@ -403,7 +411,12 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
         out.frameDurationMs.push_back(medDur);
         out.frameBusyMs.push_back(medBusy);
         double worstDur = 0, worstBusy = 0, worstAfterBusy = 0;
-        for (std::size_t f : {P, W, R, U}) {
+        double worstWarmBusy = 0;
+        for (std::size_t f : warmFrames)
+            worstWarmBusy = std::max(worstWarmBusy, loop.at(f).busyMs);
+        std::vector<std::size_t> stages{P, R, U};
+        stages.insert(stages.end(), warmFrames.begin(), warmFrames.end());
+        for (std::size_t f : stages) {
             worstDur = std::max(worstDur, loop.at(f).durationMs);
             worstBusy = std::max(worstBusy, loop.at(f).busyMs);
         }
@@ -416,7 +429,7 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
         out.series["stall (paced)"].push_back(std::max(0.0, worstDur - medDur));
         out.series["stall (busy)"].push_back(std::max(0.0, worstBusy - medBusy));
         out.series["busy: load frame"].push_back(std::max(0.0, loop.at(P).busyMs - medBusy));
-        out.series["busy: warm frame"].push_back(std::max(0.0, loop.at(W).busyMs - medBusy));
+        out.series["busy: warm frame"].push_back(std::max(0.0, worstWarmBusy - medBusy));
         out.series["busy: swap frame"].push_back(std::max(0.0, loop.at(R).busyMs - medBusy));
         out.series["busy: unload frame"].push_back(std::max(0.0, loop.at(U).busyMs - medBusy));
         out.series["first frame after"].push_back(std::max(0.0, loop.at(first).busyMs - medBusy));
@@ -429,11 +442,13 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
         if (r == reloads - 1) {
             out.trace.clear();
             for (std::size_t f = around.front(); f <= around.back(); ++f) {
-                const char* stage = f == P   ? "load"
-                                    : f == W ? "warm"
-                                    : f == R ? "swap"
-                                    : f == U ? "unload"
-                                             : "";
+                const char* stage =
+                    f == P ? "load"
+                    : std::find(warmFrames.begin(), warmFrames.end(), f) != warmFrames.end()
+                        ? "warm"
+                    : f == R ? "swap"
+                    : f == U ? "unload"
+                             : "";
                 out.trace.push_back({loop.at(f).durationMs, loop.at(f).busyMs, stage});
             }
         }

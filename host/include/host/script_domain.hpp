@@ -152,10 +152,12 @@ public:
     /// stops it and comes back as an error naming the script.
     [[nodiscard]] Result<void> runAfterReload();
 
-    /// JIT-compiles the dispatcher and every script class's constructor and messages, and
-    /// caches which messages each class overrides, without running any script code — so
-    /// the frame that swaps this generation in does not pay for compilation.
-    void warmUp();
+    /// JIT-compiles the dispatcher (its thunks included) and every script class's
+    /// constructor and messages, without running any script code — so the frame that
+    /// swaps this generation in does not pay for compilation. Works in small steps and
+    /// stops once `slice` has been spent; returns true when everything is done (call it
+    /// again, e.g. once per frame, until then).
+    bool warmUp(std::chrono::microseconds slice = std::chrono::microseconds::max());
 
     /// Script instances alive in this domain.
     [[nodiscard]] std::size_t instanceCount() const noexcept;

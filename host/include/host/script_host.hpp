@@ -45,6 +45,9 @@ struct PreparedGeneration {
     double loadMs = 0;
     double warmMs = 0;
     bool warmed = false;
+    int warmSlices = 0;      ///< warmGeneration calls so far
+    std::size_t scripts = 0; ///< scripts the world holds: the new dispatcher's size
+    bool reserved = false;   ///< the new dispatcher's maps are sized
 };
 
 /// Owns the native world and the current script generation and runs frames: each tick
@@ -111,11 +114,13 @@ public:
     /// The reload in four steps, so a frame loop can spread it over four frame boundaries
     /// and no single frame pays for all of it (reload() does them all at once):
     /// 1. prepareGeneration: create the domain and load the assemblies;
-    /// 2. warmGeneration: JIT what the swap will call (no script code runs);
+    /// 2. warmGeneration: JIT what the swap will call (no script code runs), at most
+    ///    `slice` per call, so it may take several frames (until prepared.warmed);
     /// 3. completeReload: snapshot, instantiate, restore, hooks, swap (or roll back);
     /// 4. finishPendingUnload: unload the old generation.
     [[nodiscard]] Result<PreparedGeneration> prepareGeneration(const AssemblyFile& scripts);
-    void warmGeneration(PreparedGeneration& prepared);
+    void warmGeneration(PreparedGeneration& prepared,
+                        std::chrono::microseconds slice = std::chrono::microseconds::max());
     [[nodiscard]] ReloadReport completeReload(PreparedGeneration prepared,
                                               std::vector<std::string> trigger);
     /// Unloads the generation a completeReload swapped out (adds its time to `report`).

@@ -50,6 +50,17 @@ using ReserveThunk = void (*)(std::int32_t, MonoException**);
 
 std::atomic<std::size_t> g_liveDomains{0};
 
+// An unmanaged thunk of a method, made when first asked for.
+template <typename Fn> struct LazyThunk {
+    MonoMethod* method = nullptr;
+    Fn fn = nullptr;
+    Fn get() {
+        if (fn == nullptr)
+            fn = reinterpret_cast<Fn>(mono_method_get_unmanaged_thunk(method));
+        return fn;
+    }
+};
+
 std::string fullNameOf(MonoClass* klass) {
     std::string name = mono_class_get_name(klass);
     if (MonoClass* outer = mono_class_get_nesting_type(klass)) {
@@ -135,15 +146,19 @@ struct ScriptDomain::Impl {
     mono::TypeClasses types;
     std::unique_ptr<mono::ObjectBridge> bridge;
 
-    AttachThunk attach = nullptr;
-    DetachThunk detach = nullptr;
-    SetEnabledThunk setEnabled = nullptr;
-    RunUpdateThunk runUpdate = nullptr;
-    RunFixedUpdateThunk runFixedUpdate = nullptr;
-    CountScheduledThunk countScheduled = nullptr;
-    AfterReloadThunk afterReload = nullptr;
-    ClassConstructorThunk classConstructor = nullptr;
-    ReserveThunk reserve = nullptr;
+    // The dispatcher's entry points. Each thunk is made on first use (or by warmUp): making
+    // one compiles a wrapper, milliseconds for all of them, which the load stage of a
+    // reload should not pay.
+    LazyThunk<AttachThunk> attach;
+    LazyThunk<DetachThunk> detach;
+    LazyThunk<SetEnabledThunk> setEnabled;
+    LazyThunk<RunUpdateThunk> runUpdate;
+    LazyThunk<RunFixedUpdateThunk> runFixedUpdate;
+    LazyThunk<CountScheduledThunk> countScheduled;
+    LazyThunk<AfterReloadThunk> afterReload;
+    LazyThunk<ClassConstructorThunk> classConstructor;
+    LazyThunk<ReserveThunk> reserve;
+    std::size_t warmStep = 0; // how far warmUp has come
     MonoClass* preserveStaticAttribute = nullptr;
 
     mono::ProxyClasses proxyClasses; // moved into the bridge once the scripts are loaded
@@ -234,36 +249,36 @@ struct ScriptDomain::Impl {
         }
         collectComponentKinds(coreImage);
 
-        auto thunk = [&](const char* method, int params) -> Result<void*> {
-            MonoMethod* m = mono_class_get_method_from_name(*runtime, method, params);
+        auto method = [&](const char* name, int params) -> Result<MonoMethod*> {
+            MonoMethod* m = mono_class_get_method_from_name(*runtime, name, params);
             if (m == nullptr) {
                 return fail(
-                    fmt::format("ScriptCore's dispatcher has no {}({} args)", method, params));
+                    fmt::format("ScriptCore's dispatcher has no {}({} args)", name, params));
             }
-            return mono_method_get_unmanaged_thunk(m);
+            return m;
         };
-        auto a = thunk("Attach", 5);
-        auto d = thunk("Detach", 1);
-        auto e = thunk("SetEnabled", 2);
-        auto u = thunk("RunUpdate", 3);
-        auto f = thunk("RunFixedUpdate", 2);
-        auto c = thunk("CountScheduled", 1);
-        auto ar = thunk("RunAfterReload", 1);
-        auto cc = thunk("RunClassConstructor", 1);
-        auto rs = thunk("Reserve", 1);
+        auto a = method("Attach", 5);
+        auto d = method("Detach", 1);
+        auto e = method("SetEnabled", 2);
+        auto u = method("RunUpdate", 3);
+        auto f = method("RunFixedUpdate", 2);
+        auto c = method("CountScheduled", 1);
+        auto ar = method("RunAfterReload", 1);
+        auto cc = method("RunClassConstructor", 1);
+        auto rs = method("Reserve", 1);
         for (auto* r : {&a, &d, &e, &u, &f, &c, &ar, &cc, &rs}) {
             if (!*r)
                 return std::unexpected(r->error());
         }
-        attach = reinterpret_cast<AttachThunk>(*a);
-        detach = reinterpret_cast<DetachThunk>(*d);
-        setEnabled = reinterpret_cast<SetEnabledThunk>(*e);
-        runUpdate = reinterpret_cast<RunUpdateThunk>(*u);
-        runFixedUpdate = reinterpret_cast<RunFixedUpdateThunk>(*f);
-        countScheduled = reinterpret_cast<CountScheduledThunk>(*c);
-        afterReload = reinterpret_cast<AfterReloadThunk>(*ar);
-        classConstructor = reinterpret_cast<ClassConstructorThunk>(*cc);
-        reserve = reinterpret_cast<ReserveThunk>(*rs);
+        attach = {*a};
+        detach = {*d};
+        setEnabled = {*e};
+        runUpdate = {*u};
+        runFixedUpdate = {*f};
+        countScheduled = {*c};
+        afterReload = {*ar};
+        classConstructor = {*cc};
+        reserve = {*rs};
         preserveStaticAttribute =
             mono_class_from_name(coreImage, "UEngine", "PreserveStaticAttribute");
         if (preserveStaticAttribute == nullptr) {
@@ -479,15 +494,15 @@ struct ScriptDomain::Impl {
         instances.clear();
         classes.clear();
         classInfos.clear();
-        attach = nullptr;
-        detach = nullptr;
-        setEnabled = nullptr;
-        runUpdate = nullptr;
-        runFixedUpdate = nullptr;
-        countScheduled = nullptr;
-        afterReload = nullptr;
-        classConstructor = nullptr;
-        reserve = nullptr;
+        attach = {};
+        detach = {};
+        setEnabled = {};
+        runUpdate = {};
+        runFixedUpdate = {};
+        countScheduled = {};
+        afterReload = {};
+        classConstructor = {};
+        reserve = {};
         carryPlans.clear();
         carryFrom = nullptr;
         preserveStaticAttribute = nullptr;
@@ -658,8 +673,8 @@ Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
         return std::unexpected(inst.error());
     impl_->enter();
     MonoException* exc = nullptr;
-    impl_->attach((*inst)->handle.target(), script.packed(), (*inst)->entity.packed(),
-                  runInitialize ? 1 : 0, messagesOf((*inst)->entry->info), &exc);
+    impl_->attach.get()((*inst)->handle.target(), script.packed(), (*inst)->entity.packed(),
+                        runInitialize ? 1 : 0, messagesOf((*inst)->entry->info), &exc);
     return unlessThrown("attaching a script failed: ", exc);
 }
 
@@ -670,7 +685,7 @@ Result<void> ScriptDomain::detach(ObjectId script) {
         return std::unexpected(inst.error());
     impl_->enter();
     MonoException* exc = nullptr;
-    impl_->detach(script.packed(), &exc);
+    impl_->detach.get()(script.packed(), &exc);
     impl_->instances.erase(script);
     return unlessThrown("detaching a script failed: ", exc);
 }
@@ -681,7 +696,7 @@ Result<void> ScriptDomain::setEnabled(ObjectId script, bool enabled) {
         return std::unexpected(inst.error());
     impl_->enter();
     MonoException* exc = nullptr;
-    impl_->setEnabled(script.packed(), enabled ? 1 : 0, &exc);
+    impl_->setEnabled.get()(script.packed(), enabled ? 1 : 0, &exc);
     return unlessThrown("", exc);
 }
 
@@ -692,7 +707,7 @@ Result<void> ScriptDomain::runUpdate(float deltaTime, double time, std::int64_t 
     }
     impl_->enter();
     MonoException* exc = nullptr;
-    impl_->runUpdate(deltaTime, time, frame, &exc);
+    impl_->runUpdate.get()(deltaTime, time, frame, &exc);
     return unlessThrown("the Update dispatcher failed: ", exc);
 }
 
@@ -703,7 +718,7 @@ Result<void> ScriptDomain::runFixedUpdate(float fixedDeltaTime, double time) {
     }
     impl_->enter();
     MonoException* exc = nullptr;
-    impl_->runFixedUpdate(fixedDeltaTime, time, &exc);
+    impl_->runFixedUpdate.get()(fixedDeltaTime, time, &exc);
     return unlessThrown("the FixedUpdate dispatcher failed: ", exc);
 }
 
@@ -713,7 +728,7 @@ int ScriptDomain::scheduledCount(ScriptPhase phase) {
     }
     impl_->enter();
     MonoException* exc = nullptr;
-    const int n = impl_->countScheduled(static_cast<std::int32_t>(phase), &exc);
+    const int n = impl_->countScheduled.get()(static_cast<std::int32_t>(phase), &exc);
     return exc == nullptr ? n : 0;
 }
 
@@ -767,7 +782,8 @@ void ScriptDomain::reserve(std::size_t scripts) {
     impl_->instances.reserve(impl_->instances.size() + scripts);
     impl_->enter();
     MonoException* exc = nullptr; // ScriptCore's own code: collection sizing only
-    impl_->reserve(static_cast<std::int32_t>(std::min<std::size_t>(scripts, INT32_MAX)), &exc);
+    impl_->reserve.get()(static_cast<std::int32_t>(std::min<std::size_t>(scripts, INT32_MAX)),
+                         &exc);
 }
 
 const FieldCarryPlan& ScriptDomain::carryPlan(const ScriptDomain& from,
@@ -1026,7 +1042,7 @@ Result<void> ScriptDomain::initializeClass(std::string_view className) {
     MonoReflectionType* type =
         mono_type_get_object(impl_->domain, mono_class_get_type(entry->klass));
     MonoException* exc = nullptr;
-    MonoObject* thrown = impl_->classConstructor(reinterpret_cast<MonoObject*>(type), &exc);
+    MonoObject* thrown = impl_->classConstructor.get()(reinterpret_cast<MonoObject*>(type), &exc);
     if (exc != nullptr || thrown != nullptr) {
         return fail(
             fmt::format("the static constructor of {} threw: {}", entry->info.name,
@@ -1074,7 +1090,7 @@ Result<void> ScriptDomain::runAfterReload() {
     impl_->enter();
     std::uint64_t failed = 0;
     MonoException* exc = nullptr;
-    MonoObject* thrown = impl_->afterReload(&failed, &exc);
+    MonoObject* thrown = impl_->afterReload.get()(&failed, &exc);
     if (exc != nullptr) {
         return fail("the OnAfterReload dispatcher failed: " +
                     exceptionText(reinterpret_cast<MonoObject*>(exc)));
@@ -1090,35 +1106,65 @@ Result<void> ScriptDomain::runAfterReload() {
     return {};
 }
 
-void ScriptDomain::warmUp() {
-    if (impl_->domain == nullptr)
-        return;
-    impl_->enter();
-    MonoClass* runtime =
-        mono_class_from_name(impl_->coreImage, "UEngine.Internal", "ScriptRuntime");
-    for (const char* name : {"Attach", "Detach", "RunUpdate", "RunFixedUpdate", "RunAfterReload"}) {
-        void* iter = nullptr;
-        while (MonoMethod* m = runtime ? mono_class_get_methods(runtime, &iter) : nullptr) {
-            if (std::string_view(mono_method_get_name(m)) == name)
-                mono_compile_method(m);
-        }
-    }
-    if (MonoMethod* warm =
-            runtime ? mono_class_get_method_from_name(runtime, "Warm", 0) : nullptr) {
-        MonoObject* exc = nullptr; // ScriptCore's own code: nothing here can throw in practice
-        mono_runtime_invoke(warm, nullptr, nullptr, &exc);
-    }
-    for (const auto& entry : impl_->classes) {
-        if (entry->ctor != nullptr)
-            (void)impl_->prepareConstruction(*entry);
-        for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
-            void* iter = nullptr;
-            while (MonoMethod* m = mono_class_get_methods(entry->klass, &iter)) {
-                if (std::string_view(mono_method_get_name(m)) == name)
-                    mono_compile_method(m);
+bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
+    Impl& m = *impl_;
+    if (m.domain == nullptr)
+        return true;
+    m.enter();
+    const auto start = std::chrono::steady_clock::now();
+    MonoClass* runtime = mono_class_from_name(m.coreImage, "UEngine.Internal", "ScriptRuntime");
+    // The work in small steps, so a slice can stop between any two of them.
+    const std::vector<std::function<void()>> fixedSteps = {
+        [&] { (void)m.attach.get(); },
+        [&] { (void)m.detach.get(); },
+        [&] { (void)m.setEnabled.get(); },
+        [&] { (void)m.runUpdate.get(); },
+        [&] { (void)m.runFixedUpdate.get(); },
+        [&] { (void)m.countScheduled.get(); },
+        [&] { (void)m.afterReload.get(); },
+        [&] { (void)m.classConstructor.get(); },
+        [&] { (void)m.reserve.get(); },
+        [&] {
+            for (const char* name :
+                 {"Attach", "Detach", "RunUpdate", "RunFixedUpdate", "RunAfterReload"}) {
+                void* iter = nullptr;
+                while (MonoMethod* method =
+                           runtime ? mono_class_get_methods(runtime, &iter) : nullptr) {
+                    if (std::string_view(mono_method_get_name(method)) == name)
+                        mono_compile_method(method);
+                }
+            }
+        },
+        [&] {
+            if (MonoMethod* warm =
+                    runtime ? mono_class_get_method_from_name(runtime, "Warm", 0) : nullptr) {
+                MonoObject* exc = nullptr; // ScriptCore's own code: nothing here throws
+                mono_runtime_invoke(warm, nullptr, nullptr, &exc);
+            }
+        },
+    };
+    const std::size_t total = fixedSteps.size() + m.classes.size();
+    while (m.warmStep < total) {
+        if (m.warmStep < fixedSteps.size()) {
+            fixedSteps[m.warmStep]();
+        } else {
+            auto& entry = m.classes[m.warmStep - fixedSteps.size()];
+            if (entry->ctor != nullptr)
+                (void)m.prepareConstruction(*entry);
+            for (const char* name :
+                 {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
+                void* iter = nullptr;
+                while (MonoMethod* method = mono_class_get_methods(entry->klass, &iter)) {
+                    if (std::string_view(mono_method_get_name(method)) == name)
+                        mono_compile_method(method);
+                }
             }
         }
+        ++m.warmStep;
+        if (std::chrono::steady_clock::now() - start >= slice)
+            break;
     }
+    return m.warmStep >= total;
 }
 
 } // namespace scripthost
