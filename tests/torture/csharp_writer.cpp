@@ -15,7 +15,8 @@ std::string moodSource() {
 }
 
 std::string classSource(const ClassSource& source) {
-    std::string text = "using UEngine;\n\nnamespace Torture\n{\n";
+    // 414/169: fields only the host reads (the compiler would warn about each).
+    std::string text = "#pragma warning disable 414, 169\nusing UEngine;\n\nnamespace Torture\n{\n";
     text += fmt::format("    public class {} : UMonoScriptComponent\n    {{\n", source.name);
     text += "        [SerializeField] int marker;\n";
     text += "        int ticks; // not serialised: restarts with each generation\n";

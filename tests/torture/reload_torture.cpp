@@ -64,11 +64,16 @@ long rssKiB(int pid) {
 std::uint64_t packedId(const json& id) {
     if (id.is_number_unsigned() || id.is_number_integer())
         return id.get<std::uint64_t>();
-    // "e<index>v<generation>"
-    const std::string text = id.get<std::string>();
-    const auto v = text.find('v');
-    const std::uint64_t index = std::stoull(text.substr(1, v - 1));
-    const std::uint64_t generation = std::stoull(text.substr(v + 1));
+    // "index:generation" (what `entities` sends), "#index:generation" or "e<index>v<generation>"
+    // (the form PROTOCOL.md names).
+    std::string text = id.get<std::string>();
+    if (!text.empty() && (text[0] == '#' || text[0] == 'e'))
+        text.erase(0, 1);
+    const auto at = text.find_first_of(":v");
+    if (at == std::string::npos)
+        throw Failure("an object id the test cannot read: " + id.dump());
+    const std::uint64_t index = std::stoull(text.substr(0, at));
+    const std::uint64_t generation = std::stoull(text.substr(at + 1));
     return (generation << 32) | index;
 }
 
@@ -386,12 +391,15 @@ void Torture::step(const Edit& edit) {
     after.reload();
     bool sawSuccess = false;
     while (true) {
-        const json report = nextReport(deadline);
+        const json report = nextReport(std::min(deadline, Clock::now() + 500ms));
         if (report.is_null()) {
             if (sawSuccess && hostRunsModelCode(after))
                 break;
-            throw Failure("no reload report running the new code within the deadline\n" +
-                          host_->output());
+            if (Clock::now() >= deadline) {
+                throw Failure("no reload report running the new code within the deadline\n" +
+                              host_->output());
+            }
+            continue;
         }
         if (!report["success"].get<bool>())
             throw Failure("unexpected rollback: " + report["text"].get<std::string>());
