@@ -196,12 +196,23 @@ void Torture::startHost() {
         !host_->running()) {
         throw Failure("the host did not start:\n" + host_->output());
     }
-    auto control = ControlClient::connect(socket_, 10s);
-    auto events = ControlClient::connect(socket_, 10s);
-    if (!control || !events)
-        throw Failure("cannot connect to the control socket");
-    control_.emplace(std::move(*control));
-    events_.emplace(std::move(*events));
+    // The socket file appears at bind(), before listen(): a connect in between is refused
+    // (ECONNREFUSED), so retry that until the deadline (see the report of this branch).
+    auto connect = [&]() -> ControlClient {
+        const auto deadline = Clock::now() + 30s;
+        for (;;) {
+            auto client = ControlClient::connect(socket_, 10s);
+            if (client)
+                return std::move(*client);
+            if (Clock::now() > deadline || !host_->running())
+                throw Failure("cannot connect to the control socket: " + client.error().message);
+            std::this_thread::sleep_for(20ms);
+        }
+    };
+    ControlClient control = connect();
+    ControlClient events = connect();
+    control_.emplace(std::move(control));
+    events_.emplace(std::move(events));
     auto subscribed = events_->call("subscribe", {{"topics", {"reload", "diagnostics"}}}, 30s);
     if (!subscribed || !subscribed->value("ok", false))
         throw Failure("subscribe failed");
