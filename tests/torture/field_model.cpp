@@ -125,7 +125,7 @@ ModelValue randomValue(FieldKind kind, std::mt19937& rng, int entityCount,
     case FieldKind::Int: {
         static constexpr std::int64_t special[] = {16777217, -16777219, 2147483647, -2147483648LL,
                                                    33554435};
-        if (pick(4) == 0)
+        if (pick(2) == 0)
             return special[pick(5)];
         return static_cast<std::int64_t>(std::uniform_int_distribution<int>(-1000, 1000)(rng));
     }
@@ -136,13 +136,13 @@ ModelValue randomValue(FieldKind kind, std::mt19937& rng, int entityCount,
     }
     case FieldKind::Float: {
         static constexpr float special[] = {3e9f, -1e10f, 0.1f, 16777216.0f, 1.0e-3f};
-        if (pick(4) == 0)
+        if (pick(3) == 0)
             return special[pick(5)];
         return quarter();
     }
     case FieldKind::Double: {
         static constexpr double special[] = {0.1, 1e12, 3.0e9, 1.0 / 3.0, -7.0};
-        if (pick(4) == 0)
+        if (pick(3) == 0)
             return special[pick(5)];
         return static_cast<double>(std::uniform_int_distribution<int>(-8000, 8000)(rng)) / 8.0;
     }

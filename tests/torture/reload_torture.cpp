@@ -535,6 +535,21 @@ int Torture::run() {
         return 1;
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    const ReloadTally& t = model_.tally;
+    const json tally{{"carried", t.carried},
+                     {"renamed", t.renamed},
+                     {"converted", t.converted},
+                     {"notConvertedParked", t.notConverted},
+                     {"unparked", t.unparked},
+                     {"unparkedAtTypeChange", t.unparkedAtTypeChange},
+                     {"added", t.added},
+                     {"removedParked", t.parkedRemoved},
+                     {"scriptsParked", t.scriptsParked},
+                     {"scriptsRevived", t.scriptsRevived},
+                     {"referencesCleared", t.referencesCleared}};
+    std::string outcomes;
+    for (const auto& [name, n] : tally.items())
+        outcomes += fmt::format("{}{} {}", outcomes.empty() ? "" : ", ", name, n.get<int>());
     std::string counts;
     for (const auto& [kind, n] : generator_.counts())
         counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", kind, n);
@@ -542,9 +557,10 @@ int Torture::run() {
         "reload_torture: PASSED seed %llu: %d steps (%s)\n"
         "  %d reloads ok, %d rolled back after loading, %d build failures, %d extra reports, "
         "%d field checks, 0 failures\n"
+        "  model outcomes: %s\n"
         "  host RSS %ld KiB -> %ld KiB (%+ld KiB), GC handles %s -> %s, app domains %s, %.1f s\n",
         static_cast<unsigned long long>(options_.seed), stepNumber_ - 1, counts.c_str(), reloadsOk_,
-        rollbacks_, buildFailures_, extraReports_, checks_, rssBefore, rssAfter,
+        rollbacks_, buildFailures_, extraReports_, checks_, outcomes.c_str(), rssBefore, rssAfter,
         rssAfter - rssBefore, handlesBefore.dump().c_str(), handlesAfter.dump().c_str(),
         domainsAfter.dump().c_str(), seconds);
     if (!options_.report.empty()) {
@@ -557,6 +573,7 @@ int Torture::run() {
                  {"extraReports", extraReports_},
                  {"fieldChecks", checks_},
                  {"failures", 0},
+                 {"modelOutcomes", tally},
                  {"rssKiBBefore", rssBefore},
                  {"rssKiBAfter", rssAfter},
                  {"gcHandlesBefore", handlesBefore},

@@ -26,20 +26,25 @@ void park(std::vector<SavedField>& parked, SavedField field) {
 }
 
 // One slot across a reload, README.md "Hot reload" step 3 and the parking rules.
-void reloadSlot(Slot& slot, const ClassSource& now) {
+void reloadSlot(Slot& slot, const ClassSource& now, ReloadTally& tally) {
     if (!now.present) {
+        tally.scriptsParked += slot.live ? 1 : 0;
         slot.live = false; // its values stay as they were, parked with the slot
         return;
     }
+    tally.scriptsRevived += slot.live ? 0 : 1;
     std::vector<SavedField> pool = std::move(slot.values);
     std::vector<SavedField> parked = std::move(slot.parked);
     std::vector<SavedField> values;
     for (const FieldDecl& decl : now.fields) {
         SavedField* source = find(pool, decl.name);
+        bool renamed = false, unparked = false;
         if (source == nullptr) {
             for (const std::string& former : decl.formerNames) {
-                if ((source = find(pool, former)) != nullptr)
+                if ((source = find(pool, former)) != nullptr) {
+                    renamed = true;
                     break;
+                }
             }
         }
         // A value parked at a type change comes back when the type changes back, in
@@ -52,6 +57,8 @@ void reloadSlot(Slot& slot, const ClassSource& now) {
                 erase(parked, decl.name);
                 pool.push_back(std::move(restored));
                 source = find(pool, decl.name);
+                ++tally.unparkedAtTypeChange;
+                unparked = true;
             }
         }
         std::vector<SavedField>* from = &pool;
@@ -61,25 +68,35 @@ void reloadSlot(Slot& slot, const ClassSource& now) {
             for (const std::string& name : names) {
                 if ((source = find(parked, name)) != nullptr) {
                     from = &parked;
+                    unparked = true;
                     break;
                 }
             }
         }
         if (source == nullptr) {
             values.push_back({decl.name, decl.kind, decl.initial});
+            ++tally.added;
             continue;
         }
         SavedField consumed = std::move(*source);
         from->erase(from->begin() + (source - from->data()));
+        const FieldKind was = consumed.kind;
         if (auto converted = convert(consumed.value, consumed.kind, decl.kind)) {
             values.push_back({decl.name, decl.kind, std::move(*converted)});
+            ++(was != decl.kind ? tally.converted
+               : unparked       ? tally.unparked
+               : renamed        ? tally.renamed
+                                : tally.carried);
         } else {
             park(parked, std::move(consumed));
             values.push_back({decl.name, decl.kind, decl.initial});
+            ++tally.notConverted;
         }
     }
-    for (SavedField& gone : pool)
+    for (SavedField& gone : pool) {
         park(parked, std::move(gone));
+        ++tally.parkedRemoved;
+    }
     slot.values = std::move(values);
     slot.parked = std::move(parked);
     slot.live = true;
@@ -105,7 +122,7 @@ bool WorldModel::filesLoad() const {
 
 void WorldModel::reload() {
     for (Slot& slot : slots)
-        reloadSlot(slot, files[static_cast<std::size_t>(slot.cls)]);
+        reloadSlot(slot, files[static_cast<std::size_t>(slot.cls)], tally);
     // References to scripts whose class went missing are set to null in live scripts
     // (parked values keep theirs until they come back).
     for (Slot& slot : slots) {
@@ -115,8 +132,10 @@ void WorldModel::reload() {
             if (f.kind != FieldKind::ScriptRef)
                 continue;
             auto& ref = std::get<std::optional<ObjectRef>>(f.value);
-            if (ref && !slots[static_cast<std::size_t>(ref->index)].live)
+            if (ref && !slots[static_cast<std::size_t>(ref->index)].live) {
                 ref.reset();
+                ++tally.referencesCleared;
+            }
         }
     }
     running = files;

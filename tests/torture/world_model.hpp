@@ -47,8 +47,16 @@ struct Slot {
     std::vector<SavedField> parked; ///< values parked on the slot
 };
 
+/// What the model's reloads did, summed (to show which rules a run exercised).
+struct ReloadTally {
+    int carried = 0, renamed = 0, converted = 0, notConverted = 0, unparked = 0,
+        unparkedAtTypeChange = 0, added = 0, parkedRemoved = 0, scriptsParked = 0,
+        scriptsRevived = 0, referencesCleared = 0;
+};
+
 class WorldModel {
 public:
+    ReloadTally tally;
     std::vector<std::string> entityNames;
     std::vector<ClassSource> files;   ///< what the scripts folder holds now
     std::vector<ClassSource> running; ///< what the host runs (the last good reload)
