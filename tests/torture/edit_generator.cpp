@@ -258,8 +258,18 @@ Edit EditGenerator::next() {
             edit.kind = "set";
             edit.slot = any(withFields);
             const Slot& slot = model_.slots[static_cast<std::size_t>(edit.slot)];
-            const SavedField& f =
-                slot.values[static_cast<std::size_t>(pick(static_cast<int>(slot.values.size())))];
+            // Script references are set more often than their share: they are what a
+            // class's removal clears.
+            std::vector<std::size_t> refs;
+            for (std::size_t i = 0; i < slot.values.size(); ++i) {
+                if (slot.values[i].kind == FieldKind::ScriptRef)
+                    refs.push_back(i);
+            }
+            const std::size_t at =
+                !refs.empty() && chance(0.4)
+                    ? refs[static_cast<std::size_t>(pick(static_cast<int>(refs.size())))]
+                    : static_cast<std::size_t>(pick(static_cast<int>(slot.values.size())));
+            const SavedField& f = slot.values[at];
             edit.field = f.name;
             edit.value =
                 randomValue(f.kind, rng_, static_cast<int>(model_.entityNames.size()), live);
