@@ -2,6 +2,7 @@
 // thread between frames and is answered, at once or (reload) when its report is in.
 
 #include "daemon.hpp"
+#include "host/script_domain.hpp"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -168,6 +169,8 @@ CommandResult Daemon::status() const {
         {"failures", host_->scriptFailureCount()},
         {"reloads", {{"ok", reloadsOk_}, {"failed", reloadsFailed_}}},
         {"reloadBusy", coordinator_->busy()},
+        {"gcHandles", ScriptDomain::liveGcHandles()},
+        {"appDomains", ScriptDomain::liveDomains()},
         {"gameModule", game_ ? json(game_->name()) : json(nullptr)},
         {"lastReload", lastReload},
     };

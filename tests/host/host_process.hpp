@@ -46,6 +46,8 @@ public:
                        std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
         return waitUntil([&] { return output().find(text) != std::string::npos; }, timeout);
     }
+    /// The process id (for /proc/PID/status).
+    [[nodiscard]] int pid() const { return child_.id(); }
     /// Sends a signal (SIGTERM, SIGINT) to the process.
     void signal(int sig) { ::kill(child_.id(), sig); }
     [[nodiscard]] bool running() {

@@ -1,0 +1,342 @@
+#include "edit_generator.hpp"
+
+#include "csharp_writer.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace scripthost::torture {
+
+namespace {
+
+constexpr const char* kClassNames[] = {"Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"};
+
+// The type changes the generator makes: each pair has values that convert and values that
+// do not (README.md: numbers that fit exactly, enum <-> member name, enum <-> integer).
+std::vector<FieldKind> partnersOf(FieldKind kind) {
+    using K = FieldKind;
+    switch (kind) {
+    case K::Int:
+        return {K::Float, K::Long, K::Double, K::Mood};
+    case K::Float:
+        return {K::Int, K::Double};
+    case K::Double:
+        return {K::Float, K::Int};
+    case K::Long:
+        return {K::Int};
+    case K::Mood:
+        return {K::String, K::Int};
+    case K::String:
+        return {K::Mood};
+    default:
+        return {};
+    }
+}
+
+std::string fieldText(const FieldDecl& f) {
+    return fmt::format("{} {} = {}", kindLabel(f.kind), f.name, describe(f.kind, f.initial));
+}
+
+} // namespace
+
+FieldKind EditGenerator::randomKind() {
+    static constexpr FieldKind kinds[] = {
+        FieldKind::Int,       FieldKind::Long,      FieldKind::Float, FieldKind::Double,
+        FieldKind::String,    FieldKind::Bool,      FieldKind::Mood,  FieldKind::Vector3,
+        FieldKind::EntityRef, FieldKind::ScriptRef, FieldKind::Int,   FieldKind::Float};
+    return kinds[pick(static_cast<int>(std::size(kinds)))];
+}
+
+ModelValue EditGenerator::initialValue(FieldKind kind) {
+    if (kind == FieldKind::EntityRef || kind == FieldKind::ScriptRef)
+        return std::optional<ObjectRef>{}; // C# initialisers cannot name scene objects
+    return randomValue(kind, rng_, static_cast<int>(model_.entityNames.size()), {});
+}
+
+void EditGenerator::createWorld(int classes, int entities) {
+    for (int e = 0; e < entities; ++e)
+        model_.entityNames.push_back("E" + std::to_string(e));
+    for (int c = 0; c < classes; ++c) {
+        ClassSource source;
+        source.name = kClassNames[c];
+        source.marker = nextMarker_++;
+        const int fields = 3 + pick(3);
+        for (int i = 0; i < fields; ++i) {
+            const FieldKind kind = randomKind();
+            source.fields.push_back({freshName(), kind, initialValue(kind), {}});
+        }
+        model_.files.push_back(source);
+    }
+    // Each class on one or two entities (never twice on one), every entity with a script.
+    std::vector<std::vector<int>> onEntity(static_cast<std::size_t>(entities));
+    for (int c = 0; c < classes; ++c) {
+        const int first = c < entities ? c : pick(entities);
+        std::vector<int> hosts{first};
+        if (chance(0.5)) {
+            const int second = pick(entities);
+            if (second != first)
+                hosts.push_back(second);
+        }
+        for (int e : hosts)
+            onEntity[static_cast<std::size_t>(e)].push_back(c);
+    }
+    for (int e = 0; e < entities; ++e) {
+        if (onEntity[static_cast<std::size_t>(e)].empty())
+            onEntity[static_cast<std::size_t>(e)].push_back(pick(classes));
+        for (int c : onEntity[static_cast<std::size_t>(e)]) {
+            Slot slot;
+            slot.entity = e;
+            slot.cls = c;
+            for (const FieldDecl& f : model_.files[static_cast<std::size_t>(c)].fields)
+                slot.values.push_back({f.name, f.kind, f.initial});
+            model_.slots.push_back(std::move(slot));
+        }
+    }
+    model_.running = model_.files;
+}
+
+std::vector<int> EditGenerator::presentClasses(bool withoutFaults) const {
+    std::vector<int> out;
+    for (std::size_t c = 0; c < model_.files.size(); ++c) {
+        const ClassSource& s = model_.files[c];
+        if (s.present && (!withoutFaults || (!s.syntaxError && !s.throwingCtor)))
+            out.push_back(static_cast<int>(c));
+    }
+    return out;
+}
+
+std::string EditGenerator::schemaEdit(int c) {
+    ClassSource& cls = model_.files[static_cast<std::size_t>(c)];
+    auto& removed = removed_[c];
+    std::erase_if(removed, [&](const auto& r) { return cls.field(r.first) != nullptr; });
+    auto insertAt = [&] {
+        return cls.fields.begin() + pick(static_cast<int>(cls.fields.size()) + 1);
+    };
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        switch (pick(7)) {
+        case 0: { // add a field
+            const FieldKind kind = randomKind();
+            FieldDecl decl{freshName(), kind, initialValue(kind), {}};
+            const std::string text = "add " + fieldText(decl);
+            cls.fields.insert(insertAt(), std::move(decl));
+            return text;
+        }
+        case 1: { // remove a field: its value is parked
+            if (cls.fields.size() <= 1)
+                continue;
+            const auto at = cls.fields.begin() + pick(static_cast<int>(cls.fields.size()));
+            removed.emplace_back(at->name, at->kind);
+            const std::string text = "remove " + fieldText(*at);
+            cls.fields.erase(at);
+            return text;
+        }
+        case 2:
+        case 3: { // re-add a removed field: same type (parked value back) or another one
+            if (removed.empty())
+                continue;
+            const auto [name, was] =
+                removed[static_cast<std::size_t>(pick(static_cast<int>(removed.size())))];
+            FieldKind kind = was;
+            if (const auto partners = partnersOf(was); !partners.empty() && chance(0.35))
+                kind = partners[static_cast<std::size_t>(pick(static_cast<int>(partners.size())))];
+            FieldDecl decl{name, kind, initialValue(kind), {}};
+            const std::string text =
+                fmt::format("re-add {} (was {})", fieldText(decl), kindLabel(was));
+            cls.fields.insert(insertAt(), std::move(decl));
+            return text;
+        }
+        case 4: { // rename, with or without [FormerlySerializedAs]
+            if (cls.fields.empty())
+                continue;
+            FieldDecl& f =
+                cls.fields[static_cast<std::size_t>(pick(static_cast<int>(cls.fields.size())))];
+            const std::string old = f.name;
+            f.name = freshName();
+            const bool former = chance(0.6);
+            f.formerNames.clear();
+            if (former) {
+                f.formerNames.push_back(old);
+            } else {
+                removed.emplace_back(old, f.kind);
+            }
+            return fmt::format("rename {} -> {} {}", old, f.name,
+                               former ? "with [FormerlySerializedAs]"
+                                      : "without [FormerlySerializedAs]");
+        }
+        default: { // change a field's type
+            std::vector<std::size_t> candidates;
+            for (std::size_t i = 0; i < cls.fields.size(); ++i) {
+                if (!partnersOf(cls.fields[i].kind).empty())
+                    candidates.push_back(i);
+            }
+            if (candidates.empty())
+                continue;
+            FieldDecl& f = cls.fields[candidates[static_cast<std::size_t>(
+                pick(static_cast<int>(candidates.size())))]];
+            const auto partners = partnersOf(f.kind);
+            const FieldKind from = f.kind;
+            f.kind = partners[static_cast<std::size_t>(pick(static_cast<int>(partners.size())))];
+            f.initial = initialValue(f.kind);
+            f.formerNames.clear();
+            return fmt::format("type change {}: {} -> {} (default {})", f.name, kindLabel(from),
+                               kindLabel(f.kind), describe(f.kind, f.initial));
+        }
+        }
+    }
+    return "";
+}
+
+Edit EditGenerator::save(std::string kind, std::string description, std::vector<int> classes) {
+    Edit edit;
+    edit.kind = std::move(kind);
+    edit.description = std::move(description);
+    for (int c : classes) {
+        const ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+        edit.saves.push_back({c, !s.present, s.present ? classSource(s) : std::string()});
+    }
+    ++counts_[edit.kind];
+    return edit;
+}
+
+Edit EditGenerator::next() {
+    const std::vector<int> healthy = presentClasses(true);
+    std::vector<int> faulty;
+    std::vector<int> missing;
+    for (std::size_t c = 0; c < model_.files.size(); ++c) {
+        const ClassSource& s = model_.files[c];
+        if (s.present && (s.syntaxError || s.throwingCtor))
+            faulty.push_back(static_cast<int>(c));
+        if (!s.present)
+            missing.push_back(static_cast<int>(c));
+    }
+    auto any = [&](const std::vector<int>& v) {
+        return v[static_cast<std::size_t>(pick(static_cast<int>(v.size())))];
+    };
+
+    // Faults are fixed after a step or a few.
+    if (!faulty.empty() && chance(0.45)) {
+        const int c = any(faulty);
+        ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+        const std::string what = s.syntaxError ? "syntax error" : "throwing constructor";
+        s.syntaxError = false;
+        s.throwingCtor = false;
+        s.marker = nextMarker_++;
+        return save("fix", fmt::format("fix the {} in {}", what, s.name), {c});
+    }
+    for (;;) {
+        const int roll = pick(100);
+        if (roll < 14) { // a method body: Update writes another marker
+            if (healthy.empty() && faulty.empty())
+                continue;
+            const int c = healthy.empty() ? any(faulty) : any(healthy);
+            ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+            s.marker = nextMarker_++;
+            return save("body", fmt::format("{}: Update writes marker {}", s.name, s.marker), {c});
+        }
+        if (roll < 52) { // a schema edit
+            const std::vector<int> present = presentClasses(false);
+            if (present.empty())
+                continue;
+            const int c = any(present);
+            ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+            std::string text = schemaEdit(c);
+            if (text.empty())
+                continue;
+            s.marker = nextMarker_++;
+            return save("schema", s.name + ": " + text, {c});
+        }
+        if (roll < 66) { // set a field through the control socket
+            const std::vector<int> live = model_.liveSlots();
+            std::vector<int> withFields;
+            for (int slot : live) {
+                if (!model_.slots[static_cast<std::size_t>(slot)].values.empty())
+                    withFields.push_back(slot);
+            }
+            if (withFields.empty())
+                continue;
+            Edit edit;
+            edit.kind = "set";
+            edit.slot = any(withFields);
+            const Slot& slot = model_.slots[static_cast<std::size_t>(edit.slot)];
+            // Script references are set more often than their share: they are what a
+            // class's removal clears.
+            std::vector<std::size_t> refs;
+            for (std::size_t i = 0; i < slot.values.size(); ++i) {
+                if (slot.values[i].kind == FieldKind::ScriptRef)
+                    refs.push_back(i);
+            }
+            const std::size_t at =
+                !refs.empty() && chance(0.4)
+                    ? refs[static_cast<std::size_t>(pick(static_cast<int>(refs.size())))]
+                    : static_cast<std::size_t>(pick(static_cast<int>(slot.values.size())));
+            const SavedField& f = slot.values[at];
+            edit.field = f.name;
+            edit.value =
+                randomValue(f.kind, rng_, static_cast<int>(model_.entityNames.size()), live);
+            edit.description = fmt::format("set {} on {} (slot {}) = {}", f.name,
+                                           model_.running[static_cast<std::size_t>(slot.cls)].name,
+                                           edit.slot, describe(f.kind, edit.value));
+            ++counts_[edit.kind];
+            return edit;
+        }
+        if (roll < 73) { // remove a class
+            if (healthy.size() < 2)
+                continue;
+            const int c = any(healthy);
+            model_.files[static_cast<std::size_t>(c)].present = false;
+            return save("remove-class",
+                        "delete " + model_.files[static_cast<std::size_t>(c)].name + ".cs", {c});
+        }
+        if (roll < 82) { // restore a class
+            if (missing.empty())
+                continue;
+            const int c = any(missing);
+            ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+            s.present = true;
+            s.marker = nextMarker_++;
+            return save("restore-class", "restore " + s.name + ".cs", {c});
+        }
+        if (roll < 87) { // a syntax error
+            if (healthy.empty() || faulty.size() >= 2)
+                continue;
+            const int c = any(healthy);
+            ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+            s.syntaxError = true;
+            s.marker = nextMarker_++;
+            return save("syntax-error", s.name + ": a syntax error", {c});
+        }
+        if (roll < 91) { // a constructor that throws
+            if (healthy.empty() || faulty.size() >= 2)
+                continue;
+            const int c = any(healthy);
+            ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+            s.throwingCtor = true;
+            s.marker = nextMarker_++;
+            return save("throwing-ctor", s.name + ": the constructor throws", {c});
+        }
+        // A burst: several saves of one file within a few ms. The versions before the last
+        // only change Update's marker; the last one also changes the fields.
+        if (!faulty.empty() || healthy.empty())
+            continue;
+        const int c = any(healthy);
+        ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+        const int saves = 3 + pick(4);
+        std::vector<std::string> versions;
+        for (int i = 0; i + 1 < saves; ++i) {
+            s.marker = nextMarker_++;
+            versions.push_back(classSource(s));
+        }
+        const std::string text = schemaEdit(c);
+        s.marker = nextMarker_++;
+        Edit edit =
+            save("burst", fmt::format("{}: {} saves, the last: {}", s.name, saves, text), {c});
+        std::vector<Edit::Save> all;
+        for (std::string& v : versions)
+            all.push_back({c, false, std::move(v)});
+        all.push_back(edit.saves.back());
+        edit.saves = std::move(all);
+        return edit;
+    }
+}
+
+} // namespace scripthost::torture
