@@ -196,18 +196,13 @@ void Torture::startHost() {
         !host_->running()) {
         throw Failure("the host did not start:\n" + host_->output());
     }
-    // The socket file appears at bind(), before listen(): a connect in between is refused
-    // (ECONNREFUSED), so retry that until the deadline (see the report of this branch).
+    // The server links the socket file into place only once it listens, so the first
+    // connect succeeds; a refusal would be a bug worth reporting.
     auto connect = [&]() -> ControlClient {
-        const auto deadline = Clock::now() + 30s;
-        for (;;) {
-            auto client = ControlClient::connect(socket_, 10s);
-            if (client)
-                return std::move(*client);
-            if (Clock::now() > deadline || !host_->running())
-                throw Failure("cannot connect to the control socket: " + client.error().message);
-            std::this_thread::sleep_for(20ms);
-        }
+        auto client = ControlClient::connect(socket_, 10s);
+        if (!client)
+            throw Failure("cannot connect to the control socket: " + client.error().message);
+        return std::move(*client);
     };
     ControlClient control = connect();
     ControlClient events = connect();
