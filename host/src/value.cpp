@@ -77,6 +77,18 @@ Result<double> floatFromJson(const json& j) {
     return fail("expected a number, got " + j.dump());
 }
 
+// A JSON number for a float: rounded to the nearest float, but a finite number beyond
+// float's range is refused rather than turned into infinity.
+Result<float> singleFromJson(const json& j) {
+    auto d = floatFromJson(j);
+    if (!d)
+        return std::unexpected(d.error());
+    if (std::isfinite(*d) && std::fabs(*d) > static_cast<double>(std::numeric_limits<float>::max()))
+        return fail(fmt::format("{} does not fit a float (largest: {:g}; \"inf\" for infinity)",
+                                j.dump(), std::numeric_limits<float>::max()));
+    return static_cast<float>(*d);
+}
+
 json floatToJson(double v) {
     if (std::isnan(v))
         return "nan";
@@ -120,10 +132,10 @@ template <std::size_t N> Result<std::array<float, N>> floatsFromJson(const json&
     }
     std::array<float, N> out{};
     for (std::size_t i = 0; i < N; ++i) {
-        auto f = floatFromJson(j[i]);
+        auto f = singleFromJson(j[i]);
         if (!f)
             return std::unexpected(f.error());
-        out[i] = static_cast<float>(*f);
+        out[i] = *f;
     }
     return out;
 }
@@ -158,10 +170,10 @@ Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResol
     case ValueKind::UInt64:
         return wrap(unsignedFromJson(j, UINT64_MAX));
     case ValueKind::Float: {
-        auto f = floatFromJson(j);
+        auto f = singleFromJson(j);
         if (!f)
             return std::unexpected(f.error());
-        return Value{static_cast<float>(*f)};
+        return Value{*f};
     }
     case ValueKind::Double:
         return wrap(floatFromJson(j));

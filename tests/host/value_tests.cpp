@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <doctest/doctest.h>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 using namespace scripthost;
@@ -94,4 +95,16 @@ TEST_CASE("valueFromJson: a float just past the 64-bit range is refused, not con
     auto top = valueFromJson(json::parse("4294967295.0"), type(ValueKind::UInt32));
     REQUIRE(top);
     CHECK(std::get<std::uint64_t>(*top) == 4294967295u);
+}
+
+TEST_CASE("valueFromJson: a finite number beyond float's range is refused, not made infinite") {
+    auto huge = valueFromJson(json(1e300), type(ValueKind::Float));
+    REQUIRE_FALSE(huge);
+    CHECK(huge.error().message.find("does not fit a float") != std::string::npos);
+    CHECK_FALSE(valueFromJson(json({0, -1e39, 0}), type(ValueKind::Vector3)));
+    // The largest float itself, infinity asked for by name, and doubles still pass.
+    CHECK(std::get<float>(*valueFromJson(json(3.4028234663852886e38), type(ValueKind::Float))) ==
+          std::numeric_limits<float>::max());
+    CHECK(std::get<float>(*valueFromJson(json("inf"), type(ValueKind::Float))) == INFINITY);
+    CHECK(std::get<double>(*valueFromJson(json(1e300), type(ValueKind::Double))) == 1e300);
 }
