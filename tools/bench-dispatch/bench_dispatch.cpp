@@ -5,6 +5,7 @@
 //   thunk per script     one unmanaged thunk call per script per frame (C++ loop)
 //   runtime_invoke       one mono_runtime_invoke per script per frame (the baseline)
 //   icall Vector3 get    UTransform.position from C#, vs reading a managed Vector3
+#include "../bench-common/sample_stats.hpp"
 #include "host/script_context.hpp"
 #include "host/script_host.hpp"
 #include "mono/gc_handle.hpp"
@@ -23,13 +24,9 @@
 
 using namespace scripthost;
 using Clock = std::chrono::steady_clock;
+using scripthost::bench::median;
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 
 template <typename F> double timeSeconds(F&& f) {
     const auto start = Clock::now();

@@ -40,6 +40,8 @@
 //
 //   bench_edit_to_live [--quick] [--json] [--edits N]   --quick: 5 edits per case, else 15
 // Table to stdout by default; --json prints one JSON object to stdout. Progress to stderr.
+#include "../bench-common/sample_stats.hpp"
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <boost/process.hpp>
@@ -65,6 +67,9 @@ namespace {
 namespace fs = std::filesystem;
 namespace bp = boost::process;
 using Clock = std::chrono::steady_clock;
+using scripthost::bench::median;
+using scripthost::bench::msBetween;
+using scripthost::bench::p95;
 
 constexpr int kGeneratedFiles = 200; // probe included
 constexpr auto kStartTimeout = std::chrono::seconds(180);
@@ -74,26 +79,6 @@ constexpr auto kSettle = std::chrono::milliseconds(250);
 struct BenchError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
-
-double msBetween(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-double median(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-/// Nearest-rank 95th percentile (with fewer than 20 samples: the largest).
-double p95(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(v.size())));
-    return v[std::max<std::size_t>(rank, 1) - 1];
-}
 
 void writeFile(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -59,6 +59,7 @@
 //   bench_reload --memory [--quick] [--json]
 //   bench_reload --entities 10000 --reloads 5   one size only (profiling)
 // Table to stdout by default; --json prints one JSON object to stdout. Logs go to stderr.
+#include "../bench-common/sample_stats.hpp"
 #include "host/script_host.hpp"
 
 #include <CLI/CLI.hpp>
@@ -80,6 +81,9 @@
 
 using namespace scripthost;
 using Clock = std::chrono::steady_clock;
+using scripthost::bench::median;
+using scripthost::bench::msBetween;
+using scripthost::bench::p95;
 
 namespace {
 
@@ -93,26 +97,6 @@ constexpr const char* kClass = "BenchReload.Carrier";
 [[noreturn]] void die(const std::string& message) {
     spdlog::error("bench_reload: {}", message);
     std::exit(1);
-}
-
-double msBetween(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-double median(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-/// Nearest-rank 95th percentile (with 11 samples: the largest).
-double p95(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(v.size())));
-    return v[std::max<std::size_t>(rank, 1) - 1];
 }
 
 double rssMiB() {
