@@ -151,7 +151,6 @@ Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scr
 
 void ScriptHost::warmGeneration(PreparedGeneration& prepared, std::chrono::microseconds slice) {
     const auto started = Clock::now();
-    ++prepared.warmSlices;
     if (!prepared.reserved) {
         // Size the dispatcher's maps for today's scripts (its first run JIT-compiles the
         // collections' code in the new domain: milliseconds, so a slice of its own).

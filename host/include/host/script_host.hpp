@@ -45,7 +45,6 @@ struct PreparedGeneration {
     double loadMs = 0;
     double warmMs = 0;
     bool warmed = false;
-    int warmSlices = 0;      ///< warmGeneration calls so far
     std::size_t scripts = 0; ///< scripts the world holds: the new dispatcher's size
     bool reserved = false;   ///< the new dispatcher's maps are sized
 };

@@ -40,11 +40,6 @@ std::vector<std::string> DomainUnloader::takeFailures() {
     return std::exchange(failures_, {});
 }
 
-double DomainUnloader::lastUnloadMs() const {
-    std::lock_guard lock(mutex_);
-    return lastUnloadMs_;
-}
-
 void DomainUnloader::stop() {
     {
         std::lock_guard lock(mutex_);
@@ -72,7 +67,6 @@ void DomainUnloader::run() {
         ++busy_;
         lock.unlock();
 
-        const auto start = std::chrono::steady_clock::now();
         MonoObject* exc = nullptr;
         mono_domain_try_unload(job.domain, &exc);
         std::string failure;
@@ -80,13 +74,9 @@ void DomainUnloader::run() {
             failure =
                 fmt::format("unloading {} failed: {}", job.label, describeException(exc).message);
         }
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
 
         lock.lock();
         --busy_;
-        lastUnloadMs_ = ms;
         if (!failure.empty()) {
             spdlog::error("{}", failure);
             failures_.push_back(std::move(failure));

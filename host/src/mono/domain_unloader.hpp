@@ -41,9 +41,6 @@ public:
     /// Messages of unloads that failed since the last call (Mono keeps such a domain).
     [[nodiscard]] std::vector<std::string> takeFailures();
 
-    /// Milliseconds the last finished unload took on the unloader thread.
-    [[nodiscard]] double lastUnloadMs() const;
-
     /// Finishes the queue and stops the thread (before the runtime shuts down).
     void stop();
 
@@ -63,7 +60,6 @@ private:
     std::size_t busy_ = 0; // jobs taken off the queue and not finished
     bool stopping_ = false;
     std::vector<std::string> failures_;
-    double lastUnloadMs_ = 0;
     std::thread thread_;
 };
 
