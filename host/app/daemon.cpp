@@ -1,8 +1,7 @@
 #include "daemon.hpp"
 
-#include "compiler_bridge/diagnostic.hpp"
+#include "compiler_bridge/compile_failure.hpp"
 #include "control/control_path.hpp"
-#include "host/assembly_file.hpp"
 #include "host/script_sources.hpp"
 #include "log_setup.hpp"
 
@@ -17,12 +16,6 @@ namespace scripthost {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-fs::path executableDir() {
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::current_path() : self.parent_path();
-}
 
 void logLines(spdlog::level::level_enum level, std::string_view text) {
     for (std::size_t at = 0; at <= text.size();) {
@@ -42,16 +35,13 @@ Daemon::Daemon(const RunOptions& options, LogSetup& logs) : options_(options), l
 
 Daemon::~Daemon() {
     terminal_.reset();
-    coordinator_.reset();
-    if (host_)
-        (void)host_->shutdown();
-    host_.reset();
+    coordinator_ = nullptr;
+    if (project_)
+        (void)project_->shutdown();
+    host_ = nullptr;
+    game_ = nullptr;
+    project_.reset();
     control_.reset();
-    game_.reset();
-    if (ownsBuildDir_) {
-        std::error_code ec;
-        fs::remove_all(buildDir_, ec);
-    }
 }
 
 Result<std::unique_ptr<Daemon>> Daemon::start(const RunOptions& options, LogSetup& logs) {
@@ -62,15 +52,12 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const RunOptions& options, LogSetu
 }
 
 Result<void> Daemon::setUp() {
+    // Cheap checks first, then the control socket: a second host on the same socket stops
+    // there, before it compiles anything or touches the state file.
     if (auto sources = collectScriptSources(options_.scriptDirs); !sources)
         return std::unexpected(sources.error());
-    scriptCore_ =
-        options_.scriptCore.empty() ? executableDir() / "ScriptCore.dll" : options_.scriptCore;
-    if (!fs::exists(scriptCore_))
-        return fail("ScriptCore.dll not found at " + scriptCore_.string() + " (use --scriptcore)");
-
-    // The control socket first: a second host on the same socket stops here, before it
-    // compiles anything or touches the state file.
+    if (auto core = ScriptProject::findScriptCore(options_.scriptCore); !core)
+        return std::unexpected(core.error());
     if (!options_.noControl) {
         const fs::path path =
             options_.control.empty() ? control::defaultControlPath() : options_.control;
@@ -81,25 +68,6 @@ Result<void> Daemon::setUp() {
         spdlog::info("control socket {} (scriptctl --control {} status)", path.string(),
                      path.string());
     }
-
-    ScriptHostOptions hostOptions;
-    hostOptions.scriptCore = scriptCore_;
-    hostOptions.disableAfterFailures = options_.disableAfter;
-    hostOptions.watchdogBudget = std::chrono::milliseconds(options_.watchdogMs);
-    hostOptions.watchdogGrace = std::chrono::milliseconds(options_.watchdogGraceMs);
-    auto host = ScriptHost::create(hostOptions);
-    if (!host)
-        return std::unexpected(host.error());
-    host_ = std::move(*host);
-
-    // The game module registers its internal calls before any script code is compiled.
-    if (!options_.game.empty()) {
-        auto game = GameModuleHost::load(options_.game, *host_);
-        if (!game)
-            return std::unexpected(game.error());
-        game_ = std::move(*game);
-        host_->setGameModuleName(game_->name());
-    }
     if (!options_.input.empty()) {
         auto replay = InputReplay::load(options_.input);
         if (!replay)
@@ -109,37 +77,26 @@ Result<void> Daemon::setUp() {
     if (!options_.state.empty())
         state_.emplace(options_.state);
 
-    buildDir_ = options_.buildDir;
-    if (buildDir_.empty()) {
-        buildDir_ = fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
-                    ("run-" + std::to_string(::getpid()));
-        ownsBuildDir_ = true;
+    ScriptProjectOptions project;
+    project.scriptDirs = options_.scriptDirs;
+    project.scriptCore = options_.scriptCore;
+    project.gameModule = options_.game;
+    project.disableAfterFailures = options_.disableAfter;
+    project.watchdogBudget = std::chrono::milliseconds(options_.watchdogMs);
+    project.watchdogGrace = std::chrono::milliseconds(options_.watchdogGraceMs);
+    project.coldCompiler = options_.coldCompiler;
+    project.watch = options_.watch;
+    project.buildDir = options_.buildDir;
+    auto started = ScriptProject::start(project);
+    if (!started) {
+        if (started.error().build)
+            logLines(spdlog::level::err, compiler::failureText(*started.error().build));
+        return fail(started.error().message);
     }
-    std::error_code ec;
-    fs::create_directories(buildDir_, ec);
-    if (ec)
-        return fail("cannot create the build folder " + buildDir_.string() + ": " + ec.message());
-
-    ReloadCoordinatorOptions reload;
-    reload.scriptDirs = options_.scriptDirs;
-    reload.scriptCore = scriptCore_;
-    reload.buildDir = buildDir_;
-    reload.coldCompiler = options_.coldCompiler;
-    reload.watch = options_.watch;
-    auto coordinator = ReloadCoordinator::start(*host_, reload);
-    if (!coordinator)
-        return std::unexpected(coordinator.error());
-    coordinator_ = std::move(*coordinator);
-    auto firstBuild = coordinator_->buildNow();
-    if (!firstBuild) {
-        logLines(spdlog::level::err, firstBuild.error().message);
-        return fail("compilation failed; nothing was run");
-    }
-    auto scripts = AssemblyFile::read(*firstBuild);
-    if (!scripts)
-        return std::unexpected(scripts.error());
-    if (auto loaded = host_->loadScripts(*scripts); !loaded)
-        return std::unexpected(loaded.error());
+    project_ = std::move(*started);
+    host_ = &project_->host();
+    game_ = project_->game();
+    coordinator_ = &project_->reloads();
 
     auto scene = startingScene();
     if (!scene)
@@ -227,8 +184,8 @@ int Daemon::run(const std::atomic<bool>& stop) {
                              "the host stopped before the reload finished");
     }
     pendingReloads_.clear();
-    coordinator_.reset();
-    if (auto down = host_->shutdown(); !down) {
+    coordinator_ = nullptr;
+    if (auto down = project_->shutdown(); !down) {
         spdlog::error("{}", down.error().message);
         return 1;
     }

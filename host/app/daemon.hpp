@@ -11,6 +11,7 @@
 #include "host/reload_coordinator.hpp"
 #include "host/reload_report.hpp"
 #include "host/script_host.hpp"
+#include "script_project.hpp"
 #include "host/state_file.hpp"
 #include "host/terminal.hpp"
 #include "run_options.hpp"
@@ -64,15 +65,11 @@ private:
 
     RunOptions options_;
     LogSetup& logs_;
-    std::filesystem::path scriptCore_;
-    std::filesystem::path buildDir_;
-    bool ownsBuildDir_ = false;
-    // The module outlives the host: scripts may call its internal calls until the last
-    // generation is unloaded.
-    std::unique_ptr<GameModuleHost> game_;
-    std::unique_ptr<ScriptHost> host_;
+    std::unique_ptr<ScriptProject> project_; // host, game module, reload pipeline
+    ScriptHost* host_ = nullptr;                // the project's
+    GameModuleHost* game_ = nullptr;            // the project's, or none
+    ReloadCoordinator* coordinator_ = nullptr;  // the project's; null once reloads stopped
     std::unique_ptr<control::ControlServer> control_;
-    std::unique_ptr<ReloadCoordinator> coordinator_;
     std::optional<StateFile> state_;
     std::optional<InputReplay> replay_;
     std::unique_ptr<Terminal> terminal_;

@@ -2,14 +2,9 @@
 // in one headless process that fails on the first thing that goes wrong.
 #include "smoke_command.hpp"
 
-#include "compiler_bridge/cold_compiler.hpp"
-#include "compiler_bridge/output_generations.hpp"
-#include "compiler_bridge/warm_compiler.hpp"
-#include "host/game_module_host.hpp"
-#include "host/mono_runtime.hpp"
-#include "host/script_host.hpp"
-#include "host/script_sources.hpp"
+#include "host/reload_transaction.hpp"
 #include "junit_report.hpp"
+#include "script_project.hpp"
 #include "snapshot_comparison.hpp"
 
 #include <algorithm>
@@ -19,18 +14,19 @@
 #include <functional>
 #include <optional>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 namespace scripthost {
 
 namespace {
 
-namespace fs = std::filesystem;
+
 using Clock = std::chrono::steady_clock;
 
 constexpr double kFrameSeconds = 1.0 / 60.0; // fixed: smoke runs are reproducible, not paced
 constexpr std::size_t kMismatchesShown = 5;
 constexpr const char* kJUnitClass = "scripthost.smoke";
+// How long one reload may take, build included, before the run fails.
+constexpr auto kReloadDeadline = std::chrono::minutes(3);
 
 double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -55,26 +51,6 @@ struct StepFailure {
 };
 using StepResult = std::optional<StepFailure>; // nullopt: the step passed
 
-/// A private folder for this run's build output, removed when the run ends.
-class BuildFolder {
-public:
-    BuildFolder()
-        : path_(fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
-                ("smoke-" + std::to_string(::getpid()))) {
-        fs::create_directories(path_);
-    }
-    ~BuildFolder() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    BuildFolder(const BuildFolder&) = delete;
-    BuildFolder& operator=(const BuildFolder&) = delete;
-    [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
-
 /// "File.cs:12: error CS0103: The name `x' does not exist" — file:line: message.
 std::string diagnosticLine(const compiler::Diagnostic& d) {
     const std::string message =
@@ -86,8 +62,7 @@ std::string diagnosticLine(const compiler::Diagnostic& d) {
 /// One smoke run: the steps in order, each recorded as a JUnit case.
 class SmokeRun {
 public:
-    explicit SmokeRun(const SmokeOptions& options)
-        : options_(options), outputs_(build_.path(), "Scripts") {
+    explicit SmokeRun(const SmokeOptions& options) : options_(options) {
         junit_.suiteName = "scripthost smoke";
     }
 
@@ -126,8 +101,8 @@ public:
             "identical",
             options_.frames, framesBetween(), options_.reloads, generation_, fieldsPerReload_,
             scriptsPerReload_);
-        // Each reload runs all its stages at one frame boundary, so its main-thread total
-        // is what that frame paid (a live `run` spreads the stages over four frames).
+        // The reload's stages run one per frame boundary, as in `run`; the swap stage is
+        // the one that carries every value, and the one whose frame pays the most.
         text += fmt::format("; reload swap frame median {:.2f} ms, max {:.2f} ms; build median "
                             "{:.0f} ms",
                             median(swapMs_), *std::max_element(swapMs_.begin(), swapMs_.end()),
@@ -163,91 +138,64 @@ private:
                                     : 0;
     }
 
-    // Compiles every source of the script folders into a fresh output.
-    std::expected<AssemblyFile, StepFailure> build(const std::string& what) {
-        auto sources = collectScriptSources(options_.scriptDirs);
-        if (!sources)
-            return std::unexpected(StepFailure{"compile error: " + sources.error().message, {}});
-        compiler::CompileRequest request;
-        request.sources = std::move(*sources);
-        request.references = {scriptCore_};
-        request.output = outputs_.next();
-        const compiler::CompileResult result = compiler_->compile(request);
+    // The compiler's errors as a step failure: the first in the reason, all in the details.
+    static StepFailure compileFailure(const std::string& what, const compiler::CompileResult& result) {
         std::vector<std::string> errors;
         for (const compiler::Diagnostic& d : result.diagnostics) {
-            if (d.severity == compiler::Severity::Error) {
+            if (d.severity == compiler::Severity::Error)
                 errors.push_back(diagnosticLine(d));
-            } else {
-                spdlog::warn("{}", diagnosticLine(d));
-            }
         }
-        if (!result.success) {
-            StepFailure failed;
-            if (errors.empty()) {
-                failed.reason = result.timedOut ? what + " error: the compiler timed out"
-                                                : what + " error: the build failed";
-                failed.details = result.log;
-            } else {
-                failed.reason = fmt::format(
-                    "{} error: {}{}", what, errors.front(),
-                    errors.size() > 1 ? fmt::format(" (and {} more)", errors.size() - 1) : "");
-                for (const std::string& e : errors)
-                    failed.details += e + "\n";
-            }
-            return std::unexpected(std::move(failed));
+        StepFailure failed;
+        if (errors.empty()) {
+            failed.reason = result.timedOut ? what + " error: the compiler timed out"
+                                            : what + " error: the build failed";
+            failed.details = result.log;
+            return failed;
         }
-        buildMs_.push_back(double(result.duration.count()));
-        auto assembly = AssemblyFile::read(result.output);
-        outputs_.prune(2); // what is loaded was read into memory
-        if (!assembly)
-            return std::unexpected(StepFailure{what + " error: " + assembly.error().message, {}});
-        return std::move(*assembly);
+        failed.reason =
+            fmt::format("{} error: {}{}", what, errors.front(),
+                        errors.size() > 1 ? fmt::format(" (and {} more)", errors.size() - 1) : "");
+        for (const std::string& e : errors)
+            failed.details += e + "\n";
+        return failed;
     }
 
+    // The project as `run` starts it (host, game module, reload pipeline, first build and
+    // generation), without watching: this run asks for every reload itself.
     StepResult compileFirst() {
-        scriptCore_ = options_.scriptCore.empty()
-                          ? compiler::executableDirectory() / "ScriptCore.dll"
-                          : options_.scriptCore;
-        if (!fs::exists(scriptCore_)) {
-            return StepFailure{fmt::format("ScriptCore.dll not found at {} (use --scriptcore)",
-                                           scriptCore_.string()),
-                               {}};
+        ScriptProjectOptions project;
+        project.scriptDirs = options_.scriptDirs;
+        project.scriptCore = options_.scriptCore;
+        project.gameModule = options_.gameModule;
+        project.disableAfterFailures = 0; // the first failure ends the run anyway
+        project.watchdogBudget = std::chrono::milliseconds(options_.watchdogMs);
+        project.coldCompiler = options_.coldCompiler;
+        project.watch = false;
+        project.purpose = "smoke";
+        auto started = ScriptProject::start(project);
+        if (!started) {
+            if (started.error().build)
+                return compileFailure("compile", *started.error().build);
+            return StepFailure{started.error().message, {}};
         }
-        if (options_.coldCompiler) {
-            compiler_ = std::make_unique<compiler::ColdCompiler>();
-        } else {
-            compiler_ = std::make_unique<compiler::WarmCompiler>();
-        }
-        auto assembly = build("compile");
-        if (!assembly)
-            return std::move(assembly.error());
-        firstAssembly_ = std::move(*assembly);
-        spdlog::info("compiled {} in {:.0f} ms", firstAssembly_.name, buildMs_.back());
+        project_ = std::move(*started);
+        host_ = &project_->host();
+        game_ = project_->game();
+        generation_ = host_->domain()->generation();
+        ReloadCoordinator& reloads = project_->reloads();
+        reloads.beforeStage = [this](ReloadStage stage) {
+            if (stage == ReloadStage::Swap)
+                before_ = host_->snapshot();
+        };
+        reloads.afterStage = [this](ReloadStage stage) {
+            if (stage == ReloadStage::Swap)
+                after_ = host_->snapshot();
+        };
+        spdlog::info("compiled and loaded generation {}", generation_);
         return std::nullopt;
     }
 
     StepResult startAndRunFrames() {
-        ScriptHostOptions hostOptions;
-        hostOptions.scriptCore = scriptCore_;
-        hostOptions.disableAfterFailures = 0; // the first failure ends the run anyway
-        hostOptions.watchdogBudget = std::chrono::milliseconds(options_.watchdogMs);
-        auto created = ScriptHost::create(hostOptions);
-        if (!created)
-            return StepFailure{"cannot start the host: " + created.error().message, {}};
-        host_ = std::move(*created);
-        if (!options_.gameModule.empty()) {
-            // Before the scripts load: the module's internal calls must be registered first.
-            auto game = GameModuleHost::load(options_.gameModule, *host_);
-            if (!game)
-                return StepFailure{game.error().message, {}};
-            game_ = std::move(*game);
-            host_->setGameModuleName(game_->name());
-        }
-        if (auto loaded = host_->loadScripts(firstAssembly_); !loaded)
-            return StepFailure{"cannot load the scripts: " + loaded.error().message, {}};
-        firstAssembly_ = {}; // the next generations come from fresh builds
-        generation_ = host_->domain()->generation();
-
         Scene scene;
         if (!options_.scene.empty()) {
             auto loaded = Scene::load(options_.scene);
@@ -310,25 +258,65 @@ private:
         return e != nullptr && !e->name.empty() ? e->name : "entity " + id.toString();
     }
 
-    StepResult reloadOnce(int n) {
-        auto assembly = build(fmt::format("reload {}: compile", n));
-        if (!assembly)
-            return std::move(assembly.error());
+    // Rebuilds and reloads through the same pipeline as `run`: the build (waited for, so
+    // that frames do not race the compiler), then one reload stage per frame boundary with a
+    // frame between. The snapshots are taken right before and right after the swap stage,
+    // with no frame between: anything that differs was changed by the reload itself.
+    std::expected<ReloadReport, StepFailure> reloadThroughStages(int n) {
+        ReloadCoordinator& reloads = project_->reloads();
+        before_.reset();
+        after_.reset();
+        reloads.requestReload();
+        const auto deadline = Clock::now() + kReloadDeadline;
+        framesDuringReload_ = 0;
+        for (;;) {
+            if (auto report = reloads.update(deadline))
+                return std::move(*report);
+            if (Clock::now() > deadline)
+                return std::unexpected(StepFailure{
+                    fmt::format("reload {}: no result within {} s", n,
+                                std::chrono::duration_cast<std::chrono::seconds>(kReloadDeadline)
+                                    .count()),
+                    {}});
+            if (auto failed = runFrames(1))
+                return std::unexpected(std::move(*failed));
+            ++framesDuringReload_;
+        }
+    }
 
-        // The snapshots right before and right after the reload, with no frame between:
-        // anything that differs was changed by the reload itself.
-        auto before = host_->snapshot();
-        if (!before)
-            return StepFailure{
-                fmt::format("reload {}: snapshot failed: {}", n, before.error().message), {}};
-        const ReloadReport report = host_->reload(*assembly, {"smoke"});
+    StepResult reloadOnce(int n) {
+        auto reloaded = reloadThroughStages(n);
+        if (!reloaded)
+            return std::move(reloaded.error());
+        const ReloadReport& report = *reloaded;
         spdlog::debug("{}", report.describe());
+        if (report.failedPhase == "build") {
+            StepFailure failed{fmt::format("reload {}: compile error: {}", n,
+                                           report.errors.empty() ? "the build failed"
+                                                                 : firstLine(report.errors[0])),
+                               {}};
+            for (const std::string& e : report.errors)
+                failed.details += e + "\n";
+            return failed;
+        }
+        buildMs_.push_back(report.buildMs);
         if (!report.success) {
             const std::string why = report.errors.empty() ? "no reason given" : report.errors[0];
             return StepFailure{fmt::format("reload {} rolled back in phase {}: {}", n,
                                            report.failedPhase, firstLine(why)),
                                report.describe()};
         }
+        if (!before_ || !after_)
+            return StepFailure{fmt::format("reload {}: no snapshot was taken around the swap", n), {}};
+        if (!*before_)
+            return StepFailure{
+                fmt::format("reload {}: snapshot failed: {}", n, before_->error().message), {}};
+        if (!*after_)
+            return StepFailure{
+                fmt::format("reload {}: snapshot after it failed: {}", n, after_->error().message),
+                {}};
+        const Snapshot& before = **before_;
+        const Snapshot& after = **after_;
         const std::uint32_t current = host_->domain()->generation();
         if (report.fromGeneration != generation_ || report.toGeneration != generation_ + 1 ||
             current != report.toGeneration) {
@@ -339,22 +327,17 @@ private:
                                report.describe()};
         }
         generation_ = current;
-        swapMs_.push_back(report.totalMs);
+        swapMs_.push_back(report.snapshotMs + report.restoreMs + report.hooksMs);
         if (auto failed = checkScriptFailures(fmt::format("during reload {}", n)))
             return failed;
-        auto after = host_->snapshot();
-        if (!after)
-            return StepFailure{
-                fmt::format("reload {}: snapshot after it failed: {}", n, after.error().message),
-                {}};
-        for (const std::string& field : after->notCarried) {
+        for (const std::string& field : after.notCarried) {
             if (std::find(notCarried_.begin(), notCarried_.end(), field) == notCarried_.end()) {
                 notCarried_.push_back(field);
                 spdlog::warn("{} is of a type reloads cannot carry: not checked", field);
             }
         }
         const SnapshotComparison compared =
-            compareSnapshots(*before, *after, [&](ObjectId id) { return entityName(id); });
+            compareSnapshots(before, after, [&](ObjectId id) { return entityName(id); });
         scriptsPerReload_ = compared.scripts;
         fieldsPerReload_ = compared.fields;
         if (!compared.identical()) {
@@ -373,19 +356,19 @@ private:
                                            m.before, m.after),
                                details};
         }
-        spdlog::info("reload {}: generation {}, {} field(s) identical, {:.2f} ms", n, generation_,
-                     compared.fields, report.totalMs);
-        return runFrames(framesBetween());
+        spdlog::info("reload {}: generation {}, {} field(s) identical, {:.2f} ms over {} frame(s)",
+                     n, generation_, compared.fields, report.totalMs, framesDuringReload_ + 1);
+        // The frames the reload's stages spread over count as frames after it.
+        return runFrames(std::max<std::int64_t>(0, framesBetween() - framesDuringReload_));
     }
 
     const SmokeOptions& options_;
-    BuildFolder build_;
-    compiler::OutputGenerations outputs_;
-    fs::path scriptCore_;
-    std::unique_ptr<compiler::Compiler> compiler_;
-    AssemblyFile firstAssembly_;
-    std::unique_ptr<GameModuleHost> game_; // outlives the host: scripts call into it
-    std::unique_ptr<ScriptHost> host_;
+    std::unique_ptr<ScriptProject> project_;
+    ScriptHost* host_ = nullptr;     // the project's
+    GameModuleHost* game_ = nullptr; // the project's, or none
+    std::optional<Result<Snapshot>> before_; // around the swap stage of the reload under way
+    std::optional<Result<Snapshot>> after_;
+    std::int64_t framesDuringReload_ = 0;
     JUnitReport junit_;
     std::optional<StepFailure> failure_;
     std::uint64_t failuresSeen_ = 0;
@@ -441,7 +424,7 @@ int runSmoke(const SmokeOptions& options) {
     std::string details;
     std::optional<JUnitReport> junit;
     {
-        SmokeRun run(options); // ends (host, compiler, build folder) before Mono shuts down
+        SmokeRun run(options); // ends (project: host, compiler, build folder) before Mono shuts down
         code = run.execute();
         if (code == 0) {
             verdict = run.summary();

@@ -5,6 +5,7 @@
 
 #include "../support/test_support.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
+#include "host/reload_transaction.hpp"
 #include "host/script_host.hpp"
 
 #include <doctest/doctest.h>
@@ -39,8 +40,19 @@ inline std::unique_ptr<ScriptHost> makeHostFrom(const AssemblyFile& scripts,
 }
 
 /// Reloads and fails the test (with the report) unless the reload succeeded.
+/// Reloads `host` to `scripts` through the daemon's pipeline: every stage of a
+/// ReloadTransaction in order, the warm stage in the daemon's 2 ms slices (no frames between:
+/// a test's values stay exactly as the test left them until the swap).
+inline ReloadReport reloadNow(ScriptHost& host, const AssemblyFile& scripts,
+                              std::vector<std::string> trigger = {}) {
+    ReloadTransaction reload(host, scripts, std::move(trigger));
+    while (!reload.done())
+        reload.step(std::chrono::microseconds(2000));
+    return reload.takeReport();
+}
+
 inline ReloadReport reloadOk(ScriptHost& host, const AssemblyFile& scripts) {
-    ReloadReport report = host.reload(scripts, {"test"});
+    ReloadReport report = reloadNow(host, scripts, {"test"});
     REQUIRE_MESSAGE(report.success, report.describe());
     return report;
 }

@@ -224,7 +224,7 @@ TEST_CASE("Reload: a constructor that throws rolls back and the old generation k
     const ObjectId m = spawnScript(*host, "Mover");
     host->tick(0.016);
     const std::size_t handles = ScriptDomain::liveGcHandles();
-    const ReloadReport report = host->reload(v2, {"Mover.cs"});
+    const ReloadReport report = reloadNow(*host, v2, {"Mover.cs"});
     CHECK_FALSE(report.success);
     CHECK(report.failedPhase == "instantiate");
     REQUIRE_FALSE(report.errors.empty());
@@ -256,7 +256,7 @@ TEST_CASE("Reload: OnAfterReload runs, and when it throws the reload rolls back"
     host->tick(0.016);
     reloadOk(*host, ok);
     CHECK(fieldOf<std::string>(*host, m, "label") == "reloaded 1");
-    const ReloadReport report = host->reload(bad, {});
+    const ReloadReport report = reloadNow(*host, bad, {});
     CHECK_FALSE(report.success);
     CHECK(report.failedPhase == "hooks");
     CHECK(report.errors.at(0).find("hook says no") != std::string::npos);
@@ -272,7 +272,7 @@ TEST_CASE("Reload: a scripts assembly that is not valid is a failed load, nothin
     const ObjectId m = spawnScript(*host, "Mover");
     AssemblyFile garbage = v1;
     garbage.image.assign(4096, '\x42');
-    const ReloadReport report = host->reload(garbage, {});
+    const ReloadReport report = reloadNow(*host, garbage, {});
     CHECK_FALSE(report.success);
     CHECK(report.failedPhase == "load");
     host->tick(0.016);

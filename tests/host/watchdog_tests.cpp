@@ -129,7 +129,7 @@ TEST_CASE("Watchdog: a constructor that never returns during a reload rolls the 
     (void)spawnScript(*host, "Runaway");
     host->tick(0.016);
 
-    const ReloadReport report = host->reload(v2, {"Runaway.cs"});
+    const ReloadReport report = reloadNow(*host, v2, {"Runaway.cs"});
     CHECK_FALSE(report.success);
     REQUIRE_FALSE(report.errors.empty());
     CHECK_MESSAGE(report.errors[0].find("watchdog") != std::string::npos, report.describe());
@@ -152,7 +152,7 @@ TEST_CASE("Watchdog: OnAfterReload that never returns rolls the reload back") {
     (void)spawnScript(*host, "Runaway");
     REQUIRE(host->setField(counter, "updates", std::int64_t{40}));
 
-    const ReloadReport report = host->reload(v2, {"Runaway.cs"});
+    const ReloadReport report = reloadNow(*host, v2, {"Runaway.cs"});
     CHECK_FALSE(report.success);
     CHECK(report.failedPhase == "hooks");
     REQUIRE_FALSE(report.errors.empty());
@@ -183,7 +183,7 @@ TEST_CASE("Watchdog: scripts that call Thread.ResetAbort are refused when they l
     auto host = makeWatchedHost(v1);
     const ObjectId counter = spawnScript(*host, "Counter");
 
-    const ReloadReport report = host->reload(bad, {"Runaway.cs"});
+    const ReloadReport report = reloadNow(*host, bad, {"Runaway.cs"});
     CHECK_FALSE(report.success);
     CHECK(report.failedPhase == "load");
     REQUIRE_FALSE(report.errors.empty());

@@ -60,6 +60,7 @@
 //   bench_reload --entities 10000 --reloads 5   one size only (profiling)
 // Table to stdout by default; --json prints one JSON object to stdout. Logs go to stderr.
 #include "../bench-common/sample_stats.hpp"
+#include "host/reload_transaction.hpp"
 #include "host/script_host.hpp"
 
 #include <CLI/CLI.hpp>
@@ -90,7 +91,7 @@ namespace {
 constexpr double kFps = 60.0;
 constexpr double kBudgetMs = 1000.0 / kFps;
 constexpr int kAround = 8; // frames measured on each side of a reload
-// The warm stage's slice per frame, as host/src/reload_coordinator.cpp runs it.
+// The warm stage's slice per frame, as host/src/reload/reload_coordinator.cpp runs it.
 constexpr std::chrono::microseconds kWarmSlice{2000};
 constexpr const char* kClass = "BenchReload.Carrier";
 
@@ -271,7 +272,7 @@ struct Bench {
     ReloadReport reloadChecked() {
         const auto before = counts();
         const int next = 1 - current;
-        ReloadReport r = host.reload(gen[next], {"bench"});
+        ReloadReport r = ReloadTransaction(host, gen[next], {"bench"}).runToEnd();
         checkReport(r);
         checkUnloaded();
         current = next;
@@ -352,23 +353,21 @@ SizeResult measureSize(Bench& b, std::size_t entities, int reloads) {
             around.push_back(loop.frame());
         const auto before = b.counts();
         const int oldGen = b.current, newGen = 1 - b.current;
-        // As ReloadCoordinator does it: one stage per frame boundary (the warm stage in
-        // slices over as many frames as it needs).
-        std::optional<PreparedGeneration> prepared;
-        const std::size_t P = loop.frame([&] {
-            auto p = b.host.prepareGeneration(b.gen[newGen]);
-            if (!p)
-                die("preparing the next generation failed: " + p.error().message);
-            prepared = std::move(*p);
-        });
-        // The warm stage in slices, one per frame, as ReloadCoordinator does it.
+        // As ReloadCoordinator does it: one stage of the ReloadTransaction per frame
+        // boundary (the warm stage in slices over as many frames as it needs; the reserve
+        // stage counts as a warm frame).
+        ReloadTransaction reload(b.host, b.gen[newGen], {"bench"});
+        const std::size_t P = loop.frame([&] { reload.step(kWarmSlice); });
+        if (reload.done())
+            die("preparing the next generation failed:\n" + reload.report().describe());
         std::vector<std::size_t> warmFrames;
-        while (!prepared->warmed)
-            warmFrames.push_back(loop.frame([&] { b.host.warmGeneration(*prepared, kWarmSlice); }));
-        ReloadReport report;
-        const std::size_t R =
-            loop.frame([&] { report = b.host.completeReload(std::move(*prepared), {"bench"}); });
-        const std::size_t U = loop.frame([&] { b.host.finishPendingUnload(report); });
+        while (reload.next() == ReloadStage::Reserve || reload.next() == ReloadStage::Warm)
+            warmFrames.push_back(loop.frame([&] { reload.step(kWarmSlice); }));
+        const std::size_t R = loop.frame([&] { reload.step(kWarmSlice); });
+        const std::size_t U = loop.frame([&] { reload.step(kWarmSlice); });
+        if (!reload.done())
+            die("the reload did not end after its unload stage");
+        ReloadReport report = reload.takeReport();
         // Checks in the frames' slack (a few field reads).
         b.checkReport(report);
         b.current = newGen;

@@ -1,11 +1,14 @@
 #pragma once
 // ReloadCoordinator: from a saved .cs file to a swapped generation, between frames.
 
+#include "compiler_bridge/compile_request.hpp"
 #include "host/error.hpp"
 #include "host/reload_report.hpp"
+#include "host/reload_transaction.hpp"
 
 #include <chrono>
 #include <deque>
+#include <expected>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -31,10 +34,9 @@ struct ReloadCoordinatorOptions {
 
 /// Main-thread driver of hot reload. The watcher thread and the build worker do the slow
 /// parts; update(), called between frames, only looks at their queues: a change set
-/// submits a build (a newer one supersedes it). A finished build is then swapped in over
-/// four frame boundaries, so no single frame carries the whole cost: load the new
-/// generation, JIT it, snapshot/restore/swap, unload the old one (ScriptHost's staged
-/// reload). The loop never waits for a compile.
+/// submits a build (a newer one supersedes it). A finished build becomes a
+/// ReloadTransaction whose stages run one per frame boundary (the warm stage in slices),
+/// so no single frame carries the whole cost. The loop never waits for a compile.
 class ReloadCoordinator {
 public:
     /// Starts watching and the compiler (warm unless options.coldCompiler).
@@ -45,12 +47,16 @@ public:
     ReloadCoordinator& operator=(const ReloadCoordinator&) = delete;
 
     /// Builds the scripts now and waits for the result (start-up: the first generation).
-    /// Fails with the compiler's diagnostics, one per line.
-    [[nodiscard]] Result<std::filesystem::path> buildNow();
+    /// A failed build comes back whole (diagnostics, log), for the caller to present.
+    [[nodiscard]] std::expected<std::filesystem::path, compiler::CompileResult> buildNow();
 
-    /// Between frames: takes changes, submits builds, swaps in finished ones. Returns the
-    /// report of a reload that completed in this call (a failed build is a report too).
-    std::optional<ReloadReport> update();
+    /// Between frames: takes changes, submits builds, runs the next stage of the reload in
+    /// progress or starts one from a finished build. Returns the report of a reload that
+    /// ended in this call (a failed build is a report too). With `waitForBuild`, and no
+    /// reload in progress, waits until then for a build in flight instead of looking once
+    /// (smoke mode: reproducible, frames do not run while mcs does).
+    std::optional<ReloadReport>
+    update(std::optional<std::chrono::steady_clock::time_point> waitForBuild = std::nullopt);
 
     /// Rebuilds and reloads even though no file changed.
     void requestReload();
@@ -64,12 +70,19 @@ public:
 
     /// True while a build is waiting or running.
     [[nodiscard]] bool busy() const;
+    /// True while a reload's stages are still running (between a build and its report).
+    [[nodiscard]] bool reloading() const noexcept;
+
+    /// Passed to every reload's ReloadTransaction::beforeStage / afterStage.
+    std::function<void(ReloadStage)> beforeStage;
+    std::function<void(ReloadStage)> afterStage;
 
     struct Impl;
 
 private:
     explicit ReloadCoordinator(std::unique_ptr<Impl> impl);
     void publish(ReloadReport report);
+    std::optional<ReloadReport> advance(); // the next stage of the reload in progress
     std::unique_ptr<Impl> impl_;
     std::deque<ReloadReport> reports_;
 };

@@ -6,7 +6,7 @@
 #include "host/fixed_step_clock.hpp"
 #include "host/frame_stats.hpp"
 #include "host/input_state.hpp"
-#include "host/reload_report.hpp"
+#include "host/parked_state.hpp"
 #include "host/scene.hpp"
 #include "host/script_context.hpp"
 #include "host/script_domain.hpp"
@@ -38,20 +38,9 @@ struct ScriptHostOptions {
     std::function<void(const std::string& phase, std::chrono::milliseconds held)> onHostage;
 };
 
-/// A new generation loaded beside the running one, not yet swapped in (see
-/// ScriptHost::prepareGeneration).
-struct PreparedGeneration {
-    std::unique_ptr<ScriptDomain> domain;
-    double loadMs = 0;
-    double warmMs = 0;
-    bool warmed = false;
-    std::size_t scripts = 0; ///< scripts the world holds: the new dispatcher's size
-    bool reserved = false;   ///< the new dispatcher's maps are sized
-};
-
-/// Owns the native world and the current script generation and runs frames: each tick
-/// runs the fixed steps that are due (one FixedUpdate dispatch each) and one Update
-/// dispatch. A script's failure is logged, counted and, when it keeps failing, the script
+/// Owns the native world, the current script generation and what is parked, and runs
+/// frames: each tick runs the fixed steps that are due (one FixedUpdate dispatch each) and
+/// one Update dispatch. A script's failure is logged, counted and, when it keeps failing, the script
 /// is disabled; a tick never fails because of a script. Main thread only.
 class ScriptHost {
 public:
@@ -62,7 +51,7 @@ public:
     ScriptHost& operator=(const ScriptHost&) = delete;
 
     /// Loads a scripts assembly as the first generation. (Swapping in a new generation
-    /// while scripts run is the reload's job.)
+    /// while scripts run is ReloadTransaction's job.)
     [[nodiscard]] Result<void> loadScripts(const AssemblyFile& scripts);
 
     /// Builds the scene's entities, components and scripts, sets their fields, then runs
@@ -97,35 +86,9 @@ public:
     /// reload runs it before its snapshot. Returns how many objects were destroyed.
     std::size_t drainDestroyQueues();
 
-    /// Hot reload: builds generation N+1 from `scripts` beside N, carries every script's
-    /// [SerializeField] values, references and [PreserveStatic] statics over (with the
-    /// schema-evolution rules of value_conversion.hpp, parking what cannot be carried),
-    /// runs OnAfterReload, and only then swaps and unloads N. Any failure discards N+1
-    /// and N keeps running. Call between frames, never from a script. The report says
-    /// what happened either way (the caller logs it).
-    [[nodiscard]] ReloadReport reload(const AssemblyFile& scripts,
-                                      std::vector<std::string> trigger = {});
-
     /// The whole world as a scene (entities, components, scripts and their field values,
     /// with ids), loadable by instantiate() into another host: the state file's format.
     [[nodiscard]] Result<Scene> saveScene();
-
-    /// The reload in four steps, so a frame loop can spread it over four frame boundaries
-    /// and no single frame pays for all of it (reload() does them all at once):
-    /// 1. prepareGeneration: create the domain and load the assemblies;
-    /// 2. warmGeneration: JIT what the swap will call (no script code runs), at most
-    ///    `slice` per call, so it may take several frames (until prepared.warmed);
-    /// 3. completeReload: snapshot, instantiate, restore, hooks, swap (or roll back);
-    /// 4. finishPendingUnload: unload the old generation.
-    [[nodiscard]] Result<PreparedGeneration> prepareGeneration(const AssemblyFile& scripts);
-    void warmGeneration(PreparedGeneration& prepared,
-                        std::chrono::microseconds slice = std::chrono::microseconds::max());
-    [[nodiscard]] ReloadReport completeReload(PreparedGeneration prepared,
-                                              std::vector<std::string> trigger);
-    /// Unloads the generation a completeReload swapped out (adds its time to `report`).
-    void finishPendingUnload(ReloadReport& report);
-    /// Whether an old generation still waits to be unloaded.
-    [[nodiscard]] bool unloadPending() const noexcept { return pendingUnload_ != nullptr; }
 
     /// The current state of every script (parked ones included), as a reload carries it.
     [[nodiscard]] Result<Snapshot> snapshot();
@@ -134,6 +97,27 @@ public:
     [[nodiscard]] const ScriptSnapshot* parkedScript(ObjectId script) const;
     /// Values parked on a slot (fields that vanished or could not convert).
     [[nodiscard]] const std::vector<FieldSnapshot>* parkedFields(ObjectId script) const;
+    /// Everything parked (a reload stages a copy of it).
+    [[nodiscard]] const ParkedState& parked() const noexcept { return parked_; }
+
+    // The reload's side of the host (ReloadTransaction is the only caller; everything else
+    // reloads through a ReloadTransaction, see reload_transaction.hpp).
+
+    /// ScriptCore's bytes, loaded into every generation.
+    [[nodiscard]] const AssemblyFile& scriptCore() const noexcept { return scriptCore_; }
+    /// A generation number never used before in this process (Mono caches images by name,
+    /// so every generation's image name, made from it, must be new).
+    [[nodiscard]] std::uint32_t takeGenerationNumber() noexcept { return nextGeneration_++; }
+    /// The next reload sequence number: one counter for every report the host's reloads
+    /// and their builds publish, failed builds included.
+    [[nodiscard]] std::uint64_t takeReloadSequence() noexcept { return ++reloadCount_; }
+    /// The context internal calls act on; bound around every call into script code.
+    [[nodiscard]] ScriptContext& context() noexcept { return context_; }
+    /// Makes `next` the current generation and `parked` the parked state, and hands back
+    /// the generation it replaces (its owner unloads it). Nothing here can fail: a reload
+    /// calls it once everything else has succeeded.
+    [[nodiscard]] std::unique_ptr<ScriptDomain> adoptGeneration(std::unique_ptr<ScriptDomain> next,
+                                                                ParkedState parked);
 
     /// Runs one frame of `deltaSeconds`.
     void tick(double deltaSeconds);
@@ -192,7 +176,6 @@ private:
     FixedStepClock fixedClock_;
     ScriptContext context_;
     std::unique_ptr<ScriptDomain> domain_;
-    std::unique_ptr<ScriptDomain> pendingUnload_; // swapped out, not yet unloaded
     std::unique_ptr<ScriptWatchdog> watchdog_;    // null when turned off
     std::uint32_t nextGeneration_ = 1;
     double time_ = 0;
@@ -201,8 +184,7 @@ private:
     std::uint64_t releasedByCollector_ = 0;
     std::deque<ScriptFailure> recentFailures_;
     std::vector<ObjectId> destroyQueue_;
-    std::unordered_map<ObjectId, ScriptSnapshot> parkedScripts_;
-    std::unordered_map<ObjectId, std::vector<FieldSnapshot>> parkedFields_;
+    ParkedState parked_;
     std::uint64_t reloadCount_ = 0;
     std::vector<std::string> componentKinds_{"Camera", "Render"};
     std::string gameModuleName_;

@@ -1,9 +1,11 @@
 #include "host/reload_coordinator.hpp"
 
 #include "compiler_bridge/build_queue.hpp"
+#include "compiler_bridge/compile_failure.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
 #include "compiler_bridge/output_generations.hpp"
 #include "compiler_bridge/warm_compiler.hpp"
+#include "host/script_domain.hpp"
 #include "host/script_host.hpp"
 #include "host/script_sources.hpp"
 #include "watcher/source_watcher.hpp"
@@ -28,15 +30,10 @@ struct ReloadCoordinator::Impl {
     std::set<std::string> pendingTrigger; // files changed since the last submitted build
     std::vector<std::string> inFlightTrigger;
     bool forced = false;
-    // A reload in progress, spread over frames: prepared (loaded) → swapped → unloaded.
-    std::optional<PreparedGeneration> prepared;
-    std::vector<std::string> preparedTrigger;
-    double preparedBuildMs = 0;
-    std::optional<ReloadReport> swapped;       // old generation still to unload
+    std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
     std::optional<ReloadReport> awaitingStall; // done: reported once its last frame is measured
     std::int64_t lastFrameSeen = 0;
     std::vector<double> reloadFrameMs; // the frames that carried a stage
-    std::uint64_t sequence = 0;        // every report, failed builds included
 
     void log(const ReloadReport& report) const {
         if (report.success) {
@@ -57,11 +54,33 @@ struct ReloadCoordinator::Impl {
         r.timeout = options.buildTimeout;
         return r;
     }
+
+    // A report for a reload that ended before it had a transaction (no build, no assembly).
+    ReloadReport failedBefore(std::string phase, std::vector<std::string> errors, double buildMs) {
+        ReloadReport report;
+        report.sequence = host->takeReloadSequence();
+        report.trigger = inFlightTrigger;
+        report.failedPhase = std::move(phase);
+        report.buildMs = buildMs;
+        report.fromGeneration = host->domain() ? host->domain()->generation() : 0;
+        report.errors = std::move(errors);
+        return report;
+    }
+
+    void takeChanges() {
+        while (auto changes = watcher ? watcher->poll() : std::nullopt) {
+            for (const auto* list : {&changes->added, &changes->modified, &changes->removed}) {
+                for (const auto& path : *list)
+                    pendingTrigger.insert(path.string());
+            }
+            if (changes->rescanned)
+                pendingTrigger.insert("(rescan)");
+        }
+    }
 };
 
 ReloadCoordinator::ReloadCoordinator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ReloadCoordinator::~ReloadCoordinator() = default;
-
 Result<std::unique_ptr<ReloadCoordinator>>
 ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     auto impl = std::make_unique<Impl>();
@@ -95,30 +114,30 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     return std::unique_ptr<ReloadCoordinator>(new ReloadCoordinator(std::move(impl)));
 }
 
-Result<std::filesystem::path> ReloadCoordinator::buildNow() {
+std::expected<std::filesystem::path, compiler::CompileResult> ReloadCoordinator::buildNow() {
     auto request = impl_->request();
-    if (!request)
-        return std::unexpected(request.error());
+    if (!request) {
+        compiler::CompileResult failed;
+        failed.log = request.error().message;
+        return std::unexpected(std::move(failed));
+    }
     (void)impl_->builds->submit(std::move(*request));
     auto finished =
         impl_->builds->waitFor(std::chrono::steady_clock::now() + impl_->options.buildTimeout * 2 +
                                std::chrono::seconds(5));
-    if (!finished)
-        return fail("the build did not finish in time");
-    const compiler::CompileResult& result = finished->result;
-    std::string text;
+    if (!finished) {
+        compiler::CompileResult failed;
+        failed.timedOut = true;
+        failed.log = "the build did not finish in time";
+        return std::unexpected(std::move(failed));
+    }
+    compiler::CompileResult& result = finished->result;
     for (const auto& d : result.diagnostics) {
-        if (d.severity == compiler::Severity::Error) {
-            text += compiler::format(d) + "\n";
-        } else {
+        if (d.severity != compiler::Severity::Error)
             spdlog::warn("{}", compiler::format(d));
-        }
     }
-    if (!result.success) {
-        if (!text.empty() && text.back() == '\n')
-            text.pop_back();
-        return fail(text.empty() ? std::string("the build failed") : text);
-    }
+    if (!result.success)
+        return std::unexpected(std::move(result));
     spdlog::info("built {} file(s) in {} ms ({})", finished->request.sources.size(),
                  result.duration.count(), compiler::backendName(result.backend));
     return result.output;
@@ -140,15 +159,18 @@ void ReloadCoordinator::publish(ReloadReport report) {
         reports_.pop_front();
 }
 
-std::optional<ReloadReport> ReloadCoordinator::update() {
+bool ReloadCoordinator::reloading() const noexcept {
+    return impl_->reload != nullptr;
+}
+
+std::optional<ReloadReport>
+ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> waitForBuild) {
     Impl& m = *impl_;
     // Each stage ran between two frames, so the frame after it shows what it cost.
     const bool newFrame = m.host->frame() != m.lastFrameSeen;
     m.lastFrameSeen = m.host->frame();
-    const bool inProgress = m.prepared || m.swapped || m.awaitingStall;
-    if (inProgress && newFrame) {
+    if ((m.reload || m.awaitingStall) && newFrame)
         m.reloadFrameMs.push_back(m.host->stats().lastFrameMs());
-    }
     if (m.awaitingStall && newFrame) {
         ReloadReport report = std::move(*m.awaitingStall);
         m.awaitingStall.reset();
@@ -160,42 +182,7 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         m.reloadFrameMs.clear();
         publish(std::move(report));
     }
-    // Stage 4 (the frame after the swap): unload the old generation.
-    if (m.swapped && newFrame) {
-        ReloadReport report = std::move(*m.swapped);
-        m.swapped.reset();
-        m.host->finishPendingUnload(report);
-        m.log(report);
-        m.awaitingStall = std::move(report);
-        return m.awaitingStall;
-    }
-    // Stage 2 (the frame after loading): JIT-compile the new generation.
-    if (m.prepared && !m.prepared->warmed && newFrame) {
-        m.host->warmGeneration(*m.prepared, kWarmSlice);
-        return std::nullopt;
-    }
-    // Stage 3: snapshot, restore, hooks, swap — or roll back.
-    if (m.prepared && newFrame) {
-        ReloadReport report = m.host->completeReload(std::move(*m.prepared), m.preparedTrigger);
-        m.prepared.reset();
-        report.sequence = ++m.sequence;
-        report.buildMs = m.preparedBuildMs;
-        if (report.success && m.host->unloadPending()) {
-            m.swapped = std::move(report);
-            return std::nullopt; // reported once the old generation is unloaded
-        }
-        m.log(report);
-        m.awaitingStall = report;
-        return report;
-    }
-    while (auto changes = m.watcher ? m.watcher->poll() : std::nullopt) {
-        for (const auto* list : {&changes->added, &changes->modified, &changes->removed}) {
-            for (const auto& path : *list)
-                m.pendingTrigger.insert(path.string());
-        }
-        if (changes->rescanned)
-            m.pendingTrigger.insert("(rescan)");
-    }
+    m.takeChanges();
     if (!m.pendingTrigger.empty() || m.forced) {
         auto request = m.request();
         m.inFlightTrigger.assign(m.pendingTrigger.begin(), m.pendingTrigger.end());
@@ -204,61 +191,52 @@ std::optional<ReloadReport> ReloadCoordinator::update() {
         m.pendingTrigger.clear();
         m.forced = false;
         if (!request) {
-            ReloadReport report;
-            report.sequence = ++m.sequence;
-            report.trigger = m.inFlightTrigger;
-            report.failedPhase = "build";
-            report.errors.push_back(request.error().message);
+            ReloadReport report = m.failedBefore("build", {request.error().message}, 0);
             m.log(report);
             publish(report);
             return report;
         }
         (void)m.builds->submit(std::move(*request)); // supersedes a build in flight
     }
+    if (m.reload) // one reload at a time, one stage per frame boundary
+        return newFrame ? advance() : std::nullopt;
 
-    if (m.prepared || m.swapped)
-        return std::nullopt; // one reload at a time
-    auto finished = m.builds->poll();
+    auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();
     if (!finished)
         return std::nullopt;
     const compiler::CompileResult& result = finished->result;
-    ReloadReport report;
+    const double buildMs = double(result.duration.count());
     if (!result.success) {
-        report.sequence = ++m.sequence;
-        report.trigger = m.inFlightTrigger;
-        report.failedPhase = "build";
-        report.buildMs = double(result.duration.count());
-        report.fromGeneration = m.host->domain() ? m.host->domain()->generation() : 0;
-        for (const auto& d : result.diagnostics) {
-            if (d.severity == compiler::Severity::Error)
-                report.errors.push_back(compiler::format(d));
-        }
-        if (report.errors.empty())
-            report.errors.push_back("the build failed:\n" + result.log);
+        ReloadReport report = m.failedBefore("build", compiler::errorLines(result), buildMs);
         m.log(report);
         publish(report);
         return report;
     }
     auto assembly = AssemblyFile::read(result.output);
     m.outputs.prune(3); // what is loaded was read into memory; old files can go
-    auto prepared = assembly ? m.host->prepareGeneration(*assembly)
-                             : Result<PreparedGeneration>(std::unexpected(assembly.error()));
-    if (!prepared) {
-        report.sequence = ++m.sequence;
-        report.trigger = m.inFlightTrigger;
-        report.failedPhase = "load";
-        report.fromGeneration = m.host->domain() ? m.host->domain()->generation() : 0;
-        report.buildMs = double(result.duration.count());
-        report.errors.push_back(prepared.error().message);
+    if (!assembly) {
+        ReloadReport report = m.failedBefore("load", {assembly.error().message}, buildMs);
         m.log(report);
         publish(report);
         return report;
     }
-    // Stage 1 done (this frame): the swap happens at the next frame boundary.
-    m.prepared = std::move(*prepared);
-    m.preparedTrigger = m.inFlightTrigger;
-    m.preparedBuildMs = double(result.duration.count());
-    return std::nullopt;
+    m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assembly),
+                                                   m.inFlightTrigger, buildMs);
+    m.reload->beforeStage = beforeStage;
+    m.reload->afterStage = afterStage;
+    return advance(); // the load stage runs at this frame boundary
+}
+
+std::optional<ReloadReport> ReloadCoordinator::advance() {
+    Impl& m = *impl_;
+    m.reload->step(kWarmSlice);
+    if (!m.reload->done())
+        return std::nullopt;
+    ReloadReport report = m.reload->takeReport();
+    m.reload.reset();
+    m.log(report);
+    m.awaitingStall = report;
+    return report;
 }
 
 } // namespace scripthost

@@ -1,0 +1,107 @@
+#include "script_project.hpp"
+
+#include "compiler_bridge/warm_compiler.hpp"
+#include "host/assembly_file.hpp"
+#include "host/script_sources.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+namespace scripthost {
+
+namespace fs = std::filesystem;
+
+Result<fs::path> ScriptProject::findScriptCore(const fs::path& given) {
+    const fs::path path =
+        given.empty() ? compiler::executableDirectory() / "ScriptCore.dll" : given;
+    if (!fs::exists(path))
+        return fail("ScriptCore.dll not found at " + path.string() + " (use --scriptcore)");
+    return path;
+}
+
+std::expected<std::unique_ptr<ScriptProject>, ProjectStartFailure>
+ScriptProject::start(const ScriptProjectOptions& options) {
+    std::unique_ptr<ScriptProject> project(new ScriptProject());
+    if (auto failed = project->startUp(options))
+        return std::unexpected(std::move(*failed));
+    return project;
+}
+
+std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOptions& options) {
+    auto failure = [](std::string message) { return ProjectStartFailure{std::move(message), {}}; };
+    if (auto sources = collectScriptSources(options.scriptDirs); !sources)
+        return failure(sources.error().message);
+    auto core = findScriptCore(options.scriptCore);
+    if (!core)
+        return failure(core.error().message);
+    scriptCore_ = *core;
+
+    ScriptHostOptions hostOptions;
+    hostOptions.scriptCore = scriptCore_;
+    hostOptions.disableAfterFailures = options.disableAfterFailures;
+    hostOptions.watchdogBudget = options.watchdogBudget;
+    hostOptions.watchdogGrace = options.watchdogGrace;
+    auto host = ScriptHost::create(hostOptions);
+    if (!host)
+        return failure("cannot start the host: " + host.error().message);
+    host_ = std::move(*host);
+
+    // The game module registers its internal calls before any script code is loaded.
+    if (!options.gameModule.empty()) {
+        auto game = GameModuleHost::load(options.gameModule, *host_);
+        if (!game)
+            return failure(game.error().message);
+        game_ = std::move(*game);
+        host_->setGameModuleName(game_->name());
+    }
+
+    buildDir_ = options.buildDir;
+    if (buildDir_.empty()) {
+        buildDir_ = fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
+                    (options.purpose + "-" + std::to_string(::getpid()));
+        ownsBuildDir_ = true;
+    }
+    std::error_code ec;
+    fs::create_directories(buildDir_, ec);
+    if (ec)
+        return failure("cannot create the build folder " + buildDir_.string() + ": " + ec.message());
+
+    ReloadCoordinatorOptions reload;
+    reload.scriptDirs = options.scriptDirs;
+    reload.scriptCore = scriptCore_;
+    reload.buildDir = buildDir_;
+    reload.coldCompiler = options.coldCompiler;
+    reload.watch = options.watch;
+    auto coordinator = ReloadCoordinator::start(*host_, reload);
+    if (!coordinator)
+        return failure(coordinator.error().message);
+    reloads_ = std::move(*coordinator);
+
+    auto firstBuild = reloads_->buildNow();
+    if (!firstBuild)
+        return ProjectStartFailure{"compilation failed; nothing was run", std::move(firstBuild.error())};
+    auto scripts = AssemblyFile::read(*firstBuild);
+    if (!scripts)
+        return failure(scripts.error().message);
+    if (auto loaded = host_->loadScripts(*scripts); !loaded)
+        return failure("cannot load the scripts: " + loaded.error().message);
+    return std::nullopt;
+}
+
+Result<void> ScriptProject::shutdown() {
+    reloads_.reset();
+    return host_ ? host_->shutdown() : Result<void>{};
+}
+
+ScriptProject::~ScriptProject() {
+    if (auto down = shutdown(); !down)
+        spdlog::warn("{}", down.error().message);
+    host_.reset();
+    game_.reset();
+    if (ownsBuildDir_) {
+        std::error_code ec;
+        fs::remove_all(buildDir_, ec);
+    }
+}
+
+} // namespace scripthost

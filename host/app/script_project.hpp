@@ -1,0 +1,83 @@
+#pragma once
+// ScriptProject: the start-up both `scripthost run` and `scripthost smoke` go through — the
+// host, the game module, the reload pipeline and the first generation, in that order.
+
+#include "compiler_bridge/compile_request.hpp"
+#include "host/game_module_host.hpp"
+#include "host/reload_coordinator.hpp"
+#include "host/script_host.hpp"
+
+#include <chrono>
+#include <expected>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scripthost {
+
+struct ScriptProjectOptions {
+    std::vector<std::filesystem::path> scriptDirs; ///< compiled, and watched when `watch`
+    std::filesystem::path scriptCore;              ///< empty: ScriptCore.dll beside the executable
+    std::filesystem::path gameModule;              ///< empty: no game module
+    int disableAfterFailures = 10;
+    std::chrono::milliseconds watchdogBudget{1000};
+    std::chrono::milliseconds watchdogGrace{2000};
+    bool coldCompiler = false;
+    bool watch = true;
+    /// Where builds go; empty: a private folder `<tempdir>/scripthost-<uid>/<purpose>-<pid>`,
+    /// removed when the project ends.
+    std::filesystem::path buildDir;
+    std::string purpose = "run";
+};
+
+/// Why a project did not start. `build` is set when the first build failed, so that each
+/// command can present the compiler's diagnostics its own way.
+struct ProjectStartFailure {
+    std::string message;
+    std::optional<compiler::CompileResult> build;
+};
+
+/// A script project running in this process: the game module (loaded before any script so
+/// its internal calls are registered first), the ScriptHost with the first generation
+/// loaded, and the ReloadCoordinator that rebuilds and reloads it. No scene yet: the caller
+/// instantiates one. Main thread only.
+class ScriptProject {
+public:
+    [[nodiscard]] static std::expected<std::unique_ptr<ScriptProject>, ProjectStartFailure>
+    start(const ScriptProjectOptions& options);
+    /// Stops reloading, shuts the host down (every script's Destroy), then lets the module go.
+    ~ScriptProject();
+    ScriptProject(const ScriptProject&) = delete;
+    ScriptProject& operator=(const ScriptProject&) = delete;
+
+    /// ScriptCore.dll as given, or found beside the executable; an error names the path.
+    [[nodiscard]] static Result<std::filesystem::path>
+    findScriptCore(const std::filesystem::path& given);
+
+    [[nodiscard]] ScriptHost& host() noexcept { return *host_; }
+    [[nodiscard]] ReloadCoordinator& reloads() noexcept { return *reloads_; }
+    /// The game module, or nullptr.
+    [[nodiscard]] GameModuleHost* game() noexcept { return game_.get(); }
+    [[nodiscard]] const std::filesystem::path& scriptCore() const noexcept { return scriptCore_; }
+
+    /// Drops the reload pipeline (builds, watcher, a reload in progress) and shuts the host
+    /// down: every script's Destroy runs and the generation is unloaded. Idempotent.
+    [[nodiscard]] Result<void> shutdown();
+
+private:
+    ScriptProject() = default;
+    [[nodiscard]] std::optional<ProjectStartFailure> startUp(const ScriptProjectOptions& options);
+
+    std::filesystem::path scriptCore_;
+    std::filesystem::path buildDir_;
+    bool ownsBuildDir_ = false;
+    // The module outlives the host: scripts may call its internal calls until the last
+    // generation is unloaded.
+    std::unique_ptr<GameModuleHost> game_;
+    std::unique_ptr<ScriptHost> host_;
+    std::unique_ptr<ReloadCoordinator> reloads_;
+};
+
+} // namespace scripthost

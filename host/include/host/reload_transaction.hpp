@@ -1,0 +1,83 @@
+#pragma once
+// ReloadTransaction: one hot reload, from a built scripts assembly to the unload of the
+// generation it replaces — the only reload pipeline there is.
+
+#include "host/assembly_file.hpp"
+#include "host/reload_report.hpp"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scripthost {
+
+class ScriptHost;
+
+/// The stages of a reload, in order. Each runs between two frames; a frame loop runs one
+/// per frame boundary (the warm stage as many times as it needs) so that no frame pays for
+/// the whole reload, and "reload now" runs them back to back. Load, Reserve, Warm and Swap
+/// can fail: the new generation is then unloaded and the old one keeps running (rollback).
+enum class ReloadStage {
+    Load,    ///< a new app domain beside the running one; ScriptCore + the scripts from bytes
+    Reserve, ///< size the new dispatcher for today's scripts (JITs the collections' code)
+    Warm,    ///< JIT the dispatcher and every script's constructor and messages, in slices
+    Swap,    ///< snapshot, instantiate, restore by the migration rules, hooks, commit
+    Unload,  ///< let go of the old generation; Mono unloads it on the unloader thread
+    Done,    ///< nothing left: report() is final
+};
+
+/// "load", "reserve", "warm", "swap", "unload", "done".
+[[nodiscard]] std::string_view stageName(ReloadStage stage) noexcept;
+
+/// One reload as a transaction. It owns every piece of state the reload has — the new
+/// generation until it is adopted, the old one until it is let go, the staged parked state,
+/// its report and its sequence number — and nothing of it leaks into the host until the
+/// swap commits. Main thread only, between frames, never from inside a script call.
+///
+///     ReloadTransaction reload(host, assembly, {"Player.cs"});
+///     while (!reload.done()) { reload.step(2ms); host.tick(dt); }   // a frame loop
+///     ReloadReport report = ReloadTransaction(host, assembly).runToEnd(); // all at once
+class ReloadTransaction {
+public:
+    /// Prepares a reload of `host` to `scripts`; nothing runs until step(). Takes the
+    /// host's next reload sequence number. `buildMs` is what the build took (reported).
+    ReloadTransaction(ScriptHost& host, AssemblyFile scripts, std::vector<std::string> trigger = {},
+                      double buildMs = 0);
+    /// A transaction dropped before it is done rolls back (the new generation, if any, is
+    /// unloaded); one dropped after its swap still lets go of the old generation.
+    ~ReloadTransaction();
+    ReloadTransaction(const ReloadTransaction&) = delete;
+    ReloadTransaction& operator=(const ReloadTransaction&) = delete;
+
+    /// Runs the next stage; the warm stage stops once it has spent `warmSlice` and runs
+    /// again on the next call until everything is compiled. Returns the stage it ran (Done
+    /// when there was nothing left). Never throws; a failure is in the report.
+    ReloadStage step(std::chrono::microseconds warmSlice = std::chrono::microseconds::max());
+    /// Runs every remaining stage now, with no frames between, and returns the report.
+    [[nodiscard]] ReloadReport runToEnd();
+
+    /// The stage the next step() runs.
+    [[nodiscard]] ReloadStage next() const noexcept;
+    [[nodiscard]] bool done() const noexcept;
+    /// Whether the reload has committed (swapped) — it can no longer roll back.
+    [[nodiscard]] bool committed() const noexcept;
+    /// The report so far; final once done().
+    [[nodiscard]] const ReloadReport& report() const noexcept;
+    /// Moves the report out (call once done()).
+    [[nodiscard]] ReloadReport takeReport();
+
+    /// Called right before and right after each stage runs (smoke mode compares the world
+    /// before and after the swap through these; a test can watch the stages).
+    std::function<void(ReloadStage)> beforeStage;
+    std::function<void(ReloadStage)> afterStage;
+
+    struct State;
+
+private:
+    std::unique_ptr<State> state_;
+};
+
+} // namespace scripthost
