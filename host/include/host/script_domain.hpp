@@ -5,6 +5,7 @@
 #include "host/assembly_file.hpp"
 #include "host/error.hpp"
 #include "host/object_id.hpp"
+#include "host/script_class_info.hpp"
 #include "host/script_phase.hpp"
 #include "host/snapshot.hpp"
 #include "host/value.hpp"
@@ -18,24 +19,6 @@
 #include <vector>
 
 namespace scripthost {
-
-/// A serialised field of a script class, as plain data.
-struct FieldInfo {
-    std::string name;
-    std::string displayName; ///< from [SerializeField("…")], else the name
-    FieldType type;
-    std::vector<std::string> formerNames; ///< from [FormerlySerializedAs]
-    std::string declaringClass;           ///< the class (or base class) that declares it
-};
-
-/// A concrete class deriving from UEngine.UMonoScriptComponent.
-struct ScriptClassInfo {
-    std::string name; ///< full name, "Namespace.Class" (nested: "Outer+Inner")
-    bool overridesUpdate = false;
-    bool overridesFixedUpdate = false;
-    std::vector<FieldInfo> fields;           ///< [SerializeField] fields, base classes first
-    std::vector<FieldInfo> preservedStatics; ///< [PreserveStatic] fields the class declares
-};
 
 /// How one script class's [SerializeField] values go from the previous generation's
 /// instances straight into this generation's (ScriptDomain::carryFields), worked out once
