@@ -140,137 +140,137 @@ template <std::size_t N> Result<std::array<float, N>> floatsFromJson(const json&
     return out;
 }
 
+// Wraps a Result<T> of a value alternative as a Result<Value>.
+template <typename T> Result<Value> asValue(Result<T> r) {
+    if (!r)
+        return std::unexpected(r.error());
+    return Value{std::move(*r)};
+}
+
+Result<Value> enumFromJson(const json& j, const FieldType& type) {
+    if (!j.is_string())
+        return asValue(signedFromJson(j, INT64_MIN, INT64_MAX));
+    for (const auto& [name, value] : type.enumMembers) {
+        if (name == j.get_ref<const std::string&>())
+            return Value{value};
+    }
+    std::string names;
+    for (const auto& [name, value] : type.enumMembers)
+        names += (names.empty() ? "" : ", ") + name;
+    return fail(fmt::format("{} has no member {} (members: {})", type.typeName, j.dump(), names));
+}
+
+// Vector2/3/4 and Quaternion from arrays of numbers (a quaternion's json is [x, y, z, w]).
+Result<Value> mathFromJson(const json& j, ValueKind kind) {
+    if (kind == ValueKind::Vector2) {
+        auto f = floatsFromJson<2>(j);
+        return f ? Result<Value>(Value{glm::vec2((*f)[0], (*f)[1])}) : std::unexpected(f.error());
+    }
+    if (kind == ValueKind::Vector3) {
+        auto f = floatsFromJson<3>(j);
+        return f ? Result<Value>(Value{glm::vec3((*f)[0], (*f)[1], (*f)[2])})
+                 : std::unexpected(f.error());
+    }
+    auto f = floatsFromJson<4>(j);
+    if (!f)
+        return std::unexpected(f.error());
+    if (kind == ValueKind::Quaternion)
+        return Value{glm::quat((*f)[3], (*f)[0], (*f)[1], (*f)[2])};
+    return Value{glm::vec4((*f)[0], (*f)[1], (*f)[2], (*f)[3])};
+}
+
+Result<Value> referenceFromJson(const json& j, const RefResolver& resolve) {
+    if (j.is_null())
+        return Value{ObjectRef{}};
+    if (j.is_object() && resolve) { // scenes: saved ids and names map to this world
+        auto id = resolve(j);
+        if (!id)
+            return std::unexpected(id.error());
+        return Value{ObjectRef{*id}};
+    }
+    if (j.is_object() && j.size() == 1 && j.contains("id") && j["id"].is_number_unsigned())
+        return Value{ObjectRef{ObjectId::unpack(j["id"].get<std::uint64_t>())}};
+    return fail("expected null, {\"id\": …} or {\"entity\": \"name\"}, got " + j.dump());
+}
+
+Result<Value> recordFromJson(const json& j, const FieldType& type, const RefResolver& resolve) {
+    if (j.is_null() && type.recordIsClass)
+        return Value{ValueList{}};
+    if (!j.is_object())
+        return fail("expected an object with the members of " + type.typeName + ", got " + j.dump());
+    ValueList members;
+    for (const MemberType& member : type.members) {
+        auto it = j.find(member.name);
+        if (it == j.end())
+            return fail(fmt::format("{}: missing member {}", type.typeName, member.name));
+        auto value = valueFromJson(*it, member.type, resolve);
+        if (!value)
+            return fail(fmt::format("{}: {}", member.name, value.error().message));
+        members.push_back(std::move(*value));
+    }
+    return Value{std::move(members)};
+}
+
+Result<Value> sequenceFromJson(const json& j, const FieldType& type, const RefResolver& resolve) {
+    if (!j.is_array())
+        return fail("expected an array, got " + j.dump());
+    ValueList items;
+    items.reserve(j.size());
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        auto item = valueFromJson(j[i], type.elementType(), resolve);
+        if (!item)
+            return fail(fmt::format("[{}]: {}", i, item.error().message));
+        items.push_back(std::move(*item));
+    }
+    return Value{std::move(items)};
+}
+
 } // namespace
 
 Result<Value> valueFromJson(const json& j, const FieldType& type, const RefResolver& resolve) {
-    auto wrap = [](auto r) -> Result<Value> {
-        if (!r)
-            return std::unexpected(r.error());
-        return Value{*r};
-    };
     switch (type.kind) {
     case ValueKind::Bool:
         if (!j.is_boolean())
             return fail("expected true or false, got " + j.dump());
         return Value{j.get<bool>()};
     case ValueKind::Int8:
-        return wrap(signedFromJson(j, INT8_MIN, INT8_MAX));
+        return asValue(signedFromJson(j, INT8_MIN, INT8_MAX));
     case ValueKind::Int16:
-        return wrap(signedFromJson(j, INT16_MIN, INT16_MAX));
+        return asValue(signedFromJson(j, INT16_MIN, INT16_MAX));
     case ValueKind::Int32:
-        return wrap(signedFromJson(j, INT32_MIN, INT32_MAX));
+        return asValue(signedFromJson(j, INT32_MIN, INT32_MAX));
     case ValueKind::Int64:
-        return wrap(signedFromJson(j, INT64_MIN, INT64_MAX));
+        return asValue(signedFromJson(j, INT64_MIN, INT64_MAX));
     case ValueKind::UInt8:
-        return wrap(unsignedFromJson(j, UINT8_MAX));
+        return asValue(unsignedFromJson(j, UINT8_MAX));
     case ValueKind::UInt16:
-        return wrap(unsignedFromJson(j, UINT16_MAX));
+        return asValue(unsignedFromJson(j, UINT16_MAX));
     case ValueKind::UInt32:
-        return wrap(unsignedFromJson(j, UINT32_MAX));
+        return asValue(unsignedFromJson(j, UINT32_MAX));
     case ValueKind::UInt64:
-        return wrap(unsignedFromJson(j, UINT64_MAX));
-    case ValueKind::Float: {
-        auto f = singleFromJson(j);
-        if (!f)
-            return std::unexpected(f.error());
-        return Value{*f};
-    }
+        return asValue(unsignedFromJson(j, UINT64_MAX));
+    case ValueKind::Float:
+        return asValue(singleFromJson(j));
     case ValueKind::Double:
-        return wrap(floatFromJson(j));
+        return asValue(floatFromJson(j));
     case ValueKind::String:
         if (!j.is_string())
             return fail("expected a string, got " + j.dump());
         return Value{j.get<std::string>()};
-    case ValueKind::Enum: {
-        if (j.is_string()) {
-            for (const auto& [name, value] : type.enumMembers) {
-                if (name == j.get_ref<const std::string&>())
-                    return Value{value};
-            }
-            std::string names;
-            for (const auto& [name, value] : type.enumMembers) {
-                names += (names.empty() ? "" : ", ") + name;
-            }
-            return fail(
-                fmt::format("{} has no member {} (members: {})", type.typeName, j.dump(), names));
-        }
-        return wrap(signedFromJson(j, INT64_MIN, INT64_MAX));
-    }
-    case ValueKind::Vector2: {
-        auto f = floatsFromJson<2>(j);
-        if (!f)
-            return std::unexpected(f.error());
-        return Value{glm::vec2((*f)[0], (*f)[1])};
-    }
-    case ValueKind::Vector3: {
-        auto f = floatsFromJson<3>(j);
-        if (!f)
-            return std::unexpected(f.error());
-        return Value{glm::vec3((*f)[0], (*f)[1], (*f)[2])};
-    }
-    case ValueKind::Vector4: {
-        auto f = floatsFromJson<4>(j);
-        if (!f)
-            return std::unexpected(f.error());
-        return Value{glm::vec4((*f)[0], (*f)[1], (*f)[2], (*f)[3])};
-    }
-    case ValueKind::Quaternion: {
-        auto f = floatsFromJson<4>(j);
-        if (!f)
-            return std::unexpected(f.error());
-        return Value{glm::quat((*f)[3], (*f)[0], (*f)[1], (*f)[2])}; // json is [x, y, z, w]
-    }
-    case ValueKind::ObjectRef: {
-        if (j.is_null()) {
-            return Value{ObjectRef{}};
-        }
-        if (j.is_object() && resolve) { // scenes: saved ids and names map to this world
-            auto id = resolve(j);
-            if (!id)
-                return std::unexpected(id.error());
-            return Value{ObjectRef{*id}};
-        }
-        if (j.is_object() && j.size() == 1 && j.contains("id") && j["id"].is_number_unsigned()) {
-            return Value{ObjectRef{ObjectId::unpack(j["id"].get<std::uint64_t>())}};
-        }
-        return fail("expected null, {\"id\": …} or {\"entity\": \"name\"}, got " + j.dump());
-    }
-    case ValueKind::Record: {
-        if (j.is_null() && type.recordIsClass) {
-            return Value{ValueList{}};
-        }
-        if (!j.is_object()) {
-            return fail("expected an object with the members of " + type.typeName + ", got " +
-                        j.dump());
-        }
-        ValueList members;
-        for (const MemberType& member : type.members) {
-            auto it = j.find(member.name);
-            if (it == j.end()) {
-                return fail(fmt::format("{}: missing member {}", type.typeName, member.name));
-            }
-            auto value = valueFromJson(*it, member.type, resolve);
-            if (!value)
-                return fail(fmt::format("{}: {}", member.name, value.error().message));
-            members.push_back(std::move(*value));
-        }
-        return Value{std::move(members)};
-    }
+    case ValueKind::Enum:
+        return enumFromJson(j, type);
+    case ValueKind::Vector2:
+    case ValueKind::Vector3:
+    case ValueKind::Vector4:
+    case ValueKind::Quaternion:
+        return mathFromJson(j, type.kind);
+    case ValueKind::ObjectRef:
+        return referenceFromJson(j, resolve);
+    case ValueKind::Record:
+        return recordFromJson(j, type, resolve);
     case ValueKind::Array:
-    case ValueKind::List: {
-        if (!j.is_array()) {
-            return fail("expected an array, got " + j.dump());
-        }
-        ValueList items;
-        items.reserve(j.size());
-        for (std::size_t i = 0; i < j.size(); ++i) {
-            auto item = valueFromJson(j[i], type.elementType(), resolve);
-            if (!item)
-                return fail(fmt::format("[{}]: {}", i, item.error().message));
-            items.push_back(std::move(*item));
-        }
-        return Value{std::move(items)};
-    }
+    case ValueKind::List:
+        return sequenceFromJson(j, type, resolve);
     case ValueKind::Unsupported:
         break;
     }

@@ -1,5 +1,6 @@
 // Hot reload end to end: a host ticking on a temp copy of a scripts folder, real edits,
 // the real watcher, the real compiler (warm server, cold mcs), reports awaited with deadlines.
+#include "compiler_bridge/compile_failure.hpp"
 #include "host/reload_coordinator.hpp"
 #include "mono_test_support.hpp"
 
@@ -43,7 +44,7 @@ struct LiveHost {
         coordinator = std::move(*started);
         coordinator->onReport = [this](const ReloadReport& r) { reports.push_back(r); };
         auto built = coordinator->buildNow();
-        REQUIRE_MESSAGE(built, (built ? "" : built.error().message));
+        REQUIRE_MESSAGE(built, (built ? std::string() : compiler::failureText(built.error())));
         auto assembly = AssemblyFile::read(*built);
         REQUIRE(assembly);
         REQUIRE(host->loadScripts(*assembly));
