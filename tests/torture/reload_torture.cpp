@@ -12,6 +12,7 @@
 #include "control/control_client.hpp"
 #include "csharp_writer.hpp"
 #include "edit_generator.hpp"
+#include "migration_cross_check.hpp"
 #include "world_model.hpp"
 
 #include <CLI/CLI.hpp>
@@ -395,6 +396,8 @@ void Torture::step(const Edit& edit) {
     }
     WorldModel after = model_;
     after.reload();
+    if (auto disagreement = migrationDisagreement(model_, after))
+        throw Failure("the torture model and the host's migrateFields disagree: " + *disagreement);
     bool sawSuccess = false;
     while (true) {
         const json report = nextReport(std::min(deadline, Clock::now() + 500ms));

@@ -29,11 +29,12 @@ struct FieldWrite {
 /// What a reload does with one script's saved fields under its new class: the runtime layer
 /// performs the writes, stores `parked` on the slot and adds `outcomes` to the reload report.
 struct FieldMigration {
-    std::vector<FieldWrite>
-        writes; ///< schema order; fields not listed keep the constructor default
-    std::vector<FieldSnapshot> parked; ///< what stays parked on the slot afterwards
-    std::vector<FieldOutcome>
-        outcomes; ///< every field that was not a plain restore (script and className set)
+    /// In schema order; fields not listed keep the constructor default.
+    std::vector<FieldWrite> writes;
+    /// What stays parked on the slot afterwards.
+    std::vector<FieldSnapshot> parked;
+    /// Every field that was not a plain restore (script and className set).
+    std::vector<FieldOutcome> outcomes;
 };
 
 /// Decides, without touching any runtime, where each of `saved` (the old instance's fields, as
