@@ -288,8 +288,7 @@ private:
         auto reloaded = reloadThroughStages(n);
         if (!reloaded)
             return std::move(reloaded.error());
-        const ReloadReport& report = *reloaded;
-        spdlog::debug("{}", report.describe());
+        const ReloadReport& report = *reloaded; // the coordinator has logged it
         if (report.failedPhase == "build") {
             StepFailure failed{fmt::format("reload {}: compile error: {}", n,
                                            report.errors.empty() ? "the build failed"
