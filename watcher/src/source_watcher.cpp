@@ -65,7 +65,7 @@ normalizeRoots(const std::vector<fs::path>& roots) {
 struct SourceWatcher::Impl {
     Impl(WatchOptions opts, std::vector<fs::path> normalizedRoots, posix::WakeSignal wakeSignal)
         : options(std::move(opts)), roots(std::move(normalizedRoots)), wake(std::move(wakeSignal)),
-          filter(options.extensions, options.ignore, options.ignoreEditorArtifacts) {}
+          filter(options.filter) {}
 
     // Queues a set for the consumer; empty sets are dropped unless they report a rescan.
     void publish(ChangeSet changes) {
