@@ -16,6 +16,7 @@
 namespace scripthost::compiler::detail {
 
 namespace bp = boost::process;
+using posix::UniqueFd;
 
 namespace {
 
@@ -33,25 +34,6 @@ int millisecondsUntil(Deadline deadline) {
 }
 
 } // namespace
-
-UniqueFd::~UniqueFd() {
-    reset();
-}
-
-UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
-    if (this != &other) {
-        reset();
-        fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-}
-
-void UniqueFd::reset() noexcept {
-    if (fd_ >= 0) {
-        ::close(fd_);
-        fd_ = -1;
-    }
-}
 
 std::expected<std::unique_ptr<CompileServerProcess>, std::string>
 CompileServerProcess::spawn(const ServerCommand& command) {

@@ -2,6 +2,8 @@
 // CompileServerProcess: one running scripthost-compile-server under mono, and the client
 // half of its line protocol. Private to the warm compiler.
 
+#include "posix/unique_fd.hpp"
+
 #include <boost/process/child.hpp>
 #include <chrono>
 #include <cstdint>
@@ -13,24 +15,6 @@
 #include <vector>
 
 namespace scripthost::compiler::detail {
-
-/// A file descriptor closed on destruction; move-only.
-class UniqueFd {
-public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) noexcept : fd_(fd) {}
-    ~UniqueFd();
-    UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-    UniqueFd& operator=(UniqueFd&& other) noexcept;
-    UniqueFd(const UniqueFd&) = delete;
-    UniqueFd& operator=(const UniqueFd&) = delete;
-    [[nodiscard]] int get() const noexcept { return fd_; }
-    [[nodiscard]] explicit operator bool() const noexcept { return fd_ >= 0; }
-    void reset() noexcept;
-
-private:
-    int fd_ = -1;
-};
 
 /// How to start the server.
 struct ServerCommand {
@@ -77,7 +61,8 @@ public:
     void kill() noexcept;
 
 private:
-    CompileServerProcess(boost::process::child child, UniqueFd socket, UniqueFd errors);
+    CompileServerProcess(boost::process::child child, posix::UniqueFd socket,
+                         posix::UniqueFd errors);
     [[nodiscard]] std::expected<std::string, std::string> readLine(Deadline deadline);
     [[nodiscard]] std::expected<void, std::string> writeAll(std::string_view data,
                                                             Deadline deadline);
@@ -85,8 +70,8 @@ private:
     [[nodiscard]] std::string diedMessage();
 
     boost::process::child child_;
-    UniqueFd socket_;
-    UniqueFd errors_;
+    posix::UniqueFd socket_;
+    posix::UniqueFd errors_;
     int pid_ = 0;
     bool ready_ = false;
     std::uint64_t nextId_ = 1;

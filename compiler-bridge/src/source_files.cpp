@@ -1,5 +1,7 @@
 #include "compiler_bridge/source_files.hpp"
 
+#include "watcher/script_source_rule.hpp"
+
 #include <algorithm>
 
 namespace scripthost::compiler {
@@ -15,15 +17,17 @@ std::vector<std::filesystem::path> collectSources(const std::filesystem::path& r
     fs::recursive_directory_iterator it(base, fs::directory_options::skip_permission_denied, ec);
     for (const fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
         const fs::path& path = it->path();
-        const std::string name = path.filename().string();
+        // The watcher judges the same root-relative paths with the same rule, so what it
+        // reports and what is built never disagree.
+        const fs::path relative = path.lexically_relative(base);
         std::error_code typeError;
         if (it->is_directory(typeError)) {
-            if (name == "bin" || name == "obj" || name.starts_with(".")) {
+            if (!watcher::isScriptFolder(relative)) {
                 it.disable_recursion_pending();
             }
             continue;
         }
-        if (path.extension() == ".cs" && !name.starts_with(".") && it->is_regular_file(typeError)) {
+        if (watcher::isScriptSource(relative) && it->is_regular_file(typeError)) {
             sources.push_back(path);
         }
     }

@@ -11,6 +11,7 @@
 using namespace scripthost::control;
 using namespace scripthost::control::test;
 using nlohmann::json;
+using scripthost::posix::UniqueFd;
 namespace fs = std::filesystem;
 
 namespace {

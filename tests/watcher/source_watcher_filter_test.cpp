@@ -45,8 +45,7 @@ TEST_SUITE("SourceWatcher filter") {
     TEST_CASE_TEMPLATE("custom extensions and ignore globs", B, InotifyTag, PollingTag) {
         TempFolder temp;
         WatchOptions options = testOptions(temp.path(), B::value);
-        options.extensions = {".cs", ".json"};
-        options.ignore = {"*.g.cs", "Generated/"};
+        options.filter = PathFilter({".cs", ".json"}, {"*.g.cs", "Generated/"});
         auto watcher = startOrFail(std::move(options));
 
         writeFile(temp / "bin/Kept.cs", "x"); // bin/ is no longer ignored

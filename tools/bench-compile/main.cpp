@@ -6,6 +6,7 @@
 //             (inotify, default 30 ms quiet window) reporting the change in between.
 
 #include "compiler_bridge/cold_compiler.hpp"
+#include "compiler_bridge/compile_failure.hpp"
 #include "compiler_bridge/output_generations.hpp"
 #include "compiler_bridge/source_files.hpp"
 #include "compiler_bridge/warm_compiler.hpp"
@@ -98,9 +99,7 @@ void buildOnce(compiler::Compiler& compiler, const Project& project,
     request.output = outputs.next();
     const compiler::CompileResult result = compiler.compile(request);
     if (!result.success || !fs::exists(result.output)) {
-        throw std::runtime_error(
-            "build failed: " +
-            (result.diagnostics.empty() ? result.log : compiler::format(result.diagnostics[0])));
+        throw std::runtime_error(compiler::failureText(result));
     }
     if (result.backend != expected) {
         throw std::runtime_error("the warm build fell back to cold: " + result.fallbackReason);

@@ -33,14 +33,15 @@ int timeoutUntil(const std::optional<ChangeCoalescer::Clock::time_point>& deadli
 
 } // namespace
 
-InotifyBackend::InotifyBackend(ConstructionKey /*key*/, UniqueFd fd, std::vector<fs::path> roots,
-                               const PathFilter& filter, std::size_t watchLimit)
+InotifyBackend::InotifyBackend(ConstructionKey /*key*/, posix::UniqueFd fd,
+                               std::vector<fs::path> roots, const PathFilter& filter,
+                               std::size_t watchLimit)
     : fd_(std::move(fd)), roots_(std::move(roots)), filter_(filter), watchLimit_(watchLimit) {}
 
 std::expected<std::unique_ptr<InotifyBackend>, InotifyBackend::SetupFailure>
 InotifyBackend::create(std::vector<fs::path> roots, const PathFilter& filter,
                        std::size_t watchLimit) {
-    UniqueFd fd(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    posix::UniqueFd fd(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
     if (!fd) {
         const int error = errno;
         return std::unexpected(

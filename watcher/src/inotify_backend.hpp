@@ -1,7 +1,7 @@
 #pragma once
 
 #include "file_index.hpp"
-#include "unique_fd.hpp"
+#include "posix/unique_fd.hpp"
 #include "watch_loop.hpp"
 #include "watcher/path_filter.hpp"
 
@@ -51,8 +51,9 @@ public:
         friend class InotifyBackend;
         ConstructionKey() = default;
     };
-    InotifyBackend(ConstructionKey key, UniqueFd fd, std::vector<std::filesystem::path> roots,
-                   const PathFilter& filter, std::size_t watchLimit);
+    InotifyBackend(ConstructionKey key, posix::UniqueFd fd,
+                   std::vector<std::filesystem::path> roots, const PathFilter& filter,
+                   std::size_t watchLimit);
     InotifyBackend(const InotifyBackend&) = delete;
     InotifyBackend& operator=(const InotifyBackend&) = delete;
 
@@ -77,7 +78,7 @@ private:
     // Re-walks the roots (refreshing watches) and publishes a rescanned ChangeSet.
     bool rescan(LoopContext& context);
 
-    UniqueFd fd_;
+    posix::UniqueFd fd_;
     std::vector<std::filesystem::path> roots_;
     const PathFilter& filter_;
     std::size_t watchLimit_;

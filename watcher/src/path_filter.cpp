@@ -1,5 +1,7 @@
 #include "watcher/path_filter.hpp"
 
+#include "watcher/script_source_rule.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <fnmatch.h>
@@ -20,13 +22,13 @@ bool globMatches(const std::string& glob, const std::string& text, int flags) {
     return ::fnmatch(glob.c_str(), text.c_str(), flags) == 0;
 }
 
-bool isEditorArtifact(const std::string& name) {
-    return name.starts_with(".#") ||                                         // emacs lock link
-           (name.size() > 1 && name.front() == '#' && name.back() == '#') || // emacs autosave
-           name.ends_with('~');                                              // vim/emacs backup
-}
-
 } // namespace
+
+PathFilter PathFilter::scriptSources() {
+    PathFilter filter;
+    filter.scriptSourceRule_ = true;
+    return filter;
+}
 
 PathFilter::PathFilter(std::vector<std::string> extensions, std::vector<std::string> ignore,
                        bool ignoreEditorArtifacts)
@@ -57,14 +59,20 @@ PathFilter::PathFilter(std::vector<std::string> extensions, std::vector<std::str
 }
 
 bool PathFilter::acceptsFile(const fs::path& relative) const {
+    if (scriptSourceRule_) {
+        return isScriptSource(relative);
+    }
     const std::string name = relative.filename().string();
-    if (name.empty() || (ignoreEditorArtifacts_ && isEditorArtifact(name))) {
+    if (name.empty() || (ignoreEditorArtifacts_ && isEditorTempFile(name))) {
         return false;
     }
     return extensionAccepted(name) && !ignoredComponents(relative, /*lastIsFile=*/true);
 }
 
 bool PathFilter::acceptsDirectory(const fs::path& relative) const {
+    if (scriptSourceRule_) {
+        return isScriptFolder(relative);
+    }
     return !ignoredComponents(relative, /*lastIsFile=*/false);
 }
 

@@ -5,7 +5,7 @@
 #include "file_index.hpp"
 #include "inotify_backend.hpp"
 #include "polling_backend.hpp"
-#include "wake_signal.hpp"
+#include "posix/wake_signal.hpp"
 #include "watch_loop.hpp"
 
 #include <algorithm>
@@ -63,9 +63,9 @@ normalizeRoots(const std::vector<fs::path>& roots) {
 } // namespace
 
 struct SourceWatcher::Impl {
-    Impl(WatchOptions opts, std::vector<fs::path> normalizedRoots)
-        : options(std::move(opts)), roots(std::move(normalizedRoots)),
-          filter(options.extensions, options.ignore, options.ignoreEditorArtifacts) {}
+    Impl(WatchOptions opts, std::vector<fs::path> normalizedRoots, posix::WakeSignal wakeSignal)
+        : options(std::move(opts)), roots(std::move(normalizedRoots)), wake(std::move(wakeSignal)),
+          filter(options.filter) {}
 
     // Queues a set for the consumer; empty sets are dropped unless they report a rescan.
     void publish(ChangeSet changes) {
@@ -111,9 +111,9 @@ struct SourceWatcher::Impl {
 
     WatchOptions options;
     std::vector<fs::path> roots;
+    posix::WakeSignal wake;
     PathFilter filter;
     detail::ChangeQueue queue;
-    detail::WakeSignal wake;
     std::atomic<bool> rescanRequested{false};
     std::atomic<Backend> active{Backend::Polling};
     std::unique_ptr<InotifyBackend> inotify; // set up in start(), then owned by the thread
@@ -126,11 +126,13 @@ SourceWatcher::start(WatchOptions options) {
     if (!roots) {
         return std::unexpected(std::move(roots.error()));
     }
-    auto impl = std::make_unique<Impl>(std::move(options), std::move(*roots));
-    if (!impl->wake.valid()) {
-        return std::unexpected(WatchError{WatchError::Code::SystemError,
-                                          "cannot create the watcher's wake-up eventfd"});
+    auto wake = posix::WakeSignal::create();
+    if (!wake) {
+        return std::unexpected(
+            WatchError{WatchError::Code::SystemError,
+                       "cannot create the watcher's wake-up eventfd: " + wake.error().message()});
     }
+    auto impl = std::make_unique<Impl>(std::move(options), std::move(*roots), std::move(*wake));
 
     // Set up the backend on the caller's thread: when start() returns, changes are seen.
     detail::FileIndex initial;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "change_coalescer.hpp"
-#include "wake_signal.hpp"
+#include "posix/wake_signal.hpp"
 #include "watcher/change_set.hpp"
 #include "watcher/watch_options.hpp"
 
@@ -15,7 +15,7 @@ namespace scripthost::watcher::detail {
 struct LoopContext {
     ChangeCoalescer& coalescer;             // state owned by the watcher thread
     std::function<void(ChangeSet)> publish; // queues a set for the consumer (never blocks)
-    const WakeSignal& wake;                 // written by stop/requestRescan
+    const posix::WakeSignal& wake;          // written by stop/requestRescan
     std::atomic<bool>& rescanRequested;     // set by SourceWatcher::requestRescan
     const WatchTestHooks& hooks;
     std::stop_token stop;

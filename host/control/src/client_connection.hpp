@@ -3,8 +3,8 @@
 
 #include "control/line_splitter.hpp"
 #include "control/request.hpp"
-#include "control/unique_fd.hpp"
 #include "outbox.hpp"
+#include "posix/unique_fd.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -16,11 +16,11 @@ namespace scripthost::control {
 /// One connection. `fd` and `input` belong to the server thread alone; the rest is guarded by
 /// the server's mutex (the main thread queues replies and events into `outbox`).
 struct ClientConnection {
-    ClientConnection(ClientId clientId, UniqueFd socket, std::size_t maxLineBytes)
+    ClientConnection(ClientId clientId, posix::UniqueFd socket, std::size_t maxLineBytes)
         : id(clientId), fd(std::move(socket)), input(maxLineBytes) {}
 
     ClientId id;
-    UniqueFd fd;
+    posix::UniqueFd fd;
     LineSplitter input;
 
     Outbox outbox;

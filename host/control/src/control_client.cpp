@@ -39,7 +39,7 @@ std::string closedMessage(const fs::path& path) {
 
 } // namespace
 
-ControlClient::ControlClient(UniqueFd fd, fs::path path) noexcept
+ControlClient::ControlClient(posix::UniqueFd fd, fs::path path) noexcept
     : fd_(std::move(fd)), path_(std::move(path)), splitter_(kMaxReplyBytes) {}
 
 Result<ControlClient> ControlClient::connect(const fs::path& socketPath,
@@ -47,7 +47,7 @@ Result<ControlClient> ControlClient::connect(const fs::path& socketPath,
     auto address = unixAddress(socketPath);
     if (!address)
         return std::unexpected(address.error());
-    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    posix::UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (!fd)
         return fail(fmt::format("cannot create a socket: {}", std::strerror(errno)));
     const auto deadline = Clock::now() + timeout;

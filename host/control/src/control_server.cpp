@@ -3,8 +3,8 @@
 #include "client_connection.hpp"
 #include "control/protocol_messages.hpp"
 #include "listening_socket.hpp"
+#include "posix/wake_signal.hpp"
 #include "request_parser.hpp"
-#include "wake_signal.hpp"
 
 #include <cerrno>
 #include <condition_variable>
@@ -29,12 +29,12 @@ constexpr int kReadChunksPerRound = 16;
 } // namespace
 
 struct ControlServer::State {
-    State(ControlServerOptions opts, ListeningSocket socket, WakeSignal signal)
+    State(ControlServerOptions opts, ListeningSocket socket, posix::WakeSignal signal)
         : options(opts), listener(std::move(socket)), wake(std::move(signal)) {}
 
     const ControlServerOptions options;
     ListeningSocket listener;
-    WakeSignal wake;
+    posix::WakeSignal wake;
     std::vector<char> readBuffer = std::vector<char>(kReadChunk); ///< server thread only
     ClientId nextClient = 1;                                      ///< server thread only
 
@@ -83,9 +83,9 @@ Result<std::unique_ptr<ControlServer>> ControlServer::open(const std::filesystem
     auto listener = ListeningSocket::bind(socketPath);
     if (!listener)
         return std::unexpected(listener.error());
-    auto wake = WakeSignal::create();
+    auto wake = posix::WakeSignal::create();
     if (!wake)
-        return std::unexpected(wake.error());
+        return fail("cannot create an eventfd: " + wake.error().message());
     std::unique_ptr<ControlServer> server(new ControlServer(
         std::make_unique<State>(options, std::move(*listener), std::move(*wake))));
     server->state_->thread = std::thread([self = server.get()] { self->serve(); });
@@ -243,7 +243,8 @@ void ControlServer::acceptClients() {
         // is read next round. Refuse only when full of clients that had that chance.
         if (full && acceptedAny)
             return;
-        UniqueFd socket(::accept4(s.listener.fd(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+        posix::UniqueFd socket(
+            ::accept4(s.listener.fd(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
         if (!socket) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;

@@ -65,7 +65,7 @@ Result<void> clearStaleSocket(const fs::path& path, const sockaddr_un& address) 
         return fail(fmt::format("{} is a folder, not a control socket", path.string()));
 
     if (S_ISSOCK(info.st_mode)) {
-        UniqueFd probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        posix::UniqueFd probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
         if (!probe)
             return fail(fmt::format("cannot create a socket: {}", errnoText(errno)));
         const int result =
@@ -116,7 +116,7 @@ Result<ListeningSocket> ListeningSocket::bind(const fs::path& requestedPath) {
     if (staged)
         ::unlink(staging.c_str()); // ours, from a crashed run with the same pid
 
-    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    posix::UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (!fd)
         return fail(fmt::format("cannot create a socket: {}", errnoText(errno)));
     if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&bindAddress), sizeof(bindAddress)) !=
@@ -156,7 +156,8 @@ Result<ListeningSocket> ListeningSocket::bind(const fs::path& requestedPath) {
     return ListeningSocket(std::move(fd), path, info.st_dev, info.st_ino);
 }
 
-ListeningSocket::ListeningSocket(UniqueFd fd, fs::path path, dev_t device, ino_t inode) noexcept
+ListeningSocket::ListeningSocket(posix::UniqueFd fd, fs::path path, dev_t device,
+                                 ino_t inode) noexcept
     : fd_(std::move(fd)), path_(std::move(path)), device_(device), inode_(inode), ownsFile_(true) {}
 
 ListeningSocket::ListeningSocket(ListeningSocket&& other) noexcept

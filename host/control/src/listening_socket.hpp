@@ -1,8 +1,8 @@
 #pragma once
 // ListeningSocket: the daemon's bound, listening Unix socket file, removed when done.
 
-#include "control/unique_fd.hpp"
 #include "host/error.hpp"
+#include "posix/unique_fd.hpp"
 
 #include <filesystem>
 #include <sys/types.h>
@@ -29,9 +29,10 @@ public:
     [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
 private:
-    ListeningSocket(UniqueFd fd, std::filesystem::path path, dev_t device, ino_t inode) noexcept;
+    ListeningSocket(posix::UniqueFd fd, std::filesystem::path path, dev_t device,
+                    ino_t inode) noexcept;
 
-    UniqueFd fd_;
+    posix::UniqueFd fd_;
     std::filesystem::path path_;
     dev_t device_ = 0;
     ino_t inode_ = 0;

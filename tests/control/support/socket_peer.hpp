@@ -3,10 +3,10 @@
 // garbage, half lines and huge lines, and stop reading on purpose.
 
 #include <chrono>
-#include <control/unique_fd.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <posix/unique_fd.hpp>
 #include <string>
 #include <string_view>
 
@@ -38,7 +38,7 @@ private:
     /// One recv() into buffer_ within the deadline: >0 bytes, 0 EOF, -1 timeout/error.
     long receiveSome(std::chrono::steady_clock::time_point deadline);
 
-    UniqueFd fd_;
+    posix::UniqueFd fd_;
     std::string buffer_;
 };
 

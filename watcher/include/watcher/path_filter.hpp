@@ -7,8 +7,12 @@
 namespace scripthost::watcher {
 
 // Decides which files under a root are reported and which folders are descended into.
+// Paths given to it are relative to the watched root.
 //
-// Paths given to it are relative to the watched root. Rules:
+// PathFilter::scriptSources() (what WatchOptions uses unless told otherwise) is the
+// script-source rule of script_source_rule.hpp, the one the compiler's source collector uses.
+//
+// A filter built from extensions and ignore globs watches anything else. Its rules:
 //  - extensions: a file is kept only if its extension is listed (ASCII case-insensitive,
 //    with or without the leading dot); an empty list keeps every extension.
 //  - ignore patterns, fnmatch(3) globs:
@@ -16,10 +20,15 @@ namespace scripthost::watcher {
 //      "name"       (no slash)        matches any component, folder or file ("*.g.cs");
 //      "a/b", "a/*/" (inner slash)    anchored at the root, matched with FNM_PATHNAME against
 //                                     the leading components (trailing slash: folders only).
-//  - editor artefacts are never reported when ignoreEditorArtifacts is set: emacs lock links
-//    ".#name", emacs autosaves "#name#", and backups ending in "~".
+//  - editor artefacts are never reported when ignoreEditorArtifacts is set: whatever
+//    isEditorTempFile() says (emacs lock links and autosaves, "~" backups, vim swap files and
+//    vim's "4913" write probe).
 class PathFilter {
 public:
+    // The script sources: accepts exactly the files isScriptSource() accepts and descends
+    // only into folders isScriptFolder() accepts.
+    [[nodiscard]] static PathFilter scriptSources();
+
     // Builds a filter; extensions like "cs" and ".cs" are equivalent.
     PathFilter(std::vector<std::string> extensions, std::vector<std::string> ignore,
                bool ignoreEditorArtifacts = true);
@@ -41,9 +50,12 @@ private:
                                          bool lastIsFile) const;
     [[nodiscard]] bool extensionAccepted(const std::string& fileName) const;
 
+    PathFilter() = default; // for scriptSources()
+
+    bool scriptSourceRule_ = false;       // scriptSources(): the fields below are unused
     std::vector<std::string> extensions_; // lower-case, each with a leading dot
     std::vector<Pattern> patterns_;
-    bool ignoreEditorArtifacts_;
+    bool ignoreEditorArtifacts_ = true;
 };
 
 } // namespace scripthost::watcher

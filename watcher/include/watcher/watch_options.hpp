@@ -1,6 +1,7 @@
 #pragma once
 
 #include "watcher/backend.hpp"
+#include "watcher/path_filter.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -24,12 +25,11 @@ struct WatchTestHooks {
 struct WatchOptions {
     // Folders watched recursively; must exist. A root nested in another root is merged into it.
     std::vector<std::filesystem::path> roots;
-    // Reported file extensions; empty = every file. See PathFilter.
-    std::vector<std::string> extensions{".cs"};
-    // Ignore globs relative to each root. See PathFilter for the exact rules.
-    std::vector<std::string> ignore{"bin/", "obj/", ".git/"};
-    // Never report editor lock/backup files (".#x", "#x#", "x~").
-    bool ignoreEditorArtifacts = true;
+    // Which files are reported and which folders are watched. The default is the script-source
+    // rule (script_source_rule.hpp), the same one the compiler's source collector applies, so
+    // every reported change is a change to what gets compiled. PathFilter(extensions, ignore)
+    // watches anything else.
+    PathFilter filter = PathFilter::scriptSources();
     // Events separated by less than this are coalesced into one ChangeSet.
     std::chrono::milliseconds quietWindow{30};
     // A ChangeSet is emitted at most this long after its first event, even if events keep

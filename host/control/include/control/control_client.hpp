@@ -2,8 +2,8 @@
 // ControlClient: a blocking client of the control protocol (scriptctl, tests, tools).
 
 #include "control/line_splitter.hpp"
-#include "control/unique_fd.hpp"
 #include "host/error.hpp"
+#include "posix/unique_fd.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -43,7 +43,7 @@ public:
     [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
 private:
-    ControlClient(UniqueFd fd, std::filesystem::path path) noexcept;
+    ControlClient(posix::UniqueFd fd, std::filesystem::path path) noexcept;
 
     using Deadline = std::chrono::steady_clock::time_point;
     /// Writes all of `bytes` (blocking with the deadline).
@@ -54,7 +54,7 @@ private:
     [[nodiscard]] Result<std::optional<nlohmann::json>> receive(Deadline deadline,
                                                                 bool& interrupted);
 
-    UniqueFd fd_;
+    posix::UniqueFd fd_;
     std::filesystem::path path_;
     LineSplitter splitter_;
     std::deque<std::string> lines_;     ///< received, not yet parsed

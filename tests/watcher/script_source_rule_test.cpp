@@ -1,0 +1,57 @@
+// The script-source rule: one table of root-relative paths and what they are.
+
+#include "support/script_source_cases.hpp"
+#include "watcher/path_filter.hpp"
+#include "watcher/script_source_rule.hpp"
+
+#include <doctest/doctest.h>
+#include <string_view>
+
+using namespace scripthost::watcher;
+using scripthost::watcher::test::scriptSourceCases;
+
+TEST_SUITE("script source rule") {
+    TEST_CASE("the table of paths") {
+        for (const auto& c : scriptSourceCases) {
+            INFO(c.path, ": ", c.why);
+            CHECK(isScriptSource(c.path) == c.isSource);
+            CHECK(PathFilter::scriptSources().acceptsFile(c.path) == c.isSource);
+        }
+    }
+
+    TEST_CASE("paths that are not below the root are never sources") {
+        CHECK_FALSE(isScriptSource(""));
+        CHECK_FALSE(isScriptSource("."));
+        CHECK_FALSE(isScriptSource("/abs/Player.cs"));
+        CHECK_FALSE(isScriptSource("../Player.cs"));
+        CHECK_FALSE(isScriptSource("Game/../../Player.cs"));
+        CHECK(isScriptSource("./Game/Player.cs")); // "." components are ignored
+    }
+
+    TEST_CASE("folders worth descending into") {
+        for (const std::string_view folder : {"", ".", "Game", "Game/AI", "binary", "Bin"}) {
+            INFO(folder);
+            CHECK(isScriptFolder(folder));
+            CHECK(PathFilter::scriptSources().acceptsDirectory(folder));
+        }
+        for (const std::string_view folder : {"bin", "obj", "Game/obj", "Game/bin/Debug", ".git",
+                                              ".vscode", "Game/.cache", "/abs", ".."}) {
+            INFO(folder);
+            CHECK_FALSE(isScriptFolder(folder));
+            CHECK_FALSE(PathFilter::scriptSources().acceptsDirectory(folder));
+        }
+    }
+
+    TEST_CASE("editor temporary files") {
+        for (const std::string_view name :
+             {".#x.cs", "#x.cs#", "x.cs~", ".x.cs.swp", "x.swn", "4913", "5036", "5159"}) {
+            INFO(name);
+            CHECK(isEditorTempFile(name));
+        }
+        for (const std::string_view name :
+             {"x.cs", "#", "x.swift", "4912", "4914", "1234", "x.sw", "x#"}) {
+            INFO(name);
+            CHECK_FALSE(isEditorTempFile(name));
+        }
+    }
+}
