@@ -1,0 +1,159 @@
+// ReloadTransaction: the stages of the one reload pipeline, driven as a frame loop drives
+// them, with real mcs builds and the real runtime.
+#include "mono_test_support.hpp"
+
+using namespace scripthost;
+using namespace scripthost::testing;
+
+namespace {
+
+std::string counter(const std::string& updateBody, const std::string& extra = "") {
+    return "using UEngine;\n"
+           "public class Counter : UMonoScriptComponent {\n"
+           "  [SerializeField] int ticks;\n"
+           "  public override void Update(float dt) { " +
+           updateBody + " }\n" + extra + "}\n";
+}
+
+std::vector<std::string> stageNames(const std::vector<ReloadStage>& stages) {
+    std::vector<std::string> names;
+    for (ReloadStage s : stages)
+        names.emplace_back(stageName(s));
+    return names;
+}
+
+} // namespace
+
+TEST_CASE("ReloadTransaction: one stage per step, frames between them run the old code until the "
+          "swap") {
+    TempDir dir("transaction-stages");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
+    auto v2 = compileScripts(dir, "gen2.dll", {{"Counter.cs", counter("ticks += 100;")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+
+    ReloadTransaction reload(*host, v2, {"Counter.cs"});
+    std::vector<ReloadStage> before, after;
+    reload.beforeStage = [&](ReloadStage s) { before.push_back(s); };
+    reload.afterStage = [&](ReloadStage s) {
+        after.push_back(s);
+        // The swap commits inside its stage: the new generation is current right after it.
+        if (s == ReloadStage::Swap)
+            CHECK(host->domain()->generation() == 2);
+    };
+    int frames = 0;
+    while (!reload.done()) {
+        CHECK_FALSE(reload.committed());
+        const ReloadStage ran = reload.step(std::chrono::microseconds(2000));
+        if (ran == ReloadStage::Swap)
+            CHECK(reload.committed());
+        if (!reload.done()) {
+            host->tick(0.016);
+            ++frames;
+        }
+    }
+    const ReloadReport report = reload.takeReport();
+    REQUIRE_MESSAGE(report.success, report.describe());
+    CHECK(before == after);
+    // Load, Reserve, at least one Warm slice, Swap, Unload — in that order, each once
+    // except Warm.
+    const auto names = stageNames(before);
+    REQUIRE(names.size() >= 5);
+    CHECK(names.front() == "load");
+    CHECK(names[1] == "reserve");
+    CHECK(names[2] == "warm");
+    CHECK(names[names.size() - 2] == "swap");
+    CHECK(names.back() == "unload");
+    CHECK(reload.step() == ReloadStage::Done); // nothing left
+    // Frames after load, reserve and each warm slice ran the old code (+1 each); the frame
+    // after the swap ran the new code (+100).
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == (frames - 1) + 100);
+    CHECK(report.fromGeneration == 1);
+    CHECK(report.toGeneration == 2);
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::liveDomains() == 1);
+}
+
+TEST_CASE("ReloadTransaction: sequence numbers come from the host's one counter") {
+    TempDir dir("transaction-sequence");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
+    auto v2 = compileScripts(dir, "gen2.dll", {{"Counter.cs", counter("ticks += 2;")}});
+    auto host = makeHostFrom(v1);
+    (void)spawnScript(*host, "Counter");
+    AssemblyFile garbage = v1;
+    garbage.image.assign(512, '\x17');
+    const ReloadReport first = reloadNow(*host, v2);
+    const ReloadReport failed = reloadNow(*host, garbage);
+    const std::uint64_t taken = host->takeReloadSequence(); // e.g. a failed build's report
+    const ReloadReport third = reloadNow(*host, v1);
+    CHECK(first.sequence == 1);
+    CHECK(failed.sequence == 2);
+    CHECK_FALSE(failed.success);
+    CHECK(failed.failedPhase == "load");
+    CHECK(taken == 3);
+    CHECK(third.sequence == 4);
+    CHECK(third.success);
+}
+
+TEST_CASE("ReloadTransaction: a failed load ends the transaction at once, the old code runs on") {
+    TempDir dir("transaction-load");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+    AssemblyFile garbage = v1;
+    garbage.image.assign(2048, '\x42');
+    ReloadTransaction reload(*host, garbage, {"Counter.cs"});
+    CHECK(reload.step() == ReloadStage::Load);
+    CHECK(reload.done());
+    CHECK_FALSE(reload.committed());
+    CHECK_FALSE(reload.report().success);
+    CHECK(reload.report().failedPhase == "load");
+    CHECK_FALSE(reload.report().errors.empty());
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 1);
+    CHECK(host->domain()->generation() == 1);
+}
+
+TEST_CASE("ReloadTransaction: dropped before its swap it rolls back; the old generation keeps "
+          "everything") {
+    TempDir dir("transaction-dropped");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
+    auto v2 = compileScripts(dir, "gen2.dll", {{"Counter.cs", counter("ticks += 100;")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+    host->tick(0.016);
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    const std::size_t handles = ScriptDomain::liveGcHandles();
+    {
+        ReloadTransaction reload(*host, v2);
+        CHECK(reload.step() == ReloadStage::Load);
+        CHECK(reload.step() == ReloadStage::Reserve);
+        CHECK(ScriptDomain::liveDomains() == 2); // the new generation beside the old one
+    } // dropped here: the incoming generation is unloaded
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::liveDomains() == 1);
+    CHECK(ScriptDomain::liveGcHandles() == handles);
+    CHECK(host->domain()->generation() == 1);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 2);
+}
+
+TEST_CASE("ReloadTransaction: runToEnd is the same stages back to back") {
+    TempDir dir("transaction-run-to-end");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
+    auto v2 = compileScripts(dir, "gen2.dll", {{"Counter.cs", counter("ticks += 100;")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+    REQUIRE(host->setField(c, "ticks", std::int64_t{41}));
+    ReloadTransaction reload(*host, v2, {"forced"});
+    std::vector<ReloadStage> stages;
+    reload.beforeStage = [&](ReloadStage s) { stages.push_back(s); };
+    const ReloadReport report = reload.runToEnd();
+    REQUIRE_MESSAGE(report.success, report.describe());
+    CHECK(stageNames(stages).front() == "load");
+    CHECK(stageNames(stages).back() == "unload");
+    CHECK(report.trigger == std::vector<std::string>{"forced"});
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 41);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 141);
+}
