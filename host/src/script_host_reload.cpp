@@ -116,7 +116,7 @@ Result<Snapshot> ScriptHost::snapshot() {
 
 Result<PreparedGeneration> ScriptHost::prepareGeneration(const AssemblyFile& scripts) {
     const auto started = Clock::now();
-    auto created = ScriptDomain::create(nextGeneration_++, scriptCore_, scripts);
+    auto created = ScriptDomain::create(nextGeneration_++, scriptCore_, scripts, world_);
     if (!created)
         return std::unexpected(created.error());
     // Plan how each class's fields carry and make the proxies today's references will

@@ -285,9 +285,9 @@ TEST_CASE("ScriptDomain: two generations coexist, and the old one unloads cleanl
     const ObjectId entity = world.createEntity("E");
     const ObjectId slot = *world.addScript(entity, "Gen");
 
-    auto first = ScriptDomain::create(1, *core, v1);
+    auto first = ScriptDomain::create(1, *core, v1, world);
     REQUIRE(first);
-    auto second = ScriptDomain::create(2, *core, v2);
+    auto second = ScriptDomain::create(2, *core, v2, world);
     REQUIRE(second);
     ScriptDomain& g1 = **first;
     ScriptDomain& g2 = **second;
@@ -334,7 +334,7 @@ TEST_CASE(
     const std::size_t handles = ScriptDomain::liveGcHandles();
 
     auto cycle = [&](std::uint32_t generation) {
-        auto domain = ScriptDomain::create(100 + generation, *core, *scripts);
+        auto domain = ScriptDomain::create(100 + generation, *core, *scripts, world);
         REQUIRE(domain);
         REQUIRE((*domain)->instantiate(slot, entity, "Tests.Counter"));
         REQUIRE((*domain)->attach(slot));

@@ -1,5 +1,5 @@
 // Internal calls of UEngine.UTransform.
-#include "glue/core_internal_calls.hpp"
+#include "glue/internal_call_groups.hpp"
 #include "glue/glue_access.hpp"
 
 #include <cmath>
