@@ -1,3 +1,4 @@
+#include "glue/engine_internal_calls.hpp"
 #include "host/mono_runtime.hpp"
 #include "mono_test_support.hpp"
 
@@ -263,7 +264,9 @@ TEST_CASE("ScriptHost: a scene sets fields before Initialize and builds every en
 }
 
 TEST_CASE("ScriptDomain: two generations coexist, and the old one unloads cleanly") {
-    REQUIRE(MonoRuntime::start());
+    auto runtime = MonoRuntime::start();
+    REQUIRE(runtime);
+    glue::registerEngineInternalCalls(**runtime); // what the host's composition root does
     TempDir dir("generations");
     const auto source = [](int version) {
         return "using UEngine;\npublic class Gen : UMonoScriptComponent {\n"

@@ -1,6 +1,6 @@
 // Internal calls of UEngine.Application: what scripts may ask about the host.
-#include "glue/internal_call_groups.hpp"
 #include "glue/glue_access.hpp"
+#include "glue/internal_call_groups.hpp"
 #include "host/script_engine.hpp"
 #include "mono/mono_text.hpp"
 

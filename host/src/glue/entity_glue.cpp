@@ -1,6 +1,6 @@
 // Internal calls of UEngine.UEntity.
-#include "glue/internal_call_groups.hpp"
 #include "glue/glue_access.hpp"
+#include "glue/internal_call_groups.hpp"
 #include "host/script_engine.hpp"
 #include "mono/mono_text.hpp"
 #include "mono/object_bridge.hpp"
@@ -41,8 +41,7 @@ std::uint64_t create(MonoObject* self, MonoString* name) {
         ScriptContext& c = context();
         const ObjectId id = c.world->createEntity(mono::toUtf8(name));
         c.world->entity(id)->ownedByScripts = true;
-        if (mono::ObjectBridge* bridge =
-                mono::runtimeState().domains.bridgeOf(mono_domain_get())) {
+        if (mono::ObjectBridge* bridge = mono::runtimeState().domains.bridgeOf(mono_domain_get())) {
             bridge->adopt(id, self); // this object is the entity's proxy from now on
         }
         return id.packed();

@@ -1,7 +1,7 @@
 // Internal calls of UEngine.UObject and UEngine.Internal.ObjectTable: proxies, liveness,
 // destruction.
-#include "glue/internal_call_groups.hpp"
 #include "glue/glue_access.hpp"
+#include "glue/internal_call_groups.hpp"
 #include "host/script_engine.hpp"
 #include "mono/mono_text.hpp"
 #include "mono/object_bridge.hpp"

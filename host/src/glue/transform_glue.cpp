@@ -1,6 +1,6 @@
 // Internal calls of UEngine.UTransform.
-#include "glue/internal_call_groups.hpp"
 #include "glue/glue_access.hpp"
+#include "glue/internal_call_groups.hpp"
 
 #include <cmath>
 #include <cstddef>

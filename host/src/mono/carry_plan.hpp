@@ -17,7 +17,7 @@ namespace scripthost::mono {
 /// fields). Points at both generations' class entries: valid while both are loaded.
 struct CarryPlan : FieldCarryPlan {
     std::vector<FieldCarry> carries;
-    std::vector<std::size_t> targets; ///< parallel to carries
+    std::vector<std::size_t> targets;       ///< parallel to carries
     const ScriptClassEntry* to = nullptr;   ///< the class here
     const ScriptClassEntry* from = nullptr; ///< the class in the older generation
 };
@@ -27,8 +27,7 @@ struct CarryPlan : FieldCarryPlan {
 /// fields line up simply; anything else takes the snapshot path.
 [[nodiscard]] std::unique_ptr<CarryPlan> planCarry(std::string_view className,
                                                    const ScriptClassEntry* to,
-                                                   const ScriptClassEntry* from,
-                                                   bool bothLoaded);
+                                                   const ScriptClassEntry* from, bool bothLoaded);
 
 /// The plans one generation made against the generation it replaces, one per class,
 /// made on first request. Main thread only; clear() before either domain unloads.

@@ -68,8 +68,7 @@ private:
 /// dropped. Returns the thunk's own result on success.
 template <typename Failure, typename R, typename... Params>
 [[nodiscard]] Result<R> callChecked(MonoDomain* domain, LazyThunk<R, Params...>& thunk,
-                                    const Failure& failure,
-                                    std::type_identity_t<Params>... args) {
+                                    const Failure& failure, std::type_identity_t<Params>... args) {
     enterDomain(domain);
     MonoException* exc = nullptr;
     if constexpr (std::is_void_v<R>) {

@@ -1,5 +1,4 @@
 #include "mono/field_access.hpp"
-
 #include "mono/field_layout.hpp"
 #include "mono/mono_text.hpp"
 #include "mono/object_bridge.hpp"

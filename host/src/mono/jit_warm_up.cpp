@@ -1,6 +1,5 @@
 // ScriptDomain::warmUp: JIT-compiling a generation before it is swapped in.
 #include "host/script_domain.hpp"
-
 #include "mono/script_domain_impl.hpp"
 
 #include <spdlog/spdlog.h>

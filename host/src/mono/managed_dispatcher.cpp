@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
-#include <mono/metadata/debug-helpers.h>
 #include <mono/jit/jit.h>
+#include <mono/metadata/debug-helpers.h>
 
 namespace scripthost::mono {
 
@@ -65,13 +65,13 @@ Result<void> ManagedDispatcher::runUpdate(float deltaTime, double time, std::int
 }
 
 Result<void> ManagedDispatcher::runFixedUpdate(float fixedDeltaTime, double time) {
-    return callChecked(domain_, runFixedUpdate_, "the FixedUpdate dispatcher failed: ",
-                       fixedDeltaTime, time);
+    return callChecked(domain_, runFixedUpdate_,
+                       "the FixedUpdate dispatcher failed: ", fixedDeltaTime, time);
 }
 
 Result<int> ManagedDispatcher::countScheduled(ScriptPhase phase) {
-    return callChecked(domain_, countScheduled_, "counting the scheduled scripts failed: ",
-                       static_cast<std::int32_t>(phase));
+    return callChecked(domain_, countScheduled_,
+                       "counting the scheduled scripts failed: ", static_cast<std::int32_t>(phase));
 }
 
 Result<ManagedDispatcher::AfterReloadOutcome> ManagedDispatcher::runAfterReload() {

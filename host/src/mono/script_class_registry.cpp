@@ -141,8 +141,7 @@ Result<std::size_t> ScriptClassEntry::fieldIndex(std::string_view field) const {
     return fail(fmt::format("{} has no [SerializeField] field named {}", info.name, field));
 }
 
-ScriptClassRegistry ScriptClassRegistry::discover(MonoImage* scripts,
-                                                  const ScriptCoreClasses& core,
+ScriptClassRegistry ScriptClassRegistry::discover(MonoImage* scripts, const ScriptCoreClasses& core,
                                                   std::string_view assemblyName) {
     ScriptClassRegistry registry;
     const int rows = mono_image_get_table_rows(scripts, MONO_TABLE_TYPEDEF);

@@ -40,9 +40,8 @@ struct ScriptClassEntry {
 class ScriptClassRegistry {
 public:
     /// Finds the script classes of `scripts` (named `assemblyName` in warnings).
-    [[nodiscard]] static ScriptClassRegistry discover(MonoImage* scripts,
-                                                      const ScriptCoreClasses& core,
-                                                      std::string_view assemblyName);
+    [[nodiscard]] static ScriptClassRegistry
+    discover(MonoImage* scripts, const ScriptCoreClasses& core, std::string_view assemblyName);
 
     /// The classes as plain data, sorted by name.
     [[nodiscard]] const std::vector<ScriptClassInfo>& infos() const noexcept { return infos_; }

@@ -21,8 +21,8 @@ struct ScriptCoreClasses {
     MonoClass* formerlySerializedAsAttribute = nullptr;
     MonoClass* nativeComponentAttribute = nullptr;
     MonoClass* preserveStaticAttribute = nullptr;
-    TypeClasses types;          ///< what decides a field's type
-    ProxyClasses proxyClasses;  ///< moved into the ObjectBridge once the scripts are loaded
+    TypeClasses types;         ///< what decides a field's type
+    ProxyClasses proxyClasses; ///< moved into the ObjectBridge once the scripts are loaded
 
     /// Finds every class in `core` (ScriptCore's image), and its [NativeComponent] classes.
     [[nodiscard]] static Result<ScriptCoreClasses> bind(MonoImage* core);

@@ -66,8 +66,8 @@ Result<mono::ScriptInstance*> ScriptDomain::Impl::instance(ObjectId script) {
     }
     mono::ScriptInstance* found = instances.find(script);
     if (found == nullptr) {
-        return fail(fmt::format("no script instance {} in generation {}", script.toString(),
-                                generation));
+        return fail(
+            fmt::format("no script instance {} in generation {}", script.toString(), generation));
     }
     return found;
 }

@@ -1,7 +1,6 @@
 // ScriptDomain: carrying script fields straight from the previous generation (the
 // reload's direct path, no snapshot Values in between for plain data and references).
 #include "host/script_domain.hpp"
-
 #include "mono/script_domain_impl.hpp"
 
 #include <fmt/format.h>
@@ -14,8 +13,7 @@ const FieldCarryPlan& ScriptDomain::carryPlan(const ScriptDomain& from,
         return *cached;
     const bool bothLoaded = impl_->domain.loaded() && from.impl_->domain.loaded();
     return impl_->carryPlans.add(mono::planCarry(className, impl_->classes.find(className),
-                                                 from.impl_->classes.find(className),
-                                                 bothLoaded));
+                                                 from.impl_->classes.find(className), bothLoaded));
 }
 
 Result<void> ScriptDomain::carryFields(const ScriptDomain& from, ObjectId script,

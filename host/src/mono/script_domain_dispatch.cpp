@@ -1,6 +1,5 @@
 // ScriptDomain: the per-frame phases and the reload hook, through the managed dispatcher.
 #include "host/script_domain.hpp"
-
 #include "host/script_watchdog.hpp"
 #include "mono/managed_exception.hpp"
 #include "mono/script_domain_impl.hpp"

@@ -1,6 +1,5 @@
 // ScriptDomain: reading and writing script instances' [SerializeField] fields.
 #include "host/script_domain.hpp"
-
 #include "mono/script_domain_impl.hpp"
 
 #include <fmt/format.h>

@@ -29,13 +29,13 @@ struct ScriptDomain::Impl {
     MonoImage* scriptsImage = nullptr;
     std::string scriptsAssemblyName;
 
-    mono::ScriptCoreClasses core;          ///< ScriptCore's classes in this domain
-    mono::ManagedDispatcher dispatcher;    ///< ScriptRuntime's thunks
-    mono::ScriptClassRegistry classes;     ///< the script classes
+    mono::ScriptCoreClasses core;               ///< ScriptCore's classes in this domain
+    mono::ManagedDispatcher dispatcher;         ///< ScriptRuntime's thunks
+    mono::ScriptClassRegistry classes;          ///< the script classes
     std::unique_ptr<mono::ObjectBridge> bridge; ///< ids ↔ proxies and instances
     mono::ScriptInstances instances;
-    mono::CarryPlans carryPlans;  ///< against the generation this one replaces
-    std::size_t warmStep = 0;     ///< how far warmUp has come
+    mono::CarryPlans carryPlans; ///< against the generation this one replaces
+    std::size_t warmStep = 0;    ///< how far warmUp has come
 
     Impl() = default;
     Impl(const Impl&) = delete;

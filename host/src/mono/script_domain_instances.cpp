@@ -1,6 +1,5 @@
 // ScriptDomain: creating, scheduling and freeing script instances.
 #include "host/script_domain.hpp"
-
 #include "host/script_watchdog.hpp"
 #include "mono/script_domain_impl.hpp"
 

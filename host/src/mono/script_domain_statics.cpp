@@ -1,6 +1,5 @@
 // ScriptDomain: static constructors and [PreserveStatic] fields.
 #include "host/script_domain.hpp"
-
 #include "host/script_watchdog.hpp"
 #include "mono/managed_exception.hpp"
 #include "mono/script_domain_impl.hpp"
@@ -61,7 +60,8 @@ Result<void> ScriptDomain::initializeClass(std::string_view className) {
     impl_->domain.enter();
     MonoReflectionType* type =
         mono_type_get_object(impl_->domain.get(), mono_class_get_type(entry->klass));
-    const std::string failure = fmt::format("the static constructor of {} threw: ", entry->info.name);
+    const std::string failure =
+        fmt::format("the static constructor of {} threw: ", entry->info.name);
     auto thrown = impl_->dispatcher.runClassConstructor(type, failure);
     if (!thrown)
         return std::unexpected(thrown.error());

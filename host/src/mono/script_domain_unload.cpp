@@ -1,6 +1,5 @@
 // ScriptDomain: unloading a generation, and the process-wide leak checks.
 #include "host/script_domain.hpp"
-
 #include "mono/checked_call.hpp"
 #include "mono/gc_handle.hpp"
 #include "mono/runtime_state.hpp"
