@@ -1,6 +1,7 @@
 #include "host/script_host.hpp"
 
 #include "finalized_proxies.hpp"
+#include "glue/engine_internal_calls.hpp"
 #include "host/mono_runtime.hpp"
 #include "reload/script_snapshotter.hpp"
 
@@ -16,6 +17,7 @@ Result<std::unique_ptr<ScriptHost>> ScriptHost::create(ScriptHostOptions options
     if (!runtime) {
         return std::unexpected(runtime.error());
     }
+    glue::registerEngineInternalCalls(**runtime);
     auto core = AssemblyFile::read(options.scriptCore);
     if (!core) {
         return fail("cannot load ScriptCore: " + core.error().message);
@@ -40,7 +42,7 @@ ScriptHost::ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore)
     context_.world = &world_;
     context_.input = &input_;
     context_.failures = &failures_;
-    context_.host = this;
+    context_.engine = this;
     context_.onFailure = [this](const ScriptFailure& failure) {
         ++failureCount_;
         if (recentFailures_.size() == kRecentFailures) {
@@ -61,7 +63,7 @@ Result<void> ScriptHost::loadScripts(const AssemblyFile& scripts) {
         return fail("scripts are already loaded (generation " +
                     std::to_string(domain_->generation()) + ")");
     }
-    auto domain = ScriptDomain::create(nextGeneration_, scriptCore_, scripts);
+    auto domain = ScriptDomain::create(nextGeneration_, scriptCore_, scripts, world_);
     if (!domain) {
         return std::unexpected(domain.error());
     }

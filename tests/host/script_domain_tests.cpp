@@ -1,3 +1,4 @@
+#include "glue/engine_internal_calls.hpp"
 #include "host/mono_runtime.hpp"
 #include "mono_test_support.hpp"
 
@@ -263,7 +264,9 @@ TEST_CASE("ScriptHost: a scene sets fields before Initialize and builds every en
 }
 
 TEST_CASE("ScriptDomain: two generations coexist, and the old one unloads cleanly") {
-    REQUIRE(MonoRuntime::start());
+    auto runtime = MonoRuntime::start();
+    REQUIRE(runtime);
+    glue::registerEngineInternalCalls(**runtime); // what the host's composition root does
     TempDir dir("generations");
     const auto source = [](int version) {
         return "using UEngine;\npublic class Gen : UMonoScriptComponent {\n"
@@ -285,9 +288,9 @@ TEST_CASE("ScriptDomain: two generations coexist, and the old one unloads cleanl
     const ObjectId entity = world.createEntity("E");
     const ObjectId slot = *world.addScript(entity, "Gen");
 
-    auto first = ScriptDomain::create(1, *core, v1);
+    auto first = ScriptDomain::create(1, *core, v1, world);
     REQUIRE(first);
-    auto second = ScriptDomain::create(2, *core, v2);
+    auto second = ScriptDomain::create(2, *core, v2, world);
     REQUIRE(second);
     ScriptDomain& g1 = **first;
     ScriptDomain& g2 = **second;
@@ -334,7 +337,7 @@ TEST_CASE(
     const std::size_t handles = ScriptDomain::liveGcHandles();
 
     auto cycle = [&](std::uint32_t generation) {
-        auto domain = ScriptDomain::create(100 + generation, *core, *scripts);
+        auto domain = ScriptDomain::create(100 + generation, *core, *scripts, world);
         REQUIRE(domain);
         REQUIRE((*domain)->instantiate(slot, entity, "Tests.Counter"));
         REQUIRE((*domain)->attach(slot));

@@ -9,7 +9,7 @@
 #include "host/script_context.hpp"
 #include "host/script_host.hpp"
 #include "mono/gc_handle.hpp"
-#include "mono/runtime_registry.hpp"
+#include "mono/runtime_state.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
     }
     // Strategies 2 and 3 call instances of the same class, created here.
     MonoDomain* domain = mono_domain_get();
-    MonoImage* image = mono::scriptsImage(domain, "BenchScripts");
+    MonoImage* image = mono::runtimeState().domains.scriptsImage(domain, "BenchScripts");
     if (image == nullptr)
         die("BenchScripts image not found");
     MonoClass* mover = mono_class_from_name(image, "Bench", "Mover");
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
     context.world = &h.world();
     context.input = &h.input();
     context.failures = &h.failures();
-    context.host = &h;
+    context.engine = &h;
     ScriptContextBinding bind(context);
 
     const double dispatcher = perScriptNs([&] { (void)d.runUpdate(0.016f, 0.0, ++frameNo); });

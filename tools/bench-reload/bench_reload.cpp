@@ -289,7 +289,8 @@ struct Bench {
         ScriptContextBinding bind(context);
         static std::uint32_t coldGeneration = 1'000'000;
         const auto start = Clock::now();
-        auto created = ScriptDomain::create(++coldGeneration, scriptCore, gen[1 - current]);
+        auto created =
+            ScriptDomain::create(++coldGeneration, scriptCore, gen[1 - current], host.world());
         if (!created)
             die("cold generation: " + created.error().message);
         ScriptDomain& d = **created;

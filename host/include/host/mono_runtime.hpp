@@ -3,16 +3,25 @@
 
 #include "host/error.hpp"
 
+#include <memory>
 #include <string>
 
 namespace scripthost {
 
+namespace mono {
+struct RuntimeState;
+/// The state the runtime keeps beside Mono, for the host's internal calls, hooks and
+/// helper threads (defined in src/mono/runtime_state.hpp; Mono-free code never needs it).
+[[nodiscard]] RuntimeState& runtimeState() noexcept;
+} // namespace mono
+
 /// The embedded Mono runtime. Mono can start only once per process (a second start
 /// after cleanup crashes it), so this is a process-wide object: start() starts it the
 /// first time and returns the running one after that; shutdown() ends it for good.
-/// Start-up follows MONO-NOTES: preemptive thread suspend (hybrid suspend aborts the
-/// process on domain unload), config, debug symbols, JIT, then the engine API's
-/// internal calls — which are registered once and serve every later app domain.
+/// Start-up follows docs/MONO.md: preemptive thread suspend (hybrid suspend aborts the
+/// process on domain unload), config, debug symbols, JIT. The engine API's internal calls
+/// are registered by whoever puts the host together (they are registered once and serve
+/// every later app domain); the runtime itself knows none of them.
 class MonoRuntime {
 public:
     struct Options {
@@ -40,8 +49,14 @@ public:
     MonoRuntime& operator=(const MonoRuntime&) = delete;
 
 private:
-    MonoRuntime() = default;
+    MonoRuntime();
+    ~MonoRuntime(); // never runs: the runtime lives until the process ends
     static MonoRuntime& instance();
+    friend mono::RuntimeState& mono::runtimeState() noexcept;
+
+    /// Everything the runtime keeps beside Mono: the registry of live domains, the
+    /// unloader, the finalized-proxy mailbox, the running watchdog.
+    std::unique_ptr<mono::RuntimeState> state_;
 };
 
 } // namespace scripthost

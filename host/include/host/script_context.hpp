@@ -12,7 +12,7 @@ namespace scripthost {
 class World;
 class InputState;
 class ScriptFailureTracker;
-class ScriptHost;
+class ScriptEngine;
 
 /// One failure of a script call, as reported to the host.
 struct ScriptFailure {
@@ -35,8 +35,9 @@ struct ScriptContext {
     World* world = nullptr;
     InputState* input = nullptr;
     ScriptFailureTracker* failures = nullptr;
-    /// The host, for calls that add or destroy scripts; may be null (bare domains in tests).
-    ScriptHost* host = nullptr;
+    /// The engine, for calls that add or destroy scripts or ask about the game module; may
+    /// be null (bare domains in tests).
+    ScriptEngine* engine = nullptr;
     /// Called for every script failure (after logging), e.g. to count or collect them.
     std::function<void(const ScriptFailure&)> onFailure;
 

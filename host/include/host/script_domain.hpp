@@ -20,6 +20,8 @@
 
 namespace scripthost {
 
+class World;
+
 /// How one script class's [SerializeField] values go from the previous generation's
 /// instances straight into this generation's (ScriptDomain::carryFields), worked out once
 /// per class per reload. Direct only when the fields line up simply: every old field has
@@ -45,9 +47,11 @@ class ScriptDomain {
 public:
     /// Creates an app domain and loads ScriptCore then the scripts from their bytes (with
     /// symbols, under a name unique to this generation), and finds the script classes.
+    /// `world` is what ids in reference fields mean; it must outlive the domain.
     /// On failure nothing is left behind: the half-made domain is unloaded.
     [[nodiscard]] static Result<std::unique_ptr<ScriptDomain>>
-    create(std::uint32_t generation, const AssemblyFile& scriptCore, const AssemblyFile& scripts);
+    create(std::uint32_t generation, const AssemblyFile& scriptCore, const AssemblyFile& scripts,
+           World& world);
 
     ~ScriptDomain();
     ScriptDomain(const ScriptDomain&) = delete;
@@ -77,8 +81,9 @@ public:
     /// One managed call per phase; the dispatcher iterates the scheduled scripts.
     [[nodiscard]] Result<void> runUpdate(float deltaTime, double time, std::int64_t frame);
     [[nodiscard]] Result<void> runFixedUpdate(float fixedDeltaTime, double time);
-    /// Scripts scheduled (and enabled) for Update or FixedUpdate.
-    [[nodiscard]] int scheduledCount(ScriptPhase phase);
+    /// Scripts scheduled (and enabled) for Update or FixedUpdate (0 once unloaded); an
+    /// error when the dispatcher throws.
+    [[nodiscard]] Result<int> scheduledCount(ScriptPhase phase);
 
     /// Reads / writes a [SerializeField] field of a script instance.
     [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);

@@ -10,6 +10,7 @@
 #include "host/scene.hpp"
 #include "host/script_context.hpp"
 #include "host/script_domain.hpp"
+#include "host/script_engine.hpp"
 #include "host/script_failure_tracker.hpp"
 #include "host/script_watchdog.hpp"
 #include "host/snapshot.hpp"
@@ -42,7 +43,7 @@ struct ScriptHostOptions {
 /// frames: each tick runs the fixed steps that are due (one FixedUpdate dispatch each) and
 /// one Update dispatch. A script's failure is logged, counted and, when it keeps failing, the script
 /// is disabled; a tick never fails because of a script. Main thread only.
-class ScriptHost {
+class ScriptHost : public ScriptEngine {
 public:
     /// Starts the Mono runtime (once per process) and reads ScriptCore.
     [[nodiscard]] static Result<std::unique_ptr<ScriptHost>> create(ScriptHostOptions options);
@@ -67,12 +68,18 @@ public:
     }
     /// The attached game module's name (UEngine.Application.gameModule); "" for none.
     void setGameModuleName(std::string name) { gameModuleName_ = std::move(name); }
-    [[nodiscard]] const std::string& gameModuleName() const noexcept { return gameModuleName_; }
+    [[nodiscard]] std::string_view gameModuleName() const noexcept override {
+        return gameModuleName_;
+    }
     /// A scene with one entity per script class, each carrying that script.
     [[nodiscard]] Scene defaultScene() const;
 
     /// Adds a script to an entity: construct, set fields, Initialize.
     [[nodiscard]] Result<ObjectId> addScript(ObjectId entity, const SceneScript& script);
+    /// ScriptEngine: a script with default field values (UEntity.AddComponent from C#).
+    [[nodiscard]] Result<ObjectId> addScript(ObjectId entity, std::string_view className) override {
+        return addScript(entity, SceneScript{std::string(className), nlohmann::json::object()});
+    }
     /// Runs the script's Destroy and removes it.
     [[nodiscard]] Result<void> removeScript(ObjectId script);
     /// Removes the entity's scripts (running Destroy), then the entity.
@@ -80,7 +87,7 @@ public:
     /// Destroys an entity, native component or script now, whatever it is.
     [[nodiscard]] Result<void> destroyObject(ObjectId id);
     /// Destroys an object at the end of the current frame (UObject.Destroy from scripts).
-    void queueDestroy(ObjectId id) { destroyQueue_.push_back(id); }
+    void queueDestroy(ObjectId id) override { destroyQueue_.push_back(id); }
     /// Destroys what is queued, and the script-owned entities whose proxies the GC has
     /// finalized (and that no script has picked up again). Each frame runs this; a
     /// reload runs it before its snapshot. Returns how many objects were destroyed.

@@ -1,7 +1,7 @@
 // Internal calls of UEngine.Application: what scripts may ask about the host.
-#include "glue/core_internal_calls.hpp"
 #include "glue/glue_access.hpp"
-#include "host/script_host.hpp"
+#include "glue/internal_call_groups.hpp"
+#include "host/script_engine.hpp"
 #include "mono/mono_text.hpp"
 
 #include <mono/metadata/appdomain.h>
@@ -11,9 +11,9 @@ namespace scripthost::glue {
 namespace {
 MonoString* gameModule() {
     return guarded("Application.gameModule", [&]() -> MonoString* {
-        const ScriptHost* host = context().host;
-        auto text =
-            mono::newString(mono_domain_get(), host ? host->gameModuleName() : std::string());
+        const ScriptEngine* engine = context().engine;
+        auto text = mono::newString(mono_domain_get(),
+                                    engine ? engine->gameModuleName() : std::string_view());
         if (!text)
             throw ScriptError(ManagedError::InvalidOperation, text.error().message);
         return *text;

@@ -1,5 +1,5 @@
 // Internal calls of UEngine.Debug: script log lines go to the host's "script" logger.
-#include "glue/core_internal_calls.hpp"
+#include "glue/internal_call_groups.hpp"
 #include "glue/script_error.hpp"
 #include "mono/mono_text.hpp"
 

@@ -1,11 +1,10 @@
 // Internal calls of UEngine.UEntity.
-#include "finalized_proxies.hpp"
-#include "glue/core_internal_calls.hpp"
 #include "glue/glue_access.hpp"
-#include "host/script_host.hpp"
+#include "glue/internal_call_groups.hpp"
+#include "host/script_engine.hpp"
 #include "mono/mono_text.hpp"
 #include "mono/object_bridge.hpp"
-#include "mono/runtime_registry.hpp"
+#include "mono/runtime_state.hpp"
 
 #include <mono/metadata/appdomain.h>
 
@@ -42,16 +41,16 @@ std::uint64_t create(MonoObject* self, MonoString* name) {
         ScriptContext& c = context();
         const ObjectId id = c.world->createEntity(mono::toUtf8(name));
         c.world->entity(id)->ownedByScripts = true;
-        if (mono::ObjectBridge* bridge = mono::bridgeOf(mono_domain_get())) {
+        if (mono::ObjectBridge* bridge = mono::runtimeState().domains.bridgeOf(mono_domain_get())) {
             bridge->adopt(id, self); // this object is the entity's proxy from now on
         }
         return id.packed();
     });
 }
 
-// Runs on the GC's finalizer thread: no context, no world — just the mailbox.
+// Runs on the GC's finalizer thread: no context, no world — just the runtime's mailbox.
 void proxyFinalized(std::uint64_t e) {
-    noteProxyFinalized(ObjectId::unpack(e));
+    mono::runtimeState().finalizedProxies.note(ObjectId::unpack(e));
 }
 
 std::uint64_t addComponent(std::uint64_t e, MonoString* kind) {
@@ -68,15 +67,14 @@ MonoObject* addScript(std::uint64_t e, MonoString* className) {
     return guarded("UEntity.AddComponent", [&]() -> MonoObject* {
         requireEntity(e);
         ScriptContext& c = context();
-        if (c.host == nullptr) {
+        if (c.engine == nullptr) {
             throw ScriptError(ManagedError::InvalidOperation,
                               "AddComponent needs the host's game loop");
         }
-        auto slot = c.host->addScript(
-            ObjectId::unpack(e), SceneScript{mono::toUtf8(className), nlohmann::json::object()});
+        auto slot = c.engine->addScript(ObjectId::unpack(e), mono::toUtf8(className));
         if (!slot)
             throw ScriptError(ManagedError::Argument, slot.error().message);
-        mono::ObjectBridge* bridge = mono::bridgeOf(mono_domain_get());
+        mono::ObjectBridge* bridge = mono::runtimeState().domains.bridgeOf(mono_domain_get());
         auto instance = bridge ? bridge->remoteOf(*c.world, *slot) : fail("no active generation");
         if (!instance)
             throw ScriptError(ManagedError::InvalidOperation, instance.error().message);

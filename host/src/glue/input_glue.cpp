@@ -1,6 +1,6 @@
 // Internal calls of UEngine.UInputSystem.
-#include "glue/core_internal_calls.hpp"
 #include "glue/glue_access.hpp"
+#include "glue/internal_call_groups.hpp"
 #include "mono/mono_text.hpp"
 
 namespace scripthost::glue {

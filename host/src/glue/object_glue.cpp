@@ -1,11 +1,11 @@
 // Internal calls of UEngine.UObject and UEngine.Internal.ObjectTable: proxies, liveness,
 // destruction.
-#include "glue/core_internal_calls.hpp"
 #include "glue/glue_access.hpp"
-#include "host/script_host.hpp"
+#include "glue/internal_call_groups.hpp"
+#include "host/script_engine.hpp"
 #include "mono/mono_text.hpp"
 #include "mono/object_bridge.hpp"
-#include "mono/runtime_registry.hpp"
+#include "mono/runtime_state.hpp"
 
 #include <mono/metadata/appdomain.h>
 
@@ -14,7 +14,7 @@ namespace scripthost::glue {
 namespace {
 
 mono::ObjectBridge& bridge() {
-    mono::ObjectBridge* b = mono::bridgeOf(mono_domain_get());
+    mono::ObjectBridge* b = mono::runtimeState().domains.bridgeOf(mono_domain_get());
     if (b == nullptr) {
         throw ScriptError(ManagedError::InvalidOperation, "no script generation is active");
     }
@@ -52,10 +52,10 @@ MonoBoolean isAlive(std::uint64_t packed) {
 void destroy(std::uint64_t packed) {
     guarded("UObject.Destroy", [&] {
         ScriptContext& c = context();
-        if (c.host == nullptr) {
+        if (c.engine == nullptr) {
             throw ScriptError(ManagedError::InvalidOperation, "Destroy needs the host's game loop");
         }
-        c.host->queueDestroy(ObjectId::unpack(packed)); // at the end of the frame
+        c.engine->queueDestroy(ObjectId::unpack(packed)); // at the end of the frame
     });
 }
 

@@ -1,6 +1,6 @@
 #include "glue/script_error.hpp"
 
-#include "mono/runtime_registry.hpp"
+#include "mono/runtime_state.hpp"
 
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/exception.h>
@@ -18,7 +18,7 @@ void raiseManaged(ManagedError kind, const std::string& message) noexcept {
         exception = mono_get_exception_argument(nullptr, message.c_str());
         break;
     case ManagedError::MissingReference:
-        if (MonoImage* core = mono::scriptCoreImage(mono_domain_get())) {
+        if (MonoImage* core = mono::runtimeState().domains.scriptCoreImage(mono_domain_get())) {
             exception = mono_exception_from_name_msg(core, "UEngine", "MissingReferenceException",
                                                      message.c_str());
         }

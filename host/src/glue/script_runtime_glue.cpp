@@ -1,6 +1,6 @@
 // Internal calls of the managed dispatcher: failure reports from scripts.
-#include "glue/core_internal_calls.hpp"
 #include "glue/glue_access.hpp"
+#include "glue/internal_call_groups.hpp"
 #include "host/script_failure_tracker.hpp"
 #include "host/script_watchdog.hpp"
 #include "mono/managed_exception.hpp"

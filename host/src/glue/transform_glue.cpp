@@ -1,6 +1,6 @@
 // Internal calls of UEngine.UTransform.
-#include "glue/core_internal_calls.hpp"
 #include "glue/glue_access.hpp"
+#include "glue/internal_call_groups.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -11,7 +11,7 @@ namespace scripthost::glue {
 
 namespace {
 
-// The managed structs and GLM's must agree byte for byte (MONO-NOTES, "Calls").
+// The managed structs and GLM's must agree byte for byte (docs/MONO.md, "Calls").
 // By-value struct arguments follow the C ABI only for trivially copyable types: a GLM
 // built with GLM_FORCE_CTOR_INIT (user-provided copy constructors) would be passed by
 // hidden pointer and read garbage.

@@ -1,19 +1,13 @@
 #include "mono/domain_unloader.hpp"
 
 #include "mono/managed_exception.hpp"
-#include "mono/runtime_registry.hpp"
+#include "mono/runtime_state.hpp"
 
 #include <fmt/format.h>
 #include <mono/metadata/threads.h>
 #include <spdlog/spdlog.h>
 
 namespace scripthost::mono {
-
-DomainUnloader& DomainUnloader::instance() {
-    // Never destroyed: stop() runs before the runtime shuts down, never at static exit.
-    static auto* unloader = new DomainUnloader();
-    return *unloader;
-}
 
 void DomainUnloader::submit(MonoDomain* domain, std::string label) {
     std::lock_guard lock(mutex_);
@@ -56,7 +50,7 @@ void DomainUnloader::run() {
     // A thread Mono knows, in the root domain: the unload switches it into the dying
     // domain for the DomainUnload event and back, and its collections must be able to
     // suspend it.
-    MonoThread* self = mono_thread_attach(rootDomain());
+    MonoThread* self = mono_thread_attach(runtimeState().root);
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });

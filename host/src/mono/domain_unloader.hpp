@@ -23,10 +23,15 @@
 
 namespace scripthost::mono {
 
+/// Owned by the RuntimeState (one per process, never destroyed: stop() runs before the
+/// runtime shuts down, never at static exit). The main thread submits and waits; the
+/// unloader's own thread, started with the first unload, takes the jobs; the mutex guards
+/// everything they share.
 class DomainUnloader {
 public:
-    /// The process's unloader (its thread starts with the first unload).
-    static DomainUnloader& instance();
+    DomainUnloader() = default;
+    DomainUnloader(const DomainUnloader&) = delete;
+    DomainUnloader& operator=(const DomainUnloader&) = delete;
 
     /// Queues `domain` for unloading; `label` names it in failure messages.
     void submit(MonoDomain* domain, std::string label);
@@ -45,7 +50,6 @@ public:
     void stop();
 
 private:
-    DomainUnloader() = default;
     void run();
 
     struct Job {

@@ -36,4 +36,13 @@ ManagedException describeException(MonoObject* exception) {
     return out;
 }
 
+std::string thrownText(MonoObject* exception) {
+    ManagedException described = describeException(exception);
+    if (described.type == "System.Threading.ThreadAbortException") {
+        return "stopped by the watchdog: it ran past its time budget; where it was: " +
+               described.text;
+    }
+    return described.text;
+}
+
 } // namespace scripthost::mono

@@ -18,4 +18,8 @@ struct ManagedException {
 /// (ToString of a user-defined exception is still managed code, so it is guarded too).
 [[nodiscard]] ManagedException describeException(MonoObject* exception);
 
+/// What a failed call reports about `exception`: its ToString(), or for the watchdog's
+/// abort (a ThreadAbortException) that the script ran past its budget, and where it was.
+[[nodiscard]] std::string thrownText(MonoObject* exception);
+
 } // namespace scripthost::mono

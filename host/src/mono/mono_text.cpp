@@ -1,6 +1,7 @@
 #include "mono/mono_text.hpp"
 
 #include <memory>
+#include <mono/metadata/class.h>
 #include <mono/utils/mono-error.h>
 #include <vector>
 
@@ -72,6 +73,20 @@ Result<MonoString*> newString(MonoDomain* domain, std::string_view utf8) {
         return fail("out of memory creating a managed string");
     }
     return string;
+}
+
+std::string stringProperty(MonoObject* object, const char* property) {
+    MonoClass* klass = mono_object_get_class(object);
+    MonoProperty* prop = mono_class_get_property_from_name(klass, property);
+    if (prop == nullptr) {
+        return {};
+    }
+    MonoObject* exc = nullptr;
+    MonoObject* value = mono_property_get_value(prop, object, nullptr, &exc);
+    if (exc != nullptr || value == nullptr) {
+        return {};
+    }
+    return toUtf8(reinterpret_cast<MonoString*>(value));
 }
 
 } // namespace scripthost::mono

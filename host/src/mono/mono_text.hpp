@@ -16,4 +16,9 @@ namespace scripthost::mono {
 /// would silently hand back null), so a bad byte in a scene file is reported, not lost.
 [[nodiscard]] Result<MonoString*> newString(MonoDomain* domain, std::string_view utf8);
 
+/// The value of a string property of `object` (an attribute's "Kind", "DisplayName", …),
+/// read through its managed getter; "" when there is no such property, it is null, or
+/// its getter throws (attribute getters are trivial: a throw means "no value").
+[[nodiscard]] std::string stringProperty(MonoObject* object, const char* property);
+
 } // namespace scripthost::mono

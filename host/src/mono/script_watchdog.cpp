@@ -1,6 +1,6 @@
 #include "host/script_watchdog.hpp"
 
-#include "mono/runtime_registry.hpp"
+#include "mono/runtime_state.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -60,7 +60,7 @@ struct ScriptWatchdog::Impl {
     }
 
     void run() {
-        MonoThread* self = mono_thread_attach(mono::rootDomain());
+        MonoThread* self = mono_thread_attach(mono::runtimeState().root);
         const auto tick = std::clamp<Clock::duration>(
             options.budget / 10, std::chrono::milliseconds(2), std::chrono::milliseconds(100));
         std::unique_lock lock(mutex);
@@ -96,7 +96,12 @@ struct ScriptWatchdog::Impl {
 
 namespace {
 
-std::atomic<ScriptWatchdog::Impl*> g_active{nullptr};
+// The running watchdog lives in the runtime's state (mono::RuntimeState::watchdog).
+std::atomic<ScriptWatchdog::Impl*>& activeWatchdog() noexcept {
+    return mono::runtimeState().watchdog;
+}
+// Nesting of Scopes on the watched thread: only the outermost arms the watchdog. Per
+// thread, so it outlives any one watchdog (a scope may end after its watchdog stopped).
 thread_local int t_depth = 0;
 
 void exitHostage(const std::string& phase, std::chrono::milliseconds held) {
@@ -116,12 +121,12 @@ void exitHostage(const std::string& phase, std::chrono::milliseconds held) {
 } // namespace
 
 Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions options) {
-    MonoDomain* root = mono::rootDomain();
+    MonoDomain* root = mono::runtimeState().root;
     if (root == nullptr)
         return fail("the watchdog needs the Mono runtime running");
     if (options.budget <= std::chrono::milliseconds::zero())
         return fail("the watchdog's budget must be positive");
-    if (g_active.load() != nullptr)
+    if (activeWatchdog().load() != nullptr)
         return fail("a watchdog is already running in this process");
     auto impl = std::make_unique<Impl>();
     impl->options = std::move(options);
@@ -144,14 +149,14 @@ Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions op
     }
     Impl* raw = impl.get();
     impl->thread = std::thread([raw] { raw->run(); });
-    g_active.store(raw);
+    activeWatchdog().store(raw);
     return std::unique_ptr<ScriptWatchdog>(new ScriptWatchdog(std::move(impl)));
 }
 
 ScriptWatchdog::ScriptWatchdog(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 ScriptWatchdog::~ScriptWatchdog() {
-    g_active.store(nullptr);
+    activeWatchdog().store(nullptr);
     {
         std::lock_guard lock(impl_->mutex);
         impl_->stopping = true;
@@ -162,7 +167,7 @@ ScriptWatchdog::~ScriptWatchdog() {
 }
 
 void ScriptWatchdog::abortHandled() noexcept {
-    Impl* watchdog = g_active.load(std::memory_order_acquire);
+    Impl* watchdog = activeWatchdog().load(std::memory_order_acquire);
     if (watchdog == nullptr)
         return;
     std::lock_guard lock(watchdog->mutex);
@@ -173,7 +178,7 @@ void ScriptWatchdog::abortHandled() noexcept {
 }
 
 bool ScriptWatchdog::running() noexcept {
-    return g_active.load() != nullptr;
+    return activeWatchdog().load() != nullptr;
 }
 
 const WatchdogOptions& ScriptWatchdog::options() const noexcept {
@@ -185,7 +190,7 @@ std::uint64_t ScriptWatchdog::aborts() const noexcept {
 }
 
 ScriptWatchdog::Scope::Scope(const char* phase) noexcept {
-    Impl* watchdog = g_active.load(std::memory_order_acquire);
+    Impl* watchdog = activeWatchdog().load(std::memory_order_acquire);
     if (watchdog == nullptr || std::this_thread::get_id() != watchdog->mainThread)
         return;
     counted_ = true;
@@ -201,7 +206,7 @@ ScriptWatchdog::Scope::~Scope() {
     --t_depth;
     if (!outermost_)
         return;
-    if (Impl* watchdog = g_active.load(std::memory_order_acquire))
+    if (Impl* watchdog = activeWatchdog().load(std::memory_order_acquire))
         watchdog->disarm();
 }
 

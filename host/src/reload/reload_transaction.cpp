@@ -67,7 +67,8 @@ struct ReloadTransaction::State {
 void ReloadTransaction::State::runLoad() {
     const auto started = Clock::now();
     report.fromGeneration = host.domain() ? host.domain()->generation() : 0;
-    auto created = ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts);
+    auto created = ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts,
+                                        host.world());
     scripts = {};
     if (!created) {
         report.loadMs = msSince(started);

@@ -1,5 +1,6 @@
 #pragma once
-// Registration of ScriptCore's internal calls (the C++ side of the engine API).
+// The engine API's internal calls, one registration function per ScriptCore class group
+// (the C++ side of the engine API). registerEngineInternalCalls runs them all.
 
 #include "host/mono_runtime.hpp"
 
@@ -14,16 +15,5 @@ void registerInputCalls(MonoRuntime& runtime);
 void registerDebugCalls(MonoRuntime& runtime);
 void registerScriptRuntimeCalls(MonoRuntime& runtime);
 void registerApplicationCalls(MonoRuntime& runtime);
-
-/// Registers every internal call ScriptCore declares. Once per process.
-inline void registerCoreInternalCalls(MonoRuntime& runtime) {
-    registerObjectCalls(runtime);
-    registerTransformCalls(runtime);
-    registerEntityCalls(runtime);
-    registerInputCalls(runtime);
-    registerDebugCalls(runtime);
-    registerScriptRuntimeCalls(runtime);
-    registerApplicationCalls(runtime);
-}
 
 } // namespace scripthost::glue

@@ -1,0 +1,103 @@
+#include "mono/generation_domain.hpp"
+
+#include "mono/managed_exception.hpp"
+#include "mono/runtime_state.hpp"
+
+#include <fmt/format.h>
+#include <mono/metadata/assembly.h>
+#include <mono/metadata/mono-debug.h>
+#include <spdlog/spdlog.h>
+#include <utility>
+
+namespace scripthost::mono {
+
+GenerationDomain::GenerationDomain(MonoDomain* domain, std::string name) noexcept
+    : domain_(domain), name_(std::move(name)) {}
+
+GenerationDomain::GenerationDomain(GenerationDomain&& other) noexcept
+    : domain_(std::exchange(other.domain_, nullptr)), name_(std::move(other.name_)) {}
+
+GenerationDomain& GenerationDomain::operator=(GenerationDomain&& other) noexcept {
+    if (this != &other) {
+        if (MonoDomain* dying = release()) {
+            if (auto r = unloadNow(dying, name_); !r)
+                spdlog::warn("{}", r.error().message);
+        }
+        domain_ = std::exchange(other.domain_, nullptr);
+        name_ = std::move(other.name_);
+    }
+    return *this;
+}
+
+GenerationDomain::~GenerationDomain() {
+    if (MonoDomain* dying = release()) {
+        if (auto r = unloadNow(dying, name_); !r)
+            spdlog::warn("{}", r.error().message);
+    }
+}
+
+Result<GenerationDomain> GenerationDomain::create(std::uint32_t generation) {
+    RuntimeState& runtime = runtimeState();
+    std::string name = fmt::format("scripthost-gen{}-{}", generation, ++runtime.domainSerial);
+    MonoDomain* domain = mono_domain_create_appdomain(name.data(), nullptr);
+    if (domain == nullptr) {
+        return fail("cannot create app domain " + name);
+    }
+    runtime.liveDomains.fetch_add(1, std::memory_order_relaxed); // counted down by release
+    mono_domain_set(domain, false);
+    mono_domain_set_config(domain, ".", "");
+    return GenerationDomain(domain, std::move(name));
+}
+
+Result<MonoImage*> GenerationDomain::load(const AssemblyFile& file, bool isScriptCore) {
+    const std::string imageName = name_ + "/" + file.name;
+    MonoImageOpenStatus status = MONO_IMAGE_OK;
+    MonoImage* image = mono_image_open_from_data_with_name(
+        const_cast<char*>(file.image.data()), static_cast<std::uint32_t>(file.image.size()),
+        /*need_copy*/ 1, &status, /*refonly*/ 0, imageName.c_str());
+    if (image == nullptr || status != MONO_IMAGE_OK) {
+        return fail(fmt::format("{} is not a valid assembly: {}", file.path.string(),
+                                mono_image_strerror(status)));
+    }
+    if (!file.symbols.empty()) {
+        mono_debug_open_image_from_memory(image,
+                                          reinterpret_cast<const mono_byte*>(file.symbols.data()),
+                                          static_cast<int>(file.symbols.size()));
+    }
+    MonoAssembly* assembly = mono_assembly_load_from_full(image, imageName.c_str(), &status, 0);
+    mono_image_close(image); // the assembly keeps its own reference
+    if (assembly == nullptr || status != MONO_IMAGE_OK) {
+        return fail(
+            fmt::format("cannot load {}: {}", file.path.string(), mono_image_strerror(status)));
+    }
+    runtimeState().domains.registerAssembly(domain_, assembly, isScriptCore);
+    return mono_assembly_get_image(assembly);
+}
+
+void GenerationDomain::switchToRoot() noexcept {
+    mono_domain_set(runtimeState().root, true);
+}
+
+MonoDomain* GenerationDomain::handOut() noexcept {
+    RuntimeState& runtime = runtimeState();
+    runtime.domains.forget(domain_);
+    runtime.liveDomains.fetch_sub(1, std::memory_order_relaxed);
+    return std::exchange(domain_, nullptr);
+}
+
+Result<void> GenerationDomain::unloadNow(MonoDomain* dying, const std::string& label) {
+    // One unload at a time: finish the ones in the background first.
+    runtimeState().unloader.waitIdle(std::chrono::steady_clock::time_point::max());
+    MonoObject* exc = nullptr;
+    mono_domain_try_unload(dying, &exc);
+    if (exc != nullptr) {
+        return fail(fmt::format("unloading {} failed: {}", label, thrownText(exc)));
+    }
+    return {};
+}
+
+void GenerationDomain::unloadInBackground(MonoDomain* dying, std::string label) {
+    runtimeState().unloader.submit(dying, std::move(label));
+}
+
+} // namespace scripthost::mono

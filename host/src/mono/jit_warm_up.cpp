@@ -1,0 +1,64 @@
+// ScriptDomain::warmUp: JIT-compiling a generation before it is swapped in.
+#include "host/script_domain.hpp"
+#include "mono/script_domain_impl.hpp"
+
+#include <spdlog/spdlog.h>
+#include <string_view>
+
+namespace scripthost {
+
+namespace {
+
+// The dispatcher's steps after its thunks: its per-script loops, then its Warm method.
+constexpr std::size_t kCompileLoopsStep = mono::ManagedDispatcher::kThunkCount;
+constexpr std::size_t kRunWarmStep = kCompileLoopsStep + 1;
+constexpr std::size_t kDispatcherSteps = kRunWarmStep + 1;
+
+void warmDispatcher(mono::ManagedDispatcher& dispatcher, std::size_t step) {
+    if (step < mono::ManagedDispatcher::kThunkCount) {
+        dispatcher.makeThunk(step);
+    } else if (step == kCompileLoopsStep) {
+        dispatcher.compileLoops();
+    } else if (auto warmed = dispatcher.runWarm(); !warmed) {
+        spdlog::warn("{}", warmed.error().message); // ScriptCore's own code: never expected
+    }
+}
+
+// A script class: its vtable, its constructor and the messages the dispatcher calls.
+void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
+    if (entry.ctor != nullptr)
+        (void)entry.prepareConstruction(domain);
+    for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
+        void* iter = nullptr;
+        while (MonoMethod* method = mono_class_get_methods(entry.klass, &iter)) {
+            if (std::string_view(mono_method_get_name(method)) == name)
+                mono_compile_method(method);
+        }
+    }
+}
+
+} // namespace
+
+bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
+    Impl& m = *impl_;
+    if (!m.domain.loaded())
+        return true;
+    m.domain.enter();
+    const auto start = std::chrono::steady_clock::now();
+    // The work in small steps, so a slice can stop between any two of them.
+    const auto& classes = m.classes.entries();
+    const std::size_t total = kDispatcherSteps + classes.size();
+    while (m.warmStep < total) {
+        if (m.warmStep < kDispatcherSteps) {
+            warmDispatcher(m.dispatcher, m.warmStep);
+        } else {
+            warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps]);
+        }
+        ++m.warmStep;
+        if (std::chrono::steady_clock::now() - start >= slice)
+            break;
+    }
+    return m.warmStep >= total;
+}
+
+} // namespace scripthost

@@ -1,0 +1,80 @@
+#pragma once
+// ManagedDispatcher: the C++ side of ScriptCore's UEngine.Internal.ScriptRuntime.
+
+#include "host/error.hpp"
+#include "host/object_id.hpp"
+#include "host/script_phase.hpp"
+#include "mono/checked_call.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <mono/metadata/class.h>
+#include <mono/metadata/object.h>
+#include <string_view>
+
+namespace scripthost::mono {
+
+/// One generation's dispatcher entry points. Each frame is one managed call per phase
+/// (the managed side iterates the scheduled scripts), so these thunks are the host's
+/// per-frame path: each call enters the domain, calls the thunk and checks its exception
+/// through callChecked, and allocates nothing unless it failed. Thunks are made lazily (or
+/// by the JIT warm-up). Main thread only; reset (= {}) before the domain unloads.
+class ManagedDispatcher {
+public:
+    /// The thunks makeThunk can make, one per dispatcher method.
+    static constexpr std::size_t kThunkCount = 9;
+
+    ManagedDispatcher() = default;
+
+    /// Finds the dispatcher's methods in `runtime` (ScriptRuntime) of `domain`.
+    [[nodiscard]] static Result<ManagedDispatcher> bind(MonoDomain* domain, MonoClass* runtime);
+
+    /// Schedules `instance` for script slot `script` on `entity`; `messages` says which
+    /// of Update (1) and FixedUpdate (2) its class overrides.
+    [[nodiscard]] Result<void> attach(MonoObject* instance, ObjectId script, ObjectId entity,
+                                      bool runInitialize, std::int32_t messages);
+    /// Runs Destroy and unschedules the script.
+    [[nodiscard]] Result<void> detach(ObjectId script);
+    [[nodiscard]] Result<void> setEnabled(ObjectId script, bool enabled);
+    [[nodiscard]] Result<void> runUpdate(float deltaTime, double time, std::int64_t frame);
+    [[nodiscard]] Result<void> runFixedUpdate(float fixedDeltaTime, double time);
+    /// Scripts scheduled (and enabled) for `phase`.
+    [[nodiscard]] Result<int> countScheduled(ScriptPhase phase);
+
+    /// What RunAfterReload reports: the script whose OnAfterReload threw, and the
+    /// exception (null when every script's hook ran). Valid until the next managed call.
+    struct AfterReloadOutcome {
+        ObjectId failedScript;
+        MonoObject* thrown = nullptr;
+    };
+    /// Calls OnAfterReload on every attached script in attach order, up to the first throw.
+    [[nodiscard]] Result<AfterReloadOutcome> runAfterReload();
+
+    /// Runs the static constructor of `type`'s class; returns what it threw, or null.
+    /// `failure` prefixes the error when the dispatcher itself throws.
+    [[nodiscard]] Result<MonoObject*> runClassConstructor(MonoReflectionType* type,
+                                                          std::string_view failure);
+    /// Sizes the dispatcher's lists for `scripts` more scripts.
+    [[nodiscard]] Result<void> reserve(std::size_t scripts);
+
+    /// JIT warm-up steps: makes thunk `index` (< kThunkCount); compiles the dispatcher's
+    /// per-script loops; runs ScriptRuntime.Warm (ScriptCore's own code, no script code).
+    void makeThunk(std::size_t index);
+    void compileLoops();
+    [[nodiscard]] Result<void> runWarm();
+
+private:
+    MonoDomain* domain_ = nullptr;
+    MonoClass* runtime_ = nullptr;
+    LazyThunk<void, MonoObject*, std::uint64_t, std::uint64_t, MonoBoolean, std::int32_t> attach_;
+    LazyThunk<void, std::uint64_t> detach_;
+    LazyThunk<void, std::uint64_t, MonoBoolean> setEnabled_;
+    LazyThunk<void, float, double, std::int64_t> runUpdate_;
+    LazyThunk<void, float, double> runFixedUpdate_;
+    LazyThunk<std::int32_t, std::int32_t> countScheduled_;
+    LazyThunk<MonoObject*, std::uint64_t*> afterReload_;
+    LazyThunk<MonoObject*, MonoObject*> classConstructor_;
+    LazyThunk<void, std::int32_t> reserve_;
+};
+
+} // namespace scripthost::mono

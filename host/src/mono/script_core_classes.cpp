@@ -1,0 +1,113 @@
+#include "mono/script_core_classes.hpp"
+
+#include "mono/mono_text.hpp"
+
+#include <array>
+#include <fmt/format.h>
+#include <memory>
+#include <mono/metadata/reflection.h>
+#include <mono/metadata/tokentype.h>
+
+namespace scripthost::mono {
+
+namespace {
+
+struct WantedClass {
+    const char* ns;
+    const char* name;
+    MonoClass* found = nullptr;
+};
+
+enum Wanted : std::size_t {
+    Dispatcher,
+    ScriptBase,
+    SerializeField,
+    FormerlySerializedAs,
+    Vector2,
+    Vector3,
+    Vector4,
+    Quaternion,
+    UObject,
+    UEntity,
+    UComponent,
+    NativeComponent,
+    WantedCount,
+};
+
+// Looks up every wanted class; the first one missing is the error.
+Result<void> findAll(MonoImage* core, std::array<WantedClass, WantedCount>& wanted) {
+    for (WantedClass& w : wanted) {
+        w.found = mono_class_from_name(core, w.ns, w.name);
+        if (w.found == nullptr) {
+            return fail(fmt::format("ScriptCore has no class {}.{} (is ScriptCore.dll from "
+                                    "another version?)",
+                                    w.ns, w.name));
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+Result<ScriptCoreClasses> ScriptCoreClasses::bind(MonoImage* core) {
+    std::array<WantedClass, WantedCount> w{{{"UEngine.Internal", "ScriptRuntime"},
+                                            {"UEngine", "UMonoScriptComponent"},
+                                            {"UEngine", "SerializeFieldAttribute"},
+                                            {"UEngine", "FormerlySerializedAsAttribute"},
+                                            {"UEngine", "Vector2"},
+                                            {"UEngine", "Vector3"},
+                                            {"UEngine", "Vector4"},
+                                            {"UEngine", "Quaternion"},
+                                            {"UEngine", "UObject"},
+                                            {"UEngine", "UEntity"},
+                                            {"UEngine", "UComponent"},
+                                            {"UEngine", "NativeComponentAttribute"}}};
+    if (auto found = findAll(core, w); !found)
+        return std::unexpected(found.error());
+    ScriptCoreClasses c;
+    c.dispatcher = w[Dispatcher].found;
+    c.scriptBase = w[ScriptBase].found;
+    c.serializeFieldAttribute = w[SerializeField].found;
+    c.formerlySerializedAsAttribute = w[FormerlySerializedAs].found;
+    c.nativeComponentAttribute = w[NativeComponent].found;
+    c.types = {w[Vector2].found, w[Vector3].found,    w[Vector4].found,    w[Quaternion].found,
+               w[UEntity].found, w[UComponent].found, w[ScriptBase].found, w[SerializeField].found};
+    c.proxyClasses.uobject = w[UObject].found;
+    c.proxyClasses.entity = w[UEntity].found;
+    c.proxyClasses.component = w[UComponent].found;
+    c.proxyClasses.nativeId = mono_class_get_field_from_name(w[UObject].found, "m_NativeId");
+    c.proxyClasses.entityId = mono_class_get_field_from_name(w[UComponent].found, "m_EntityId");
+    if (c.proxyClasses.nativeId == nullptr || c.proxyClasses.entityId == nullptr) {
+        return fail("ScriptCore's UObject/UComponent lack their id fields");
+    }
+    c.collectComponentKinds(core);
+    c.preserveStaticAttribute = mono_class_from_name(core, "UEngine", "PreserveStaticAttribute");
+    if (c.preserveStaticAttribute == nullptr) {
+        return fail("ScriptCore has no UEngine.PreserveStaticAttribute");
+    }
+    return c;
+}
+
+void ScriptCoreClasses::collectComponentKinds(MonoImage* image) {
+    const int rows = mono_image_get_table_rows(image, MONO_TABLE_TYPEDEF);
+    for (int row = 2; row <= rows; ++row) {
+        MonoClass* klass = mono_class_get(image, MONO_TOKEN_TYPE_DEF | row);
+        if (klass == nullptr || !mono_class_is_subclass_of(klass, types.component, false)) {
+            continue;
+        }
+        std::unique_ptr<MonoCustomAttrInfo, decltype(&mono_custom_attrs_free)> attrs(
+            mono_custom_attrs_from_class(klass), &mono_custom_attrs_free);
+        if (!attrs || !mono_custom_attrs_has_attr(attrs.get(), nativeComponentAttribute)) {
+            continue;
+        }
+        if (MonoObject* attribute =
+                mono_custom_attrs_get_attr(attrs.get(), nativeComponentAttribute)) {
+            const std::string kind = stringProperty(attribute, "Kind");
+            if (!kind.empty()) {
+                proxyClasses.componentKinds[kind] = klass;
+            }
+        }
+    }
+}
+
+} // namespace scripthost::mono

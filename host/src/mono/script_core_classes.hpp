@@ -1,0 +1,35 @@
+#pragma once
+// ScriptCoreClasses: the ScriptCore classes one generation works with.
+
+#include "host/error.hpp"
+#include "mono/field_types.hpp"
+#include "mono/object_bridge.hpp"
+
+#include <mono/metadata/class.h>
+#include <mono/metadata/image.h>
+
+namespace scripthost::mono {
+
+/// ScriptCore's classes and attributes, looked up by name in one generation's ScriptCore
+/// image: each generation has its own copies, and an attribute only matches its own
+/// generation's class. A missing one means a ScriptCore.dll of another version.
+/// Plain pointers into the domain: reset (= {}) before it unloads.
+struct ScriptCoreClasses {
+    MonoClass* dispatcher = nullptr; ///< UEngine.Internal.ScriptRuntime
+    MonoClass* scriptBase = nullptr; ///< UEngine.UMonoScriptComponent
+    MonoClass* serializeFieldAttribute = nullptr;
+    MonoClass* formerlySerializedAsAttribute = nullptr;
+    MonoClass* nativeComponentAttribute = nullptr;
+    MonoClass* preserveStaticAttribute = nullptr;
+    TypeClasses types;         ///< what decides a field's type
+    ProxyClasses proxyClasses; ///< moved into the ObjectBridge once the scripts are loaded
+
+    /// Finds every class in `core` (ScriptCore's image), and its [NativeComponent] classes.
+    [[nodiscard]] static Result<ScriptCoreClasses> bind(MonoImage* core);
+
+    /// Adds the classes of `image` marked [NativeComponent("Kind")] as the proxy classes of
+    /// their kinds (ScriptCore's own, and those a game module's scripts add).
+    void collectComponentKinds(MonoImage* image);
+};
+
+} // namespace scripthost::mono

@@ -1,0 +1,66 @@
+#pragma once
+// ScriptDomain::Impl: one generation's parts, one per Mono concept. The ScriptDomain
+// facade's members are defined next to the part they use (script_domain*.cpp).
+
+#include "host/script_domain.hpp"
+#include "host/world.hpp"
+#include "mono/carry_plan.hpp"
+#include "mono/field_access.hpp"
+#include "mono/generation_domain.hpp"
+#include "mono/managed_dispatcher.hpp"
+#include "mono/object_bridge.hpp"
+#include "mono/script_class_registry.hpp"
+#include "mono/script_core_classes.hpp"
+#include "mono/script_instances.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace scripthost {
+
+struct ScriptDomain::Impl {
+    std::uint32_t generation = 0;
+    const World* world = nullptr; ///< what ids mean when references are marshaled
+
+    mono::GenerationDomain domain; ///< the app domain and the assemblies loaded into it
+    MonoImage* coreImage = nullptr;
+    MonoImage* scriptsImage = nullptr;
+    std::string scriptsAssemblyName;
+
+    mono::ScriptCoreClasses core;               ///< ScriptCore's classes in this domain
+    mono::ManagedDispatcher dispatcher;         ///< ScriptRuntime's thunks
+    mono::ScriptClassRegistry classes;          ///< the script classes
+    std::unique_ptr<mono::ObjectBridge> bridge; ///< ids ↔ proxies and instances
+    mono::ScriptInstances instances;
+    mono::CarryPlans carryPlans; ///< against the generation this one replaces
+    std::size_t warmStep = 0;    ///< how far warmUp has come
+
+    Impl() = default;
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+    /// Unloads the domain if it is still loaded (a warning when that fails).
+    ~Impl();
+
+    /// Loads ScriptCore and binds its classes and the dispatcher (create's first half).
+    [[nodiscard]] Result<void> loadScriptCore(const AssemblyFile& scriptCore);
+    /// Loads the scripts, checks them for forbidden calls, makes the object bridge and
+    /// finds the script classes (create's second half).
+    [[nodiscard]] Result<void> loadScripts(const AssemblyFile& scripts);
+
+    /// What marshaling values in this generation needs.
+    [[nodiscard]] mono::MarshalContext marshal() const noexcept {
+        return {domain.get(), world, bridge.get()};
+    }
+    /// The instance of `script`; an error when unloaded or when it has none.
+    [[nodiscard]] Result<mono::ScriptInstance*> instance(ObjectId script);
+
+    /// Drops everything this generation holds in its domain and hands the domain out for
+    /// an unload; nullptr when already unloaded.
+    [[nodiscard]] MonoDomain* release();
+    /// release(), then the unload on this thread.
+    [[nodiscard]] Result<void> unload();
+};
+
+} // namespace scripthost
