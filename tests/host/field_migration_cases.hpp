@@ -1,6 +1,6 @@
 #pragma once
 // Random field-migration cases and the invariants every migration must keep, shared by the
-// property tests (field_migration_tests.cpp, seeded) and the fuzz harness
+// property tests (field_migration_test.cpp, seeded) and the fuzz harness
 // (tests/fuzz/fuzz_field_migration.cpp, bytes): one generator, one set of checks.
 
 #include "host/field_migration.hpp"

@@ -8,7 +8,7 @@
 // The seed (also SCRIPTHOST_TORTURE_SEED; steps also SCRIPTHOST_TORTURE_STEPS) is printed
 // first and again on a failure, so any failure replays with `--seed N`.
 
-#include "../host/host_process.hpp"
+#include "../host/app/host_process.hpp"
 #include "control/control_client.hpp"
 #include "csharp_writer.hpp"
 #include "edit_generator.hpp"

@@ -1,5 +1,5 @@
 // End-to-end tests of `scripthost smoke`: real binary, real mcs, real temp copies of scripts.
-#include "../support/test_support.hpp"
+#include "../../support/test_support.hpp"
 #include "host_process.hpp"
 
 #include <doctest/doctest.h>

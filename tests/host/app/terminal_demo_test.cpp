@@ -1,7 +1,7 @@
 // The interactive demo in a real terminal: tmux runs scripthost with the demo game, the
 // test reads the screen (capture-pane) and types keys (send-keys).
 
-#include "../support/test_support.hpp"
+#include "../../support/test_support.hpp"
 
 #include <boost/process.hpp>
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // ScriptWatchdog: runaway scripts are stopped, the loop goes on, a reload rolls back.
 // Real mcs builds, the real runtime, a short budget. (A script that refuses to stop is
-// a daemon test: it ends the process, see daemon_cli_tests.cpp.)
-#include "mono_test_support.hpp"
+// a daemon test: it ends the process, see app/daemon_cli_test.cpp.)
+#include "../mono_test_support.hpp"
 
 #include <atomic>
 

@@ -1,7 +1,7 @@
 // Unit tests of the daemon's Mono-free parts: terminal key parsing and ANSI frames, held
-// keyboard input, input replay files. (The state file: state_file_tests.cpp.)
+// keyboard input, input replay files. (The state file: state_file_test.cpp.)
 
-#include "../support/test_support.hpp"
+#include "../../support/test_support.hpp"
 #include "host/input_replay.hpp"
 #include "host/keyboard_input.hpp"
 #include "host/terminal.hpp"

@@ -1,5 +1,5 @@
 // End-to-end tests of the scripthost executable: real binary, real mcs, real temp folders.
-#include "../support/test_support.hpp"
+#include "../../support/test_support.hpp"
 
 #include <boost/process.hpp>
 #include <csignal>

@@ -1,5 +1,5 @@
 // JUnitReport: escaping and the document's shape, without running anything.
-#include "../support/test_support.hpp"
+#include "../../support/test_support.hpp"
 #include "junit_report.hpp"
 
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
 // [Serializable] structs and classes as field values: marshaling and reloads.
-#include "mono_test_support.hpp"
+#include "../mono_test_support.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;

@@ -1,5 +1,5 @@
 // The object bridge: proxies, GC, script-owned entities, factory functions, checked input.
-#include "mono_test_support.hpp"
+#include "../mono_test_support.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;

@@ -1,7 +1,7 @@
 #pragma once
 // HostProcess: the real scripthost binary run from a test, its output collected.
 
-#include "../support/test_support.hpp"
+#include "../../support/test_support.hpp"
 
 #include <boost/process.hpp>
 #include <csignal>
@@ -13,7 +13,7 @@
 namespace scripthost::testing {
 
 /// A running scripthost whose merged stdout+stderr is collected on a reader thread.
-/// (scripthost_cli_tests.cpp has its own copy of this class, from before this header.)
+/// (scripthost_cli_test.cpp has its own copy of this class, from before this header.)
 class HostProcess {
 public:
     explicit HostProcess(std::vector<std::string> args)

@@ -1,6 +1,6 @@
 // Value marshaling, per type and per direction: C++ → C# (the host writes, managed code
 // computes from what it read) and C# → C++ (managed code writes, the host reads).
-#include "mono_test_support.hpp"
+#include "../mono_test_support.hpp"
 
 #include <cmath>
 #include <limits>

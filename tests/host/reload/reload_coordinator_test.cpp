@@ -2,7 +2,7 @@
 // the real watcher, the real compiler (warm server, cold mcs), reports awaited with deadlines.
 #include "compiler_bridge/compile_failure.hpp"
 #include "host/reload_coordinator.hpp"
-#include "mono_test_support.hpp"
+#include "../mono_test_support.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;
