@@ -11,10 +11,10 @@
 #include "host/reload_coordinator.hpp"
 #include "host/reload_report.hpp"
 #include "host/script_host.hpp"
-#include "script_project.hpp"
 #include "host/state_file.hpp"
 #include "host/terminal.hpp"
 #include "run_options.hpp"
+#include "script_project.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -65,10 +65,10 @@ private:
 
     RunOptions options_;
     LogSetup& logs_;
-    std::unique_ptr<ScriptProject> project_; // host, game module, reload pipeline
-    ScriptHost* host_ = nullptr;                // the project's
-    GameModuleHost* game_ = nullptr;            // the project's, or none
-    ReloadCoordinator* coordinator_ = nullptr;  // the project's; null once reloads stopped
+    std::unique_ptr<ScriptProject> project_;   // host, game module, reload pipeline
+    ScriptHost* host_ = nullptr;               // the project's
+    GameModuleHost* game_ = nullptr;           // the project's, or none
+    ReloadCoordinator* coordinator_ = nullptr; // the project's; null once reloads stopped
     std::unique_ptr<control::ControlServer> control_;
     std::optional<StateFile> state_;
     std::optional<InputReplay> replay_;

@@ -64,7 +64,8 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     std::error_code ec;
     fs::create_directories(buildDir_, ec);
     if (ec)
-        return failure("cannot create the build folder " + buildDir_.string() + ": " + ec.message());
+        return failure("cannot create the build folder " + buildDir_.string() + ": " +
+                       ec.message());
 
     ReloadCoordinatorOptions reload;
     reload.scriptDirs = options.scriptDirs;
@@ -79,7 +80,8 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
 
     auto firstBuild = reloads_->buildNow();
     if (!firstBuild)
-        return ProjectStartFailure{"compilation failed; nothing was run", std::move(firstBuild.error())};
+        return ProjectStartFailure{"compilation failed; nothing was run",
+                                   std::move(firstBuild.error())};
     auto scripts = AssemblyFile::read(*firstBuild);
     if (!scripts)
         return failure(scripts.error().message);

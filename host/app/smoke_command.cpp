@@ -19,7 +19,6 @@ namespace scripthost {
 
 namespace {
 
-
 using Clock = std::chrono::steady_clock;
 
 constexpr double kFrameSeconds = 1.0 / 60.0; // fixed: smoke runs are reproducible, not paced
@@ -139,7 +138,8 @@ private:
     }
 
     // The compiler's errors as a step failure: the first in the reason, all in the details.
-    static StepFailure compileFailure(const std::string& what, const compiler::CompileResult& result) {
+    static StepFailure compileFailure(const std::string& what,
+                                      const compiler::CompileResult& result) {
         std::vector<std::string> errors;
         for (const compiler::Diagnostic& d : result.diagnostics) {
             if (d.severity == compiler::Severity::Error)
@@ -274,9 +274,9 @@ private:
                 return std::move(*report);
             if (Clock::now() > deadline)
                 return std::unexpected(StepFailure{
-                    fmt::format("reload {}: no result within {} s", n,
-                                std::chrono::duration_cast<std::chrono::seconds>(kReloadDeadline)
-                                    .count()),
+                    fmt::format(
+                        "reload {}: no result within {} s", n,
+                        std::chrono::duration_cast<std::chrono::seconds>(kReloadDeadline).count()),
                     {}});
             if (auto failed = runFrames(1))
                 return std::unexpected(std::move(*failed));
@@ -306,7 +306,8 @@ private:
                                report.describe()};
         }
         if (!before_ || !after_)
-            return StepFailure{fmt::format("reload {}: no snapshot was taken around the swap", n), {}};
+            return StepFailure{fmt::format("reload {}: no snapshot was taken around the swap", n),
+                               {}};
         if (!*before_)
             return StepFailure{
                 fmt::format("reload {}: snapshot failed: {}", n, before_->error().message), {}};
@@ -363,8 +364,8 @@ private:
 
     const SmokeOptions& options_;
     std::unique_ptr<ScriptProject> project_;
-    ScriptHost* host_ = nullptr;     // the project's
-    GameModuleHost* game_ = nullptr; // the project's, or none
+    ScriptHost* host_ = nullptr;             // the project's
+    GameModuleHost* game_ = nullptr;         // the project's, or none
     std::optional<Result<Snapshot>> before_; // around the swap stage of the reload under way
     std::optional<Result<Snapshot>> after_;
     std::int64_t framesDuringReload_ = 0;
@@ -423,7 +424,8 @@ int runSmoke(const SmokeOptions& options) {
     std::string details;
     std::optional<JUnitReport> junit;
     {
-        SmokeRun run(options); // ends (project: host, compiler, build folder) before Mono shuts down
+        SmokeRun run(
+            options); // ends (project: host, compiler, build folder) before Mono shuts down
         code = run.execute();
         if (code == 0) {
             verdict = run.summary();

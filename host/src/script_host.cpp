@@ -229,7 +229,7 @@ void ScriptHost::tick(double deltaSeconds) {
 }
 
 std::unique_ptr<ScriptDomain> ScriptHost::adoptGeneration(std::unique_ptr<ScriptDomain> next,
-                                                         ParkedState parked) {
+                                                          ParkedState parked) {
     std::unique_ptr<ScriptDomain> old = std::move(domain_);
     domain_ = std::move(next);
     parked_ = std::move(parked);

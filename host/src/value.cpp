@@ -197,7 +197,8 @@ Result<Value> recordFromJson(const json& j, const FieldType& type, const RefReso
     if (j.is_null() && type.recordIsClass)
         return Value{ValueList{}};
     if (!j.is_object())
-        return fail("expected an object with the members of " + type.typeName + ", got " + j.dump());
+        return fail("expected an object with the members of " + type.typeName + ", got " +
+                    j.dump());
     ValueList members;
     for (const MemberType& member : type.members) {
         auto it = j.find(member.name);

@@ -41,8 +41,8 @@ struct ScriptHostOptions {
 
 /// Owns the native world, the current script generation and what is parked, and runs
 /// frames: each tick runs the fixed steps that are due (one FixedUpdate dispatch each) and
-/// one Update dispatch. A script's failure is logged, counted and, when it keeps failing, the script
-/// is disabled; a tick never fails because of a script. Main thread only.
+/// one Update dispatch. A script's failure is logged, counted and, when it keeps failing, the
+/// script is disabled; a tick never fails because of a script. Main thread only.
 class ScriptHost : public ScriptEngine {
 public:
     /// Starts the Mono runtime (once per process) and reads ScriptCore.
@@ -183,7 +183,7 @@ private:
     FixedStepClock fixedClock_;
     ScriptContext context_;
     std::unique_ptr<ScriptDomain> domain_;
-    std::unique_ptr<ScriptWatchdog> watchdog_;    // null when turned off
+    std::unique_ptr<ScriptWatchdog> watchdog_; // null when turned off
     std::uint32_t nextGeneration_ = 1;
     double time_ = 0;
     std::int64_t frame_ = 0;

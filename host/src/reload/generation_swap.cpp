@@ -149,9 +149,9 @@ private:
             const bool wasParked = world_.script(ss.script)->parked;
             if (info == nullptr) {
                 staged_.scripts.emplace(ss.script, ss);
-                report_.missingClasses.push_back(fmt::format(
-                    "{} {}: {}", ss.className, ss.script.toString(),
-                    next_.explainMissingClass(ss.className)));
+                report_.missingClasses.push_back(
+                    fmt::format("{} {}: {}", ss.className, ss.script.toString(),
+                                next_.explainMissingClass(ss.className)));
                 ++report_.parked;
                 plan_.push_back({&ss, nullptr, false});
                 continue;
@@ -191,7 +191,8 @@ private:
         clearedFields.reserve(cleared.size());
         for (const ClearedRefs& c : cleared)
             clearedFields.emplace_back(c.field, c.count);
-        for (FieldOutcome& outcome : directCarryOutcomes(script, *p.info, carry.added, clearedFields))
+        for (FieldOutcome& outcome :
+             directCarryOutcomes(script, *p.info, carry.added, clearedFields))
             outcomes_.push_back(std::move(outcome));
         return {};
     }
@@ -224,13 +225,15 @@ private:
                 continue;
             if (auto init = next_.initializeClass(info.name); !init)
                 return init;
-            auto old = std::find_if(saved_.statics.rbegin(), saved_.statics.rend(),
-                                    [&](const StaticSnapshot& s) { return s.className == info.name; });
+            auto old =
+                std::find_if(saved_.statics.rbegin(), saved_.statics.rend(),
+                             [&](const StaticSnapshot& s) { return s.className == info.name; });
             if (old == saved_.statics.rend())
                 continue;
             for (const FieldInfo& field : info.preservedStatics) {
-                auto source = std::find_if(old->fields.begin(), old->fields.end(),
-                                           [&](const FieldSnapshot& f) { return f.name == field.name; });
+                auto source =
+                    std::find_if(old->fields.begin(), old->fields.end(),
+                                 [&](const FieldSnapshot& f) { return f.name == field.name; });
                 if (source == old->fields.end())
                     continue;
                 auto value = migrateStatic(*source, field, usable_);

@@ -1,8 +1,8 @@
 #include "host/reload_coordinator.hpp"
 
 #include "compiler_bridge/build_queue.hpp"
-#include "compiler_bridge/compile_failure.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
+#include "compiler_bridge/compile_failure.hpp"
 #include "compiler_bridge/output_generations.hpp"
 #include "compiler_bridge/warm_compiler.hpp"
 #include "host/script_domain.hpp"
@@ -220,8 +220,8 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
         publish(report);
         return report;
     }
-    m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assembly),
-                                                   m.inFlightTrigger, buildMs);
+    m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assembly), m.inFlightTrigger,
+                                                   buildMs);
     m.reload->beforeStage = beforeStage;
     m.reload->afterStage = afterStage;
     return advance(); // the load stage runs at this frame boundary

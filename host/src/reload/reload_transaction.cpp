@@ -41,14 +41,14 @@ std::string_view stageName(ReloadStage stage) noexcept {
 /// Everything one reload holds between its stages.
 struct ReloadTransaction::State {
     ScriptHost& host;
-    AssemblyFile scripts;                   // released once loaded
+    AssemblyFile scripts; // released once loaded
     ReloadStage next = ReloadStage::Load;
     ReloadReport report;
     std::unique_ptr<ScriptDomain> incoming; // loaded, not yet adopted (rolled back if dropped)
     std::unique_ptr<ScriptDomain> outgoing; // swapped out, not yet let go of
     std::size_t scripts_count = 0;          // slots at load time: the new dispatcher's size
     bool committed = false;
-    double swapStartedMs = 0;               // loadMs + warmMs when the swap began
+    double swapStartedMs = 0; // loadMs + warmMs when the swap began
 
     State(ScriptHost& h, AssemblyFile s) : host(h), scripts(std::move(s)) {}
 
@@ -67,8 +67,8 @@ struct ReloadTransaction::State {
 void ReloadTransaction::State::runLoad() {
     const auto started = Clock::now();
     report.fromGeneration = host.domain() ? host.domain()->generation() : 0;
-    auto created = ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts,
-                                        host.world());
+    auto created =
+        ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts, host.world());
     scripts = {};
     if (!created) {
         report.loadMs = msSince(started);

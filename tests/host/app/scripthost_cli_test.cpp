@@ -25,8 +25,7 @@ class HostProcess {
 public:
     explicit HostProcess(std::vector<std::string> args)
         : child_(std::string(SCRIPTHOST_EXE), bp::args(withoutControl(std::move(args))),
-                 bp::std_in.close(),
-                 (bp::std_out & bp::std_err) > pipe_) {
+                 bp::std_in.close(), (bp::std_out & bp::std_err) > pipe_) {
         reader_ = std::thread([this] {
             std::string line;
             while (std::getline(pipe_, line)) {

@@ -1,5 +1,5 @@
-#include "host/mono_runtime.hpp"
 #include "../mono_test_support.hpp"
+#include "host/mono_runtime.hpp"
 
 #include <glm/gtc/quaternion.hpp>
 

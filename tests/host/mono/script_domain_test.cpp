@@ -1,6 +1,6 @@
+#include "../mono_test_support.hpp"
 #include "glue/engine_internal_calls.hpp"
 #include "host/mono_runtime.hpp"
-#include "../mono_test_support.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // Hot reload end to end: a host ticking on a temp copy of a scripts folder, real edits,
 // the real watcher, the real compiler (warm server, cold mcs), reports awaited with deadlines.
+#include "../mono_test_support.hpp"
 #include "compiler_bridge/compile_failure.hpp"
 #include "host/reload_coordinator.hpp"
-#include "../mono_test_support.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;
