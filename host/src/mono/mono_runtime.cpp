@@ -52,6 +52,14 @@ Result<MonoRuntime*> MonoRuntime::start(const Options& options) {
     // mono_domain_try_unload and makes every transition several times slower.
     setenv("MONO_THREADS_SUSPEND", "preemptive", 0);
     mono_config_parse(nullptr);
+    // The legacy unhandled-exception policy: an exception nothing catches on a thread a
+    // script started, in a thread-pool work item or in a finalizer no longer ends the
+    // process (Mono's default is .NET 2's "terminate"). Only a config read before the JIT
+    // starts sets it; the embedding API that would (mono_runtime_unhandled_exception_policy_set)
+    // is not exported by Debian's library. See docs/MONO.md.
+    mono_config_parse_memory("<configuration><runtime>"
+                             "<legacyUnhandledExceptionPolicy enabled=\"1\"/>"
+                             "</runtime></configuration>");
     // Before the JIT starts, so stack traces carry file:line from the .mdb files.
     mono_debug_init(MONO_DEBUG_FORMAT_MONO);
     state.root = mono_jit_init_version(options.rootDomainName.c_str(), "v4.0.30319");
