@@ -34,10 +34,9 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     auto core = findScriptCore(options.scriptCore);
     if (!core)
         return failure(core.error().message);
-    scriptCore_ = *core;
 
     ScriptHostOptions hostOptions;
-    hostOptions.scriptCore = scriptCore_;
+    hostOptions.scriptCore = *core;
     hostOptions.disableAfterFailures = options.disableAfterFailures;
     hostOptions.watchdogBudget = options.watchdogBudget;
     hostOptions.watchdogGrace = options.watchdogGrace;
@@ -69,7 +68,7 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
 
     ReloadCoordinatorOptions reload;
     reload.scriptDirs = options.scriptDirs;
-    reload.scriptCore = scriptCore_;
+    reload.scriptCore = *core;
     reload.buildDir = buildDir_;
     reload.coldCompiler = options.coldCompiler;
     reload.watch = options.watch;

@@ -60,7 +60,6 @@ public:
     [[nodiscard]] ReloadCoordinator& reloads() noexcept { return *reloads_; }
     /// The game module, or nullptr.
     [[nodiscard]] GameModuleHost* game() noexcept { return game_.get(); }
-    [[nodiscard]] const std::filesystem::path& scriptCore() const noexcept { return scriptCore_; }
 
     /// Drops the reload pipeline (builds, watcher, a reload in progress) and shuts the host
     /// down: every script's Destroy runs and the generation is unloaded. Idempotent.
@@ -70,7 +69,6 @@ private:
     ScriptProject() = default;
     [[nodiscard]] std::optional<ProjectStartFailure> startUp(const ScriptProjectOptions& options);
 
-    std::filesystem::path scriptCore_;
     std::filesystem::path buildDir_;
     bool ownsBuildDir_ = false;
     // The module outlives the host: scripts may call its internal calls until the last

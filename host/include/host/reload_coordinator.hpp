@@ -70,8 +70,6 @@ public:
 
     /// True while a build is waiting or running.
     [[nodiscard]] bool busy() const;
-    /// True while a reload's stages are still running (between a build and its report).
-    [[nodiscard]] bool reloading() const noexcept;
 
     /// Passed to every reload's ReloadTransaction::beforeStage / afterStage.
     std::function<void(ReloadStage)> beforeStage;

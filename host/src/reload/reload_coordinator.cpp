@@ -159,10 +159,6 @@ void ReloadCoordinator::publish(ReloadReport report) {
         reports_.pop_front();
 }
 
-bool ReloadCoordinator::reloading() const noexcept {
-    return impl_->reload != nullptr;
-}
-
 std::optional<ReloadReport>
 ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> waitForBuild) {
     Impl& m = *impl_;

@@ -46,9 +46,8 @@ struct ReloadTransaction::State {
     ReloadReport report;
     std::unique_ptr<ScriptDomain> incoming; // loaded, not yet adopted (rolled back if dropped)
     std::unique_ptr<ScriptDomain> outgoing; // swapped out, not yet let go of
-    std::size_t scripts_count = 0;          // slots at load time: the new dispatcher's size
+    std::size_t slotCount = 0;              // slots at load time: the new dispatcher's size
     bool committed = false;
-    double swapStartedMs = 0; // loadMs + warmMs when the swap began
 
     State(ScriptHost& h, AssemblyFile s) : host(h), scripts(std::move(s)) {}
 
@@ -58,7 +57,6 @@ struct ReloadTransaction::State {
     void runSwap();
     void runUnload();
     void rollBack(std::string phase, std::string error);
-    void finishTotals(double swapMs);
 };
 
 // Stage 1: the new domain, ScriptCore and the scripts, and — now rather than in the swap's
@@ -79,7 +77,7 @@ void ReloadTransaction::State::runLoad() {
     report.toGeneration = incoming->generation();
     World& world = host.world();
     for (ObjectId entity : world.entities())
-        scripts_count += world.entity(entity)->scripts.size();
+        slotCount += world.entity(entity)->scripts.size();
     if (ScriptDomain* current = host.domain()) {
         ScriptContextBinding bind(host.context());
         const FieldCarryPlan* lastPlan = nullptr;
@@ -103,7 +101,7 @@ void ReloadTransaction::State::runLoad() {
 // the collections' code in the new domain: milliseconds, so a frame boundary of its own.
 void ReloadTransaction::State::runReserve() {
     const auto started = Clock::now();
-    incoming->reserve(scripts_count);
+    incoming->reserve(slotCount);
     report.warmMs += msSince(started);
     next = ReloadStage::Warm;
 }
@@ -122,18 +120,16 @@ void ReloadTransaction::State::runWarm(std::chrono::microseconds slice) {
 void ReloadTransaction::State::runSwap() {
     const auto started = Clock::now();
     auto swapped = swapGeneration(host, incoming, report);
-    const double swapMs = msSince(started);
-    if (!swapped) {
+    if (swapped) {
+        outgoing = std::move(*swapped);
+        committed = true;
+        report.success = true;
+        next = ReloadStage::Unload;
+    } else {
         report.fields.clear();
         rollBack(swapped.error().phase, swapped.error().message);
-        finishTotals(swapMs);
-        return;
     }
-    outgoing = std::move(*swapped);
-    committed = true;
-    report.success = true;
-    finishTotals(swapMs);
-    next = ReloadStage::Unload;
+    report.totalMs = report.loadMs + report.warmMs + msSince(started);
 }
 
 // Stage 5: the main thread only lets go of the old generation (its handles and cached
@@ -163,10 +159,6 @@ void ReloadTransaction::State::rollBack(std::string phase, std::string error) {
     report.errors.push_back(std::move(error));
     report.totalMs = report.loadMs + report.warmMs;
     next = ReloadStage::Done;
-}
-
-void ReloadTransaction::State::finishTotals(double swapMs) {
-    report.totalMs = report.loadMs + report.warmMs + swapMs;
 }
 
 ReloadTransaction::ReloadTransaction(ScriptHost& host, AssemblyFile scripts,
