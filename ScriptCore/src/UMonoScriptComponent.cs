@@ -1,3 +1,6 @@
+using System.Collections;
+using UEngine.Internal;
+
 namespace UEngine
 {
     /// <summary>
@@ -31,5 +34,39 @@ namespace UEngine
 
         /// <summary>False once the host has disabled the script (after repeated failures).</summary>
         public bool enabled { get { return !m_Disabled && !m_Detached; } }
+
+        /// <summary>
+        /// Starts a coroutine: runs <paramref name="routine"/> now up to its first
+        /// <c>yield return</c>, then resumes it on the game loop after every script's Update,
+        /// when what it yielded is over: <c>null</c> (the next frame), <see cref="WaitForSeconds"/>,
+        /// <see cref="WaitForSecondsRealtime"/>, <see cref="WaitForFixedUpdate"/>,
+        /// <see cref="WaitUntil"/>, <see cref="WaitWhile"/>, another <see cref="IEnumerator"/>
+        /// (run inside this one until it ends), a <see cref="Coroutine"/> (until it ends) or a
+        /// <see cref="System.Threading.Tasks.Task"/> (until it completes). The coroutine stops when
+        /// this script is destroyed or disabled, or when it throws (reported as this script's
+        /// failure). Throws when the script is disabled or destroyed.
+        /// </summary>
+        public Coroutine StartCoroutine(IEnumerator routine)
+        {
+            return CoroutineScheduler.Start(this, routine);
+        }
+
+        /// <summary>Stops a coroutine this script started; its finally blocks run. Null or finished: nothing happens.</summary>
+        public void StopCoroutine(Coroutine routine)
+        {
+            if (routine != null && routine.m_Owner == this) CoroutineScheduler.Stop(routine);
+        }
+
+        /// <summary>Stops the coroutines this script started with this enumerator.</summary>
+        public void StopCoroutine(IEnumerator routine)
+        {
+            CoroutineScheduler.StopRoutine(this, routine);
+        }
+
+        /// <summary>Stops every coroutine this script started.</summary>
+        public void StopAllCoroutines()
+        {
+            CoroutineScheduler.StopAll(this);
+        }
     }
 }

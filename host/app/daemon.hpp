@@ -58,6 +58,7 @@ private:
     void handle(const control::Request& request);
     [[nodiscard]] control::CommandResult status() const;
     [[nodiscard]] control::CommandResult entities() const;
+    [[nodiscard]] control::CommandResult coroutines() const;
     [[nodiscard]] control::CommandResult getField(const nlohmann::json& body);
     [[nodiscard]] control::CommandResult setField(const nlohmann::json& body);
     [[nodiscard]] control::CommandResult snapshot(const nlohmann::json& body);

@@ -6,7 +6,9 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <map>
 #include <spdlog/spdlog.h>
+#include <vector>
 
 namespace scripthost {
 
@@ -75,6 +77,8 @@ void Daemon::handle(const control::Request& request) {
             return;
         } else if (cmd == "entities") {
             result = entities();
+        } else if (cmd == "coroutines") {
+            result = coroutines();
         } else if (cmd == "get") {
             result = getField(body);
         } else if (cmd == "set") {
@@ -132,10 +136,11 @@ void Daemon::handle(const control::Request& request) {
                 result = json{{"topics", topics}};
             }
         } else {
-            result = commandError(ec::unknownCommand,
-                                  "unknown command \"" + cmd +
-                                      "\" (commands: status, reload, entities, get, set, snapshot, "
-                                      "input, pause, resume, step, stop, subscribe)");
+            result = commandError(
+                ec::unknownCommand,
+                "unknown command \"" + cmd +
+                    "\" (commands: status, reload, entities, coroutines, get, set, snapshot, "
+                    "input, pause, resume, step, stop, subscribe)");
         }
     } catch (const std::exception& e) {
         // A bug of ours must not cost the client its answer or the loop its frame.
@@ -176,18 +181,69 @@ CommandResult Daemon::status() const {
     };
 }
 
+namespace {
+
+/// The running coroutines, by script (none when there is no generation or listing failed:
+/// the listing is a view, a failure is logged and shows as no coroutines).
+std::map<ObjectId, std::vector<CoroutineInfo>> coroutinesByScript(ScriptDomain* domain) {
+    std::map<ObjectId, std::vector<CoroutineInfo>> byScript;
+    if (domain == nullptr)
+        return byScript;
+    auto running = domain->coroutines();
+    if (!running) {
+        spdlog::warn("{}", running.error().message);
+        return byScript;
+    }
+    for (CoroutineInfo& c : *running)
+        byScript[c.script].push_back(std::move(c));
+    return byScript;
+}
+
+json coroutineList(const std::vector<CoroutineInfo>* running) {
+    json list = json::array();
+    if (running != nullptr) {
+        for (const CoroutineInfo& c : *running)
+            list.push_back(json{{"method", c.method}, {"waitingFor", c.waitingFor}});
+    }
+    return list;
+}
+
+} // namespace
+
+CommandResult Daemon::coroutines() const {
+    const World& world = host_->world();
+    json list = json::array();
+    for (const auto& [script, running] : coroutinesByScript(host_->domain())) {
+        const ScriptSlot* slot = world.script(script);
+        const Entity* entity = slot ? world.entity(slot->entity) : nullptr;
+        for (const CoroutineInfo& c : running) {
+            list.push_back(json{{"entity", entity ? json(entity->name) : json(nullptr)},
+                                {"script", idText(script)},
+                                {"class", slot ? json(slot->className) : json(nullptr)},
+                                {"method", c.method},
+                                {"waitingFor", c.waitingFor}});
+        }
+    }
+    return json{{"coroutines", list}};
+}
+
 CommandResult Daemon::entities() const {
     const World& world = host_->world();
+    const auto running = coroutinesByScript(host_->domain());
     json list = json::array();
     for (ObjectId e : world.entities()) {
         const Entity& entity = *world.entity(e);
         json scripts = json::array();
         for (ObjectId s : entity.scripts) {
             const ScriptSlot& slot = *world.script(s);
-            scripts.push_back(json{{"id", idText(s)},
-                                   {"class", slot.className},
-                                   {"enabled", slot.enabled},
-                                   {"parked", slot.parked}});
+            const auto coroutines = running.find(s);
+            scripts.push_back(
+                json{{"id", idText(s)},
+                     {"class", slot.className},
+                     {"enabled", slot.enabled},
+                     {"parked", slot.parked},
+                     {"coroutines",
+                      coroutineList(coroutines == running.end() ? nullptr : &coroutines->second)}});
         }
         json components = json::array();
         for (ObjectId c : entity.components)

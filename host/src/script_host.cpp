@@ -210,7 +210,8 @@ void ScriptHost::tick(double deltaSeconds) {
         ScriptContextBinding bind(context_);
         const int steps = fixedClock_.advance(deltaSeconds);
         for (int i = 0; i < steps; ++i) {
-            if (auto r = domain_->runFixedUpdate(static_cast<float>(fixedClock_.step()), time_);
+            if (auto r =
+                    domain_->runFixedUpdate(static_cast<float>(fixedClock_.step()), time_, frame_);
                 !r) {
                 spdlog::error("{}", r.error().message);
             }

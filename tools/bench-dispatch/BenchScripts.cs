@@ -38,3 +38,26 @@ namespace Bench
         }
     }
 }
+
+namespace Bench
+{
+    /// Mover's work done by a coroutine instead of an Update override: the coroutine
+    /// figure compares the two, per script per frame.
+    public class CoroutineMover : UMonoScriptComponent
+    {
+        [SerializeField] int updates;
+        [SerializeField] float distance;
+
+        public override void Initialize() { StartCoroutine(Move()); }
+
+        System.Collections.IEnumerator Move()
+        {
+            while (true)
+            {
+                updates++;
+                distance += Time.deltaTime;
+                yield return null;
+            }
+        }
+    }
+}

@@ -5,6 +5,8 @@
 //   thunk per script     one unmanaged thunk call per script per frame (C++ loop)
 //   runtime_invoke       one mono_runtime_invoke per script per frame (the baseline)
 //   icall Vector3 get    UTransform.position from C#, vs reading a managed Vector3
+//   coroutine            a coroutine doing Mover's work (yield return null each frame), per
+//                        coroutine per frame at 10,000 of them, vs the same work in Update
 #include "../bench-common/sample_stats.hpp"
 #include "host/script_context.hpp"
 #include "host/script_host.hpp"
@@ -167,6 +169,40 @@ int main(int argc, char** argv) {
         die("Bench.Loops methods not found");
     const double icall = perCallNs(readPosition);
     const double managed = perCallNs(readManaged);
+
+    // Coroutines: the frame with 10,000 scripts doing the work in Update, then the frame with
+    // 10,000 scripts each running one coroutine that does it (and nothing in Update).
+    const int coroutines = 10000;
+    auto frameNsPer = [&](const char* className) {
+        std::vector<ObjectId> added;
+        for (int i = 0; i < coroutines; ++i) {
+            const ObjectId e = h.world().createEntity("C" + std::to_string(i));
+            auto s = h.addScript(e, SceneScript{className, nlohmann::json::object()});
+            if (!s)
+                die(s.error().message);
+            added.push_back(e);
+        }
+        std::vector<double> samples;
+        (void)d.runUpdate(0.016f, 0.0, ++frameNo); // warm-up: JIT
+        for (int r = 0; r < repetitions; ++r) {
+            const double s = timeSeconds([&] {
+                for (int f = 0; f < frames; ++f)
+                    (void)d.runUpdate(0.016f, 0.0, ++frameNo);
+            });
+            samples.push_back(s * 1e9 / (double(frames) * coroutines));
+        }
+        for (ObjectId e : added)
+            (void)h.destroyEntity(e);
+        (void)d.runUpdate(0.016f, 0.0, ++frameNo); // drops the destroyed scripts from the lists
+        return median(samples);
+    };
+    for (ObjectId s : slots)
+        (void)h.removeScript(s); // the dispatcher strategies' scripts: out of the way
+    (void)d.runUpdate(0.016f, 0.0, ++frameNo);
+    const double updateWork = frameNsPer("Bench.Mover");
+    const double coroutineWork = frameNsPer("Bench.CoroutineMover");
+    if (auto left = d.coroutines(); !left || !left->empty())
+        die("the coroutines did not stop with their scripts");
     std::vector<Figure> figures = {
         {"update dispatch: managed dispatcher", dispatcher, "ns/script",
          "mono_runtime_invoke per script", dispatcher / perInvoke},
@@ -177,6 +213,10 @@ int main(int argc, char** argv) {
         {"internal call: UTransform.position (Vector3 get)", icall, "ns/call",
          "managed Vector3 read", managed > 0 ? icall / managed : 0.0},
         {"managed Vector3 read (baseline)", managed, "ns/call", "managed Vector3 read", 1.0},
+        {"coroutine step (10,000 running, yield null)", coroutineWork, "ns/coroutine",
+         "the same work in Update", updateWork > 0 ? coroutineWork / updateWork : 0.0},
+        {"the same work in Update (10,000 scripts)", updateWork, "ns/script",
+         "the same work in Update", 1.0},
     };
 
     if (json) {

@@ -249,6 +249,10 @@ std::string entityTable(const json& result) {
                     name += " (parked)";
                 else if (member(script, "enabled") == false)
                     name += " (disabled)";
+                if (const json& running = member(script, "coroutines");
+                    running.is_array() && !running.empty())
+                    name += fmt::format(" ({} coroutine{})", running.size(),
+                                        running.size() == 1 ? "" : "s");
                 scripts += (scripts.empty() ? "" : ", ") + name;
             }
         }
@@ -340,6 +344,29 @@ std::string eventText(const json& event, const TerminalPalette& palette) {
         return text;
     }
     return fmt::format("{}: {}\n", topic, valueText(data));
+}
+
+std::string coroutineTable(const json& result) {
+    const json& running = member(result, "coroutines");
+    if (!running.is_array() || running.empty())
+        return "no coroutines running\n";
+    std::vector<std::array<std::string, 4>> rows{{"ENTITY", "SCRIPT", "COROUTINE", "WAITING FOR"}};
+    for (const json& c : running) {
+        rows.push_back({valueText(member(c, "entity")),
+                        valueText(member(c, "class")) + " " + valueText(member(c, "script")),
+                        valueText(member(c, "method")), valueText(member(c, "waitingFor"))});
+    }
+    std::array<std::size_t, 4> widths{};
+    for (const auto& row : rows) {
+        for (std::size_t column = 0; column < row.size(); ++column)
+            widths[column] = std::max(widths[column], row[column].size());
+    }
+    std::string text;
+    for (const auto& row : rows) {
+        text += fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", row[0], widths[0], row[1], widths[1],
+                            row[2], widths[2], row[3]);
+    }
+    return text;
 }
 
 } // namespace scriptctl

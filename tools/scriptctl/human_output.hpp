@@ -23,6 +23,9 @@ namespace scriptctl {
 /// `entities`: a table of id, name, scripts and components.
 [[nodiscard]] std::string entityTable(const nlohmann::json& result);
 
+/// `coroutines`: a table of entity, script, coroutine method and what it waits for.
+[[nodiscard]] std::string coroutineTable(const nlohmann::json& result);
+
 /// `get`: "value (type)", or one aligned line per field when `value` and `type` are
 /// objects keyed by field name (or a "fields" list).
 [[nodiscard]] std::string fieldText(const nlohmann::json& result);

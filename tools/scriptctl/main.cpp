@@ -89,6 +89,15 @@ int main(int argc, char** argv) {
         };
     });
 
+    auto* coroutines =
+        app.add_subcommand("coroutines", "list running coroutines and what each waits for");
+    coroutines->callback([&] {
+        command = [](HostSession& session) {
+            return session.run("coroutines", json::object(),
+                               [](const json& result) { printText(coroutineTable(result)); });
+        };
+    });
+
     std::string entity, script, field, value;
     auto* get = app.add_subcommand("get", "read a script field (all fields without FIELD)");
     get->add_option("ENTITY", entity, "entity name or id")->required();

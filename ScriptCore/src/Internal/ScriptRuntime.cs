@@ -23,6 +23,8 @@ namespace UEngine.Internal
         const int PhaseUpdate = 1;
         const int PhaseFixedUpdate = 2;
         const int PhaseDestroy = 3;
+        internal const int PhaseCoroutine = 5;
+        internal const int PhaseContinuation = 6;
 
         // Shared with the host (ScriptDomain::attach).
         [Flags]
@@ -49,6 +51,19 @@ namespace UEngine.Internal
         static readonly List<UMonoScriptComponent> s_FixedUpdate = new List<UMonoScriptComponent>();
         static bool s_NeedsCompaction;
         static int s_ReservedMaps; // the capacity Reserve gave the (still empty) maps
+
+        // The game loop's SynchronizationContext: `await` on the main thread comes back here.
+        // Each generation (app domain) has its own Thread object for the main thread, so each
+        // sets it once, on the first dispatcher call in its domain (which is on the main thread).
+        static readonly GameLoopSynchronizationContext s_Context = InstallContext();
+        static readonly Action<Exception, bool> s_ContinuationFailed = ContinuationFailed;
+
+        static GameLoopSynchronizationContext InstallContext()
+        {
+            var context = new GameLoopSynchronizationContext(Thread.CurrentThread.ManagedThreadId);
+            SynchronizationContext.SetSynchronizationContext(context);
+            return context;
+        }
 
         /// <summary>
         /// Binds a new script instance to its ids, schedules it and, when asked, runs
@@ -114,6 +129,7 @@ namespace UEngine.Internal
             try { script.Destroy(); }
             catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseDestroy, e); }
             catch (Exception e) { Fail(script, PhaseDestroy, e); }
+            if (CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script);
         }
 
         /// <summary>Enables or disables a script; a re-enabled script starts with a clean failure count.</summary>
@@ -124,6 +140,7 @@ namespace UEngine.Internal
                 return;
             script.m_Disabled = !enabled;
             script.m_ConsecutiveFailures = 0;
+            if (!enabled && CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script);
         }
 
         /// <summary>
@@ -145,9 +162,15 @@ namespace UEngine.Internal
             if (s_Update.Capacity < wanted) s_Update.Capacity = wanted;
         }
 
+        /// <summary>
+        /// The Update phase: every scheduled script's Update, then the coroutines' frame step,
+        /// then the await continuations posted to the game loop since the last frame.
+        /// </summary>
         static void RunUpdate(float deltaTime, double time, long frame)
         {
             if (s_NeedsCompaction) Compact();
+            // A script may have replaced the context (SetSynchronizationContext): put it back.
+            if (SynchronizationContext.Current != s_Context) SynchronizationContext.SetSynchronizationContext(s_Context);
             Time.s_DeltaTime = deltaTime;
             Time.s_Time = time;
             Time.s_FrameCount = frame;
@@ -174,14 +197,18 @@ namespace UEngine.Internal
                 // two scripts: nobody to blame; the loop goes on with the next script.
                 catch (ThreadAbortException) { Thread.ResetAbort(); Internal_AbortHandled(); }
             }
+            if (CoroutineScheduler.Count != 0) CoroutineScheduler.StepFrame();
+            if (s_Context.HasWork) s_Context.RunPosted(s_ContinuationFailed);
         }
 
-        static void RunFixedUpdate(float fixedDeltaTime, double time)
+        /// <summary>One fixed step of frame <paramref name="frame"/>: every FixedUpdate, then the coroutines waiting for it.</summary>
+        static void RunFixedUpdate(float fixedDeltaTime, double time, long frame)
         {
             if (s_NeedsCompaction) Compact();
             Time.s_DeltaTime = fixedDeltaTime;
             Time.s_FixedDeltaTime = fixedDeltaTime;
             Time.s_Time = time;
+            Time.s_FrameCount = frame;
             int count = s_FixedUpdate.Count;
             for (int i = 0; i < count; i++)
             {
@@ -202,6 +229,7 @@ namespace UEngine.Internal
                 }
                 catch (ThreadAbortException) { Thread.ResetAbort(); Internal_AbortHandled(); } // see RunUpdate
             }
+            CoroutineScheduler.StepFixed();
         }
 
         /// <summary>
@@ -284,20 +312,86 @@ namespace UEngine.Internal
             return null;
         }
 
-        static void Fail(UMonoScriptComponent script, int phase, Exception e)
+        internal static void Fail(UMonoScriptComponent script, int phase, Exception e)
         {
             script.m_ConsecutiveFailures++;
             if (Internal_ReportException(script.m_NativeId, phase, script.m_ConsecutiveFailures, e))
-                script.m_Disabled = true;
+                Disable(script);
         }
+
+        static void Disable(UMonoScriptComponent script)
+        {
+            script.m_Disabled = true;
+            if (CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script);
+        }
+
+        internal static void AbortHandled() { Internal_AbortHandled(); }
+
+        /// <summary>
+        /// An await continuation (or an async void method's exception, which the compiler's
+        /// builder posts here) threw on the game loop. The exception is charged to the script
+        /// class whose code it came from; to the script itself when exactly one of that class
+        /// is attached, else it is reported with the class alone.
+        /// </summary>
+        static void ContinuationFailed(Exception e, bool aborted)
+        {
+            Type scriptClass;
+            UMonoScriptComponent script = ScriptOf(e, out scriptClass);
+            if (script != null)
+            {
+                if (aborted) Stopped(script, PhaseContinuation, (ThreadAbortException)e);
+                else Fail(script, PhaseContinuation, e);
+                return;
+            }
+            if (aborted) Internal_AbortHandled();
+            Internal_ReportUnattributed(PhaseContinuation, scriptClass == null ? null : scriptClass.FullName, e);
+        }
+
+        /// <summary>
+        /// The script class of the innermost stack frame (await and rethrow segments included)
+        /// whose code is a script's — compiler-generated nested classes (an async method's state
+        /// machine, a lambda's closure) count as their script's — and the one attached script of
+        /// that class, or null when none or several are attached.
+        /// </summary>
+        static UMonoScriptComponent ScriptOf(Exception e, out Type scriptClass)
+        {
+            scriptClass = null;
+            // GetFrames, not FrameCount/GetFrame: only GetFrames includes the frames captured
+            // before an await or a rethrow (ExceptionDispatchInfo), where the script's code is.
+            System.Diagnostics.StackFrame[] frames = new System.Diagnostics.StackTrace(e, false).GetFrames();
+            Assembly engine = typeof(UMonoScriptComponent).Assembly;
+            for (int f = 0; frames != null && f < frames.Length && scriptClass == null; f++)
+            {
+                MethodBase method = frames[f].GetMethod();
+                for (Type t = method == null ? null : method.DeclaringType; t != null; t = t.DeclaringType)
+                {
+                    if (t.Assembly != engine && typeof(UMonoScriptComponent).IsAssignableFrom(t)) { scriptClass = t; break; }
+                }
+            }
+            if (scriptClass == null) return null;
+            UMonoScriptComponent only = null;
+            foreach (UMonoScriptComponent s in s_Attached)
+            {
+                if (s.m_Detached || s.GetType() != scriptClass) continue;
+                if (only != null) return null;
+                only = s;
+            }
+            return only;
+        }
+
+        /// <summary>The running coroutines, one line each: "scriptId\tmethod\twaiting for".</summary>
+        static string DescribeCoroutines() { return CoroutineScheduler.Describe(); }
+
+        /// <summary>Await continuations posted to the game loop and not run yet.</summary>
+        static int PendingContinuations() { return s_Context.Pending; }
 
         /// <summary>
         /// The host's watchdog stopped a script that ran past its time budget (the abort
         /// has been reset, so the frame goes on): the script is disabled and reported.
         /// </summary>
-        static void Stopped(UMonoScriptComponent script, int phase, ThreadAbortException e)
+        internal static void Stopped(UMonoScriptComponent script, int phase, ThreadAbortException e)
         {
-            script.m_Disabled = true;
+            Disable(script);
             Internal_ReportStopped(script.m_NativeId, phase, e);
         }
 
@@ -314,6 +408,13 @@ namespace UEngine.Internal
         /// </summary>
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern bool Internal_ReportException(ulong scriptId, int phase, int consecutiveFailures, Exception exception);
+
+        /// <summary>
+        /// Tells the host that code on the game loop no single script can be charged with threw
+        /// (<paramref name="scriptClass"/>: the script class it came from, or null).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_ReportUnattributed(int phase, string scriptClass, Exception exception);
 
         /// <summary>Tells the host the watchdog stopped a script (it is disabled).</summary>
         [MethodImpl(MethodImplOptions.InternalCall)]

@@ -3,6 +3,7 @@
 // game's scripts assembly loaded, and the script instances living in it.
 
 #include "host/assembly_file.hpp"
+#include "host/coroutine_info.hpp"
 #include "host/error.hpp"
 #include "host/object_id.hpp"
 #include "host/script_class_info.hpp"
@@ -80,10 +81,14 @@ public:
 
     /// One managed call per phase; the dispatcher iterates the scheduled scripts.
     [[nodiscard]] Result<void> runUpdate(float deltaTime, double time, std::int64_t frame);
-    [[nodiscard]] Result<void> runFixedUpdate(float fixedDeltaTime, double time);
+    /// One fixed step of frame `frame` (the frame whose Update follows it).
+    [[nodiscard]] Result<void> runFixedUpdate(float fixedDeltaTime, double time,
+                                              std::int64_t frame);
     /// Scripts scheduled (and enabled) for Update or FixedUpdate (0 once unloaded); an
     /// error when the dispatcher throws.
     [[nodiscard]] Result<int> scheduledCount(ScriptPhase phase);
+    /// The coroutines running now, in start order (none once unloaded).
+    [[nodiscard]] Result<std::vector<CoroutineInfo>> coroutines();
 
     /// Reads / writes a [SerializeField] field of a script instance.
     [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);

@@ -12,7 +12,9 @@ enum class ScriptPhase : int {
     Update = 1,
     FixedUpdate = 2,
     Destroy = 3,
-    Constructor = 4, ///< the host's own call of a script's constructor
+    Constructor = 4,  ///< the host's own call of a script's constructor
+    Coroutine = 5,    ///< a step of one of the script's coroutines
+    Continuation = 6, ///< an await continuation run on the game loop
 };
 
 [[nodiscard]] constexpr std::string_view phaseName(ScriptPhase phase) noexcept {
@@ -27,6 +29,10 @@ enum class ScriptPhase : int {
         return "Destroy";
     case ScriptPhase::Constructor:
         return "constructor";
+    case ScriptPhase::Coroutine:
+        return "a coroutine";
+    case ScriptPhase::Continuation:
+        return "an await continuation";
     }
     return "unknown phase";
 }

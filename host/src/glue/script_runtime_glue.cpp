@@ -4,6 +4,7 @@
 #include "host/script_failure_tracker.hpp"
 #include "host/script_watchdog.hpp"
 #include "mono/managed_exception.hpp"
+#include "mono/mono_text.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -90,6 +91,36 @@ void reportStopped(std::uint64_t scriptId, std::int32_t phaseNumber, MonoObject*
     });
 }
 
+// Called by ScriptRuntime when code on the game loop that no one script can be charged with
+// threw: an await continuation (or an async void method's exception) of a class with
+// several attached scripts, or of no script class. Logged with the class it came from; the
+// failure counts toward the host's total but disables no script.
+void reportUnattributed(std::int32_t phaseNumber, MonoString* scriptClass, MonoObject* exception) {
+    guarded("ScriptRuntime.ReportUnattributed", [&] {
+        ScriptContext& c = context();
+        const auto phase = static_cast<ScriptPhase>(phaseNumber);
+        const std::string className = scriptClass ? mono::toUtf8(scriptClass) : std::string();
+        const mono::ManagedException described = mono::describeException(exception);
+        ScriptFailure failure;
+        failure.phase = phase;
+        failure.className = className;
+        failure.consecutive = 1;
+        failure.exceptionType = described.type;
+        failure.message = described.message;
+        failure.text = described.text;
+        if (c.failures)
+            (void)c.failures->record(ObjectId{}, phase, 1);
+        if (className.empty()) {
+            spdlog::error("{} on the game loop threw: {}", phaseName(phase), described.text);
+        } else {
+            spdlog::error("{} of a {} script (several are attached: not charged to one) threw: {}",
+                          phaseName(phase), className, described.text);
+        }
+        if (c.onFailure)
+            c.onFailure(failure);
+    });
+}
+
 // Called by ScriptRuntime when it reset an abort that landed between two scripts.
 void abortHandled() {
     ScriptWatchdog::abortHandled();
@@ -102,6 +133,8 @@ void registerScriptRuntimeCalls(MonoRuntime& runtime) {
                                  reinterpret_cast<const void*>(&abortHandled));
     runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_ReportStopped",
                                  reinterpret_cast<const void*>(&reportStopped));
+    runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_ReportUnattributed",
+                                 reinterpret_cast<const void*>(&reportUnattributed));
     runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_ReportException",
                                  reinterpret_cast<const void*>(&reportException));
 }

@@ -1,5 +1,7 @@
 #include "mono/managed_dispatcher.hpp"
 
+#include "mono/mono_text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
@@ -18,7 +20,7 @@ Result<ManagedDispatcher> ManagedDispatcher::bind(MonoDomain* domain, MonoClass*
                                             {"Detach", 1},
                                             {"SetEnabled", 2},
                                             {"RunUpdate", 3},
-                                            {"RunFixedUpdate", 2},
+                                            {"RunFixedUpdate", 3},
                                             {"CountScheduled", 1},
                                             {"RunAfterReload", 1},
                                             {"RunClassConstructor", 1},
@@ -64,9 +66,10 @@ Result<void> ManagedDispatcher::runUpdate(float deltaTime, double time, std::int
                        frame);
 }
 
-Result<void> ManagedDispatcher::runFixedUpdate(float fixedDeltaTime, double time) {
+Result<void> ManagedDispatcher::runFixedUpdate(float fixedDeltaTime, double time,
+                                               std::int64_t frame) {
     return callChecked(domain_, runFixedUpdate_,
-                       "the FixedUpdate dispatcher failed: ", fixedDeltaTime, time);
+                       "the FixedUpdate dispatcher failed: ", fixedDeltaTime, time, frame);
 }
 
 Result<int> ManagedDispatcher::countScheduled(ScriptPhase phase) {
@@ -91,6 +94,17 @@ Result<MonoObject*> ManagedDispatcher::runClassConstructor(MonoReflectionType* t
 Result<void> ManagedDispatcher::reserve(std::size_t scripts) {
     return callChecked(domain_, reserve_, "reserving room for scripts failed: ",
                        static_cast<std::int32_t>(std::min<std::size_t>(scripts, INT32_MAX)));
+}
+
+Result<std::string> ManagedDispatcher::describeCoroutines() {
+    MonoMethod* describe =
+        runtime_ ? mono_class_get_method_from_name(runtime_, "DescribeCoroutines", 0) : nullptr;
+    if (describe == nullptr)
+        return fail("ScriptCore's dispatcher has no DescribeCoroutines()");
+    auto text = invokeChecked(domain_, describe, nullptr, "listing the coroutines failed: ");
+    if (!text)
+        return std::unexpected(text.error());
+    return toUtf8(reinterpret_cast<MonoString*>(*text));
 }
 
 void ManagedDispatcher::makeThunk(std::size_t index) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <mono/metadata/class.h>
 #include <mono/metadata/object.h>
+#include <string>
 #include <string_view>
 
 namespace scripthost::mono {
@@ -37,7 +38,8 @@ public:
     [[nodiscard]] Result<void> detach(ObjectId script);
     [[nodiscard]] Result<void> setEnabled(ObjectId script, bool enabled);
     [[nodiscard]] Result<void> runUpdate(float deltaTime, double time, std::int64_t frame);
-    [[nodiscard]] Result<void> runFixedUpdate(float fixedDeltaTime, double time);
+    [[nodiscard]] Result<void> runFixedUpdate(float fixedDeltaTime, double time,
+                                              std::int64_t frame);
     /// Scripts scheduled (and enabled) for `phase`.
     [[nodiscard]] Result<int> countScheduled(ScriptPhase phase);
 
@@ -57,6 +59,10 @@ public:
     /// Sizes the dispatcher's lists for `scripts` more scripts.
     [[nodiscard]] Result<void> reserve(std::size_t scripts);
 
+    /// The running coroutines, one line each: "scriptId\tmethod\twaiting for\n"
+    /// (ScriptRuntime.DescribeCoroutines). Not per frame: an ordinary runtime invoke.
+    [[nodiscard]] Result<std::string> describeCoroutines();
+
     /// JIT warm-up steps: makes thunk `index` (< kThunkCount); compiles the dispatcher's
     /// per-script loops; runs ScriptRuntime.Warm (ScriptCore's own code, no script code).
     void makeThunk(std::size_t index);
@@ -70,7 +76,7 @@ private:
     LazyThunk<void, std::uint64_t> detach_;
     LazyThunk<void, std::uint64_t, MonoBoolean> setEnabled_;
     LazyThunk<void, float, double, std::int64_t> runUpdate_;
-    LazyThunk<void, float, double> runFixedUpdate_;
+    LazyThunk<void, float, double, std::int64_t> runFixedUpdate_;
     LazyThunk<std::int32_t, std::int32_t> countScheduled_;
     LazyThunk<MonoObject*, std::uint64_t*> afterReload_;
     LazyThunk<MonoObject*, MonoObject*> classConstructor_;

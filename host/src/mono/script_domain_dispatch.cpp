@@ -4,7 +4,10 @@
 #include "mono/managed_exception.hpp"
 #include "mono/script_domain_impl.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <fmt/format.h>
+#include <string_view>
 
 namespace scripthost {
 
@@ -16,12 +19,12 @@ Result<void> ScriptDomain::runUpdate(float deltaTime, double time, std::int64_t 
     return impl_->dispatcher.runUpdate(deltaTime, time, frame);
 }
 
-Result<void> ScriptDomain::runFixedUpdate(float fixedDeltaTime, double time) {
+Result<void> ScriptDomain::runFixedUpdate(float fixedDeltaTime, double time, std::int64_t frame) {
     ScriptWatchdog::Scope watched("FixedUpdate");
     if (!impl_->domain.loaded()) {
         return fail("the script domain is unloaded");
     }
-    return impl_->dispatcher.runFixedUpdate(fixedDeltaTime, time);
+    return impl_->dispatcher.runFixedUpdate(fixedDeltaTime, time, frame);
 }
 
 Result<int> ScriptDomain::scheduledCount(ScriptPhase phase) {
@@ -29,6 +32,34 @@ Result<int> ScriptDomain::scheduledCount(ScriptPhase phase) {
         return 0; // an unloaded generation schedules nothing
     }
     return impl_->dispatcher.countScheduled(phase);
+}
+
+Result<std::vector<CoroutineInfo>> ScriptDomain::coroutines() {
+    std::vector<CoroutineInfo> running;
+    if (!impl_->domain.loaded())
+        return running;
+    auto text = impl_->dispatcher.describeCoroutines();
+    if (!text)
+        return std::unexpected(text.error());
+    // One line per coroutine: "scriptId\tmethod\twaiting for".
+    std::string_view rest = *text;
+    while (!rest.empty()) {
+        const std::size_t end = std::min(rest.find('\n'), rest.size());
+        const std::string_view line = rest.substr(0, end);
+        rest.remove_prefix(std::min(end + 1, rest.size()));
+        const std::size_t tab1 = line.find('\t');
+        const std::size_t tab2 = tab1 == std::string_view::npos ? tab1 : line.find('\t', tab1 + 1);
+        if (tab2 == std::string_view::npos)
+            return fail(fmt::format("ScriptCore described a coroutine as \"{}\"", line));
+        std::uint64_t packed = 0;
+        const auto parsed = std::from_chars(line.data(), line.data() + tab1, packed);
+        if (parsed.ec != std::errc{} || parsed.ptr != line.data() + tab1)
+            return fail(fmt::format("ScriptCore described a coroutine as \"{}\"", line));
+        running.push_back(CoroutineInfo{ObjectId::unpack(packed),
+                                        std::string(line.substr(tab1 + 1, tab2 - tab1 - 1)),
+                                        std::string(line.substr(tab2 + 1))});
+    }
+    return running;
 }
 
 Result<void> ScriptDomain::runAfterReload() {

@@ -203,3 +203,58 @@ public class Faults : UMonoScriptComponent {
     CHECK(out.find("stopped after 150 frames") != std::string::npos);
     CHECK(out.find("thread says no") != std::string::npos); // the runtime prints it
 }
+
+TEST_CASE("scripthost run: await resumes on the game loop and what async code throws is reported "
+          "while the loop goes on") {
+    TempDir dir("cli-await");
+    writeFile(dir / "Awaiter.cs", R"(using UEngine;
+using System.Threading;
+using System.Threading.Tasks;
+public class Awaiter : UMonoScriptComponent {
+    int frames;
+    public override void Update(float dt) { if (++frames == 2) Go(); }
+    async void Go() {
+        int before = Thread.CurrentThread.ManagedThreadId;
+        await Task.Delay(20);
+        transform.position = transform.position + new Vector3(1, 0, 0);
+        Debug.Log("awaited on the loop: " + (Thread.CurrentThread.ManagedThreadId == before) + ", x = " + transform.position.x);
+    }
+}
+)");
+    writeFile(dir / "Thrower.cs", R"(using UEngine;
+using System.Threading.Tasks;
+public class AsyncThrower : UMonoScriptComponent {
+    int frames;
+    public override void Update(float dt) { if (++frames == 3) Go(); }
+    async void Go() {
+        await Task.Delay(10);
+        throw new System.InvalidOperationException("async void says no");
+    }
+}
+)");
+    writeFile(dir / "OffLoop.cs", R"(using UEngine;
+using System.Threading.Tasks;
+public class OffLoop : UMonoScriptComponent {
+    int frames;
+    public override void Update(float dt) { if (++frames == 4) Go(); }
+    async void Go() {
+        await Task.Delay(10).ConfigureAwait(false);
+        transform.position = new Vector3(5, 5, 5); // on a pool thread: refused
+    }
+}
+)");
+    HostProcess host({"run", "--scripts", dir.path().string(), "--headless", "--frames", "120",
+                      "--fps", "100", "--no-control"});
+    CHECK(host.wait() == 0);
+    const std::string out = host.output();
+    CHECK_MESSAGE(out.find("awaited on the loop: True, x = 1") != std::string::npos, out);
+    CHECK(out.find("stopped after 120 frames") != std::string::npos);
+    // The async void's exception is posted to the game loop and charged to its script.
+    CHECK_MESSAGE(out.find("script AsyncThrower") != std::string::npos, out);
+    CHECK(out.find("threw in an await continuation: System.InvalidOperationException: async "
+                   "void says no") != std::string::npos);
+    CHECK(out.find("Thrower.cs:8") != std::string::npos);
+    // The engine refuses a call from a pool thread; the exception is reported, not fatal.
+    CHECK_MESSAGE(out.find("script OffLoop") != std::string::npos, out);
+    CHECK(out.find("outside the host's game loop") != std::string::npos);
+}

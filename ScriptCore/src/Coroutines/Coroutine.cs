@@ -1,0 +1,67 @@
+using System.Collections;
+using System.Collections.Generic;
+
+namespace UEngine
+{
+    /// <summary>
+    /// A running coroutine, as returned by <see cref="UMonoScriptComponent.StartCoroutine"/>.
+    /// Yield it from another coroutine to wait until it finishes; pass it to
+    /// <see cref="UMonoScriptComponent.StopCoroutine(Coroutine)"/> to stop it.
+    /// </summary>
+    public sealed class Coroutine : YieldInstruction
+    {
+        /// <summary>What a coroutine waits for between two steps.</summary>
+        internal enum Wait { NextFrame, GameTime, FixedStep, Custom, Coroutine, Task }
+
+        internal readonly UMonoScriptComponent m_Owner;
+        internal readonly IEnumerator m_Routine;
+        // The enumerators being run: m_Routine first, then the IEnumerators it yielded
+        // (nested coroutines), innermost last. Allocated only when one nests.
+        internal List<IEnumerator> m_Nested;
+        internal Wait m_Wait;
+        internal long m_ResumeFrame;  // the first frame (Time.frameCount) whose frame step may resume it
+        internal long m_ResumeFixed;  // FixedStep: the fixed step after which it resumes
+        internal double m_ResumeTime; // GameTime: Time.time to resume at
+        internal object m_Awaited;    // Custom, Coroutine or Task: what it waits on
+        internal bool m_Done;          // finished, stopped or failed
+        internal bool m_DisposePending; // stopped while its own step was running
+        internal List<Coroutine> m_Waiters; // coroutines that yielded this one, resumed when it ends
+
+        internal Coroutine(UMonoScriptComponent owner, IEnumerator routine)
+        {
+            m_Owner = owner;
+            m_Routine = routine;
+        }
+
+        /// <summary>The enumerator that runs next: the innermost nested one.</summary>
+        internal IEnumerator Top
+        {
+            get { return m_Nested == null || m_Nested.Count == 0 ? m_Routine : m_Nested[m_Nested.Count - 1]; }
+        }
+
+        /// <summary>The method that started it, e.g. "Blink" (nested ones: "Blink > FadeOut").</summary>
+        internal string MethodName
+        {
+            get
+            {
+                string name = IteratorMethod(m_Routine);
+                if (m_Nested != null)
+                    foreach (IEnumerator e in m_Nested) name += " > " + IteratorMethod(e);
+                return name;
+            }
+        }
+
+        internal override string Describe() { return "Coroutine " + MethodName; }
+
+        /// <summary>
+        /// The C# method an iterator object came from: the compiler names its class after it
+        /// (mcs: "&lt;Blink&gt;c__Iterator0", csc: "&lt;Blink&gt;d__3").
+        /// </summary>
+        static string IteratorMethod(IEnumerator e)
+        {
+            string type = e.GetType().Name;
+            int open = type.IndexOf('<'), close = type.IndexOf('>');
+            return open == 0 && close > 1 ? type.Substring(1, close - 1) : type;
+        }
+    }
+}
