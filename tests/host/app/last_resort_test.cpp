@@ -35,7 +35,7 @@ const char* const kExitThroughReflection =
 
 constexpr int kHostageExitCode = 70;
 constexpr int kSigtermExitCode = 128 + SIGTERM;
-// From "holding the main thread" to the exit: budget 200 ms + grace 500 ms + the report
+// From "holding the main thread" to the exit: budget 400 ms + grace 1100 ms + the report
 // (at most 1.5 s) with room for a loaded machine.
 constexpr auto kExitDeadline = 15s;
 constexpr auto kStartDeadline = 60s;
@@ -52,7 +52,7 @@ std::vector<std::string> runArgs(const TempDir& dir, std::vector<std::string> ex
 /// checks that every one exits with code 70 within kExitDeadline of taking the main thread.
 void expectEveryRunEndsWithCode70(const TempDir& dir, int runs) {
     const std::vector<std::string> args =
-        runArgs(dir, {"--watchdog-ms", "200", "--watchdog-grace-ms", "500"});
+        runArgs(dir, {"--watchdog-ms", "400", "--watchdog-grace-ms", "1100"});
     int endedWith70 = 0;
     for (int run = 0; run < runs; run += 2) {
         std::array<std::unique_ptr<HostProcess>, 2> hosts;
