@@ -1,6 +1,7 @@
 // scripthost: the daemon's command line.
 
 #include "daemon.hpp"
+#include "host/last_resort.hpp"
 #include "host/mono_runtime.hpp"
 #include "log_setup.hpp"
 #include "run_options.hpp"
@@ -19,17 +20,14 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-extern "C" void onStopSignal(int) {
-    g_stop.store(true);
-}
-
-void installSignalHandlers() {
-    struct sigaction action {};
-    action.sa_handler = onStopSignal;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
-    std::signal(SIGPIPE, SIG_IGN); // a vanished control client or terminal is not fatal
+/// The last resort (host/last_resort.hpp) before anything that can hang: the watchdog's exit
+/// and a stop signal the main thread cannot obey end the process within a bounded time.
+bool startLastResort(bool jsonLines) {
+    if (auto started = LastResort::start(jsonLines); !started) {
+        spdlog::error("{}", started.error().message);
+        return false;
+    }
+    return true;
 }
 
 int printVersion() {
@@ -44,7 +42,16 @@ int printVersion() {
 
 int runDaemon(const RunOptions& options) {
     LogSetup logs(options.logFormat, options.logLevel);
-    installSignalHandlers();
+    std::signal(SIGPIPE, SIG_IGN); // a vanished control client or terminal is not fatal
+    if (!startLastResort(options.logFormat == "json"))
+        return 1;
+    // SIGINT/SIGTERM stop the loop; a host still running after the grace ends with 128+signal.
+    if (auto handled =
+            LastResort::handleStopSignals(g_stop, std::chrono::milliseconds(options.stopGraceMs));
+        !handled) {
+        spdlog::error("{}", handled.error().message);
+        return 1;
+    }
     int code = 1;
     {
         auto daemon = Daemon::start(options, logs);
@@ -82,6 +89,8 @@ int main(int argc, char** argv) {
         return runDaemon(options);
     if (smokeCommand->parsed()) {
         LogSetup logs("text", smokeOptions.logLevel);
+        if (!startLastResort(false))
+            return 1;
         const int code = runSmoke(smokeOptions);
         MonoRuntime::shutdown();
         return code;

@@ -43,6 +43,11 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                     "host (exit code 70)")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
+    run->add_option("--stop-grace-ms", o.stopGraceMs,
+                    "A host still running this long after SIGTERM or SIGINT exits with code "
+                    "128+signal without saving its state; a second signal ends it at once")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
     run->add_flag("!--no-watch", o.watch, "Do not watch the scripts (reload only on request)");
     run->add_flag("--cold-compiler", o.coldCompiler,
                   "Run mcs once per build instead of the resident compile server");

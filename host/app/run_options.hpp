@@ -27,6 +27,7 @@ struct RunOptions {
     int disableAfter = 10;                         ///< consecutive failures before disabling
     std::int64_t watchdogMs = 1000;                ///< script code budget; 0: no watchdog
     std::int64_t watchdogGraceMs = 2000;           ///< after the abort, before giving up
+    std::int64_t stopGraceMs = 3000;               ///< after SIGTERM/SIGINT, before _exit
     std::filesystem::path scriptCore;              ///< ScriptCore.dll; empty: beside the binary
     std::filesystem::path buildDir;                ///< compiled generations; empty: a temp folder
     std::string logLevel = "info";

@@ -1,5 +1,6 @@
 #include "host/script_watchdog.hpp"
 
+#include "host/last_resort.hpp"
 #include "mono/runtime_state.hpp"
 
 #include <algorithm>
@@ -19,8 +20,20 @@ namespace scripthost {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+// How long exitHostage's report (log line, flush, thread dump) may take before the last resort
+// ends the process without it.
+constexpr auto kHostageReportLimit = std::chrono::milliseconds(1500);
+// The watchdog's thread checks a few times per budget, at most every 100 ms; beyond that and
+// its report, a script still holding the main thread means the watchdog's thread is stuck.
+constexpr auto kWatchdogSlack = std::chrono::milliseconds(500);
+
+} // namespace
+
 struct ScriptWatchdog::Impl {
     WatchdogOptions options;
+    bool endsProcess = false; // the default onHostage: the last resort backs it up
     std::thread::id mainThread;
     std::uint32_t mainThreadObject = 0; // GC handle of the main thread's root-domain Thread
     MonoMethod* checkpoint = nullptr;   // a corlib method: entering it delivers a stray abort
@@ -42,6 +55,21 @@ struct ScriptWatchdog::Impl {
         phase = what;
         armedAt = Clock::now();
         abortIssued = false;
+        armLastResort();
+    }
+
+    // The main thread is back within budget + grace + the report, or the process ends, even
+    // if this watchdog's thread (attached to Mono, so Mono may suspend it) never wakes up.
+    void armLastResort() const noexcept {
+        if (!endsProcess)
+            return;
+        LastResort::arm(LastResort::Deadline::ScriptCall,
+                        armedAt + options.budget + options.grace + kHostageReportLimit +
+                            kWatchdogSlack,
+                        kHostageExitCode,
+                        "a script has held the main thread past the watchdog's budget and grace, "
+                        "and the watchdog has not ended the host (its thread is blocked or was "
+                        "suspended by Mono)");
     }
 
     void disarm() {
@@ -51,6 +79,7 @@ struct ScriptWatchdog::Impl {
             armed = false;
             stray = std::exchange(abortIssued, false);
         }
+        LastResort::disarm(LastResort::Deadline::ScriptCall);
         if (stray) {
             // The abort may have come as the script code returned and not been delivered
             // yet: take it now, here, rather than in the next script call.
@@ -105,6 +134,12 @@ std::atomic<ScriptWatchdog::Impl*>& activeWatchdog() noexcept {
 thread_local int t_depth = 0;
 
 void exitHostage(const std::string& phase, std::chrono::milliseconds held) {
+    // Everything below may block: the logger's lock (held by a thread Mono suspended), a full
+    // stderr pipe, the thread dump (the finalizer thread suspends every thread in turn).
+    LastResort::arm(LastResort::Deadline::HostageExit, Clock::now() + kHostageReportLimit,
+                    kHostageExitCode,
+                    "the watchdog's report of a script that will not stop did not finish in time "
+                    "(blocked logging or thread dump)");
     spdlog::critical(
         "watchdog: {} has held the main thread for {} ms and did not stop when aborted (an "
         "endless loop in a finally or catch block?). The host cannot take the main thread "
@@ -130,8 +165,10 @@ Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions op
         return fail("a watchdog is already running in this process");
     auto impl = std::make_unique<Impl>();
     impl->options = std::move(options);
-    if (!impl->options.onHostage)
+    if (!impl->options.onHostage) {
         impl->options.onHostage = exitHostage;
+        impl->endsProcess = true;
+    }
     impl->mainThread = std::this_thread::get_id();
     // The main thread's Thread object of the root domain lives as long as the process
     // (one of a script domain would die with its generation).
@@ -157,6 +194,7 @@ ScriptWatchdog::ScriptWatchdog(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 
 ScriptWatchdog::~ScriptWatchdog() {
     activeWatchdog().store(nullptr);
+    LastResort::disarm(LastResort::Deadline::ScriptCall);
     {
         std::lock_guard lock(impl_->mutex);
         impl_->stopping = true;
@@ -174,6 +212,7 @@ void ScriptWatchdog::abortHandled() noexcept {
     if (watchdog->armed) {
         watchdog->armedAt = Clock::now();
         watchdog->abortIssued = false;
+        watchdog->armLastResort();
     }
 }
 

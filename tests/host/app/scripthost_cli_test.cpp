@@ -152,6 +152,27 @@ TEST_CASE("scripthost run: SIGTERM stops the loop cleanly between frames") {
     CHECK(host.output().find("frame statistics:") != std::string::npos);
 }
 
+TEST_CASE("scripthost run: endless recursion is reported as a stack overflow and the host ticks "
+          "to its last frame") {
+    TempDir dir("cli-recursion");
+    writeFile(dir / "Recurse.cs", "using UEngine;\n"
+                                  "public class Recurse : UMonoScriptComponent {\n"
+                                  "  int frames;\n"
+                                  "  int Down(int n) { return Down(n + 1) + 1; }\n"
+                                  "  public override void Update(float dt) {\n"
+                                  "    if (++frames == 10) Debug.Log(\"got \" + Down(0));\n"
+                                  "  }\n"
+                                  "}\n");
+    HostProcess host({"run", "--scripts", dir.path().string(), "--headless", "--frames", "30",
+                      "--fps", "60", "--watchdog-ms", "20000"});
+    CHECK(host.wait() == 0);
+    const std::string out = host.output();
+    CHECK_MESSAGE(out.find("threw in Update: System.StackOverflowException") != std::string::npos,
+                  out.substr(0, 4000));
+    CHECK(out.find("stopped after 30 frames") != std::string::npos);
+    CHECK(out.find("1 script failure(s) during the run") != std::string::npos);
+}
+
 TEST_CASE("scripthost run: a script that throws every frame is disabled and the run succeeds") {
     TempDir dir("cli-throw");
     writeFile(
