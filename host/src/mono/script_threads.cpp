@@ -116,14 +116,19 @@ void ScriptThreads::onStopped(MonoProfiler* /*profiler*/, std::uintptr_t tid) {
 // On the new thread, attached and in the domain it was started from.
 void ScriptThreads::started(std::uintptr_t tid) {
     MonoDomain* domain = mono_domain_get();
-    std::lock_guard lock(mutex_);
-    if (domain == nullptr || domain == root_)
-        return;
+    {
+        std::lock_guard lock(mutex_);
+        if (domain == nullptr || domain == root_)
+            return;
+    }
+    // Outside the lock: the Thread object may be allocated now, and a collection must not
+    // wait for a thread blocked on our lock.
     MonoThread* thread = mono_thread_current();
     if (thread == nullptr)
         return;
-    running_[tid] =
-        Running{domain, GcHandle::weak(reinterpret_cast<MonoObject*>(thread)), ++startedCount_};
+    GcHandle handle = GcHandle::weak(reinterpret_cast<MonoObject*>(thread));
+    std::lock_guard lock(mutex_);
+    running_[tid] = Running{domain, std::move(handle), ++startedCount_};
 }
 
 void ScriptThreads::ended(std::uintptr_t tid) {
