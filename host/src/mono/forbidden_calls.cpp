@@ -213,8 +213,8 @@ std::ptrdiff_t operandSize(int argument, const mono_byte* operand, const mono_by
     }
 }
 
-std::optional<ForbiddenCall> located(MonoMethod* method, std::uint32_t ilOffset,
-                                     const Target& target) {
+// The call at `ilOffset` of `method`, with its file and line when symbols are loaded.
+ForbiddenCall located(MonoMethod* method, std::uint32_t ilOffset, const Target& target) {
     ForbiddenCall call;
     call.caller = fmt::format("{}.{}", classNameOf(mono_method_get_class(method)),
                               mono_method_get_name(method));
@@ -256,8 +256,7 @@ void scanBody(MonoMethod* method, const TargetResolver& resolver,
             return;
         if ((argument == MonoInlineMethod || argument == MonoInlineTok) && operand == 4) {
             if (auto target = resolver.resolve(read32(ip))) {
-                if (auto call = located(method, static_cast<std::uint32_t>(start - code), *target))
-                    found.push_back(std::move(*call));
+                found.push_back(located(method, static_cast<std::uint32_t>(start - code), *target));
             }
         }
         ip += operand;
