@@ -60,8 +60,9 @@ TEST_CASE("scripthost run: a first build that calls Environment.Exit is refused 
     CHECK(out.find("good tick") == std::string::npos); // nothing ran
 }
 
-TEST_CASE("scripthost run: a save that adds Environment.FailFast is refused naming file and line; "
-          "the old generation ticks to the last frame") {
+TEST_CASE(
+    "scripthost run: a save that adds Environment.FailFast is refused naming file and line, and "
+    "the old generation ticks to the last frame") {
     TempDir dir("cli-forbidden-reload");
     const fs::path scripts = dir.path() / "scripts";
     writeFile(scripts / "Ticker.cs", ticker("gen1"));

@@ -101,7 +101,7 @@ TEST_CASE("scripthost run: threads generation 1 started are stopped when a reloa
 }
 
 TEST_CASE("scripthost run: a thread that will not stop (a loop in its finally block) is reported "
-          "and its generation left loaded; the host ticks on and exits 0") {
+          "and its generation left loaded, and the host ticks on and exits 0") {
     TempDir dir("cli-threads-stuck");
     const fs::path scripts = dir.path() / "scripts";
     const std::string threads =
