@@ -57,6 +57,13 @@ std::string ReloadReport::describe() const {
         text += fmt::format("\n  {}.{} ({}): {}{}", f.className, f.field, f.script.toString(),
                             outcomeName(f.kind), f.detail.empty() ? "" : " - " + f.detail);
     }
+    if (!stoppedThreads.empty()) {
+        text +=
+            fmt::format("\n  stopping {} thread(s) generation {} started: ", stoppedThreads.size(),
+                        success ? fromGeneration : toGeneration);
+        for (std::size_t i = 0; i < stoppedThreads.size(); ++i)
+            text += (i ? ", " : "") + stoppedThreads[i];
+    }
     if (reenabled)
         text += fmt::format("\n  re-enabled {} script(s) disabled after failures", reenabled);
     if (released)
@@ -97,7 +104,8 @@ nlohmann::json ReloadReport::toJson() const {
             {"reenabled", reenabled},
             {"released", released},
             {"fields", fieldsJson},
-            {"missingClasses", missingClasses}};
+            {"missingClasses", missingClasses},
+            {"stoppedThreads", stoppedThreads}};
 }
 
 } // namespace scripthost

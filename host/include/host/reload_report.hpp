@@ -60,6 +60,11 @@ struct ReloadReport {
     std::size_t released = 0;  ///< script-owned entities nothing referenced any more
     std::vector<FieldOutcome> fields; ///< every field that was not a plain restore
     std::vector<std::string> missingClasses;
+    /// Threads the generation let go of (the old one, or the new one on a rollback) had
+    /// started and that still ran: Thread.Name, or the start method "Class.Method". They
+    /// are aborted as it unloads; the unloader logs whether they stopped, and one that
+    /// did not is a warning in the next report.
+    std::vector<std::string> stoppedThreads;
 
     /// A readable block: one line of outcome and timings, then one line per notable event.
     [[nodiscard]] std::string describe() const;

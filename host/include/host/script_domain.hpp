@@ -161,9 +161,12 @@ public:
     [[nodiscard]] Result<void> unload();
     /// Like unload, but Mono's part (finalizers, collections, freeing the domain) runs on
     /// the process's unloader thread while the caller goes on; what this generation held
-    /// is released before it returns. A failure is logged and kept for
-    /// takeUnloadFailures. Never call it from inside a managed call. Idempotent.
-    void unloadInBackground();
+    /// is released before it returns. The threads this generation started and that still
+    /// run are aborted there first (at most 2 s; one that will not stop keeps the domain
+    /// loaded, reported as a failure); their names (Thread.Name, or the start method) are
+    /// returned. A failure is logged and kept for takeUnloadFailures. Never call it from
+    /// inside a managed call. Idempotent.
+    std::vector<std::string> unloadInBackground();
     /// Waits until every background unload has finished; false when `timeout` ran out.
     static bool waitForUnloads(std::chrono::milliseconds timeout);
     /// Messages of background unloads that failed since the last call.

@@ -4,14 +4,16 @@
 #include "mono/runtime_state.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <mono/metadata/threads.h>
 #include <spdlog/spdlog.h>
 
 namespace scripthost::mono {
 
-void DomainUnloader::submit(MonoDomain* domain, std::string label) {
+void DomainUnloader::submit(MonoDomain* domain, std::string label,
+                            std::vector<StartedThread> threads) {
     std::lock_guard lock(mutex_);
-    queue_.push_back({domain, std::move(label)});
+    queue_.push_back({domain, std::move(label), std::move(threads)});
     if (!thread_.joinable()) {
         stopping_ = false;
         thread_ = std::thread([this] { run(); });
@@ -46,6 +48,34 @@ void DomainUnloader::stop() {
     thread_ = std::thread();
 }
 
+std::string DomainUnloader::unload(MonoDomain* domain, const std::string& label,
+                                   const std::vector<StartedThread>& threads) {
+    if (!threads.empty()) {
+        const ThreadStopOutcome outcome = runtimeState().threads.stop(
+            threads, std::chrono::steady_clock::now() + kThreadStopBudget);
+        if (!outcome.running.empty()) {
+            return fmt::format(
+                "{} was not unloaded: {} thread(s) it started did not stop within {} ms of "
+                "being aborted (a loop in a finally block?): {}; it stays loaded until the "
+                "host exits",
+                label, outcome.running.size(), kThreadStopBudget.count(),
+                fmt::join(outcome.running, ", "));
+        }
+    }
+    MonoObject* exc = nullptr;
+    mono_domain_try_unload(domain, &exc);
+    if (exc != nullptr)
+        return fmt::format("unloading {} failed: {}", label, describeException(exc).message);
+    if (!threads.empty()) {
+        std::vector<std::string> names;
+        for (const StartedThread& t : threads)
+            names.push_back(t.name);
+        spdlog::info("{} unloaded; stopped {} thread(s) it started: {}", label, names.size(),
+                     fmt::join(names, ", "));
+    }
+    return {};
+}
+
 void DomainUnloader::run() {
     // A thread Mono knows, in the root domain: the unload switches it into the dying
     // domain for the DomainUnload event and back, and its collections must be able to
@@ -61,13 +91,8 @@ void DomainUnloader::run() {
         ++busy_;
         lock.unlock();
 
-        MonoObject* exc = nullptr;
-        mono_domain_try_unload(job.domain, &exc);
-        std::string failure;
-        if (exc != nullptr) {
-            failure =
-                fmt::format("unloading {} failed: {}", job.label, describeException(exc).message);
-        }
+        std::string failure = unload(job.domain, job.label, job.threads);
+        job.threads.clear(); // frees their handles
 
         lock.lock();
         --busy_;

@@ -10,6 +10,8 @@
 // the domain again. Collections the unload runs still stop the world briefly, the main
 // thread included.
 
+#include "mono/script_threads.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -33,8 +35,16 @@ public:
     DomainUnloader(const DomainUnloader&) = delete;
     DomainUnloader& operator=(const DomainUnloader&) = delete;
 
-    /// Queues `domain` for unloading; `label` names it in failure messages.
-    void submit(MonoDomain* domain, std::string label);
+    /// Queues `domain` for unloading; `label` names it in messages. `threads` (taken from
+    /// ScriptThreads) are stopped first.
+    void submit(MonoDomain* domain, std::string label, std::vector<StartedThread> threads);
+
+    /// Stops `threads` (abort, then at most kThreadStopBudget), then unloads `domain`
+    /// with mono_domain_try_unload, on the calling thread. When a thread does not stop,
+    /// the domain is not unloaded (Mono's own unload would wait for it forever) and stays
+    /// loaded until the process exits. Logs what it stopped; returns the failure, or "".
+    [[nodiscard]] static std::string unload(MonoDomain* domain, const std::string& label,
+                                            const std::vector<StartedThread>& threads);
 
     /// Waits until every queued unload has finished, at most until `deadline`.
     /// Returns whether the queue is empty.
@@ -55,6 +65,7 @@ private:
     struct Job {
         MonoDomain* domain;
         std::string label;
+        std::vector<StartedThread> threads;
     };
 
     mutable std::mutex mutex_;

@@ -87,17 +87,23 @@ MonoDomain* GenerationDomain::handOut() noexcept {
 
 Result<void> GenerationDomain::unloadNow(MonoDomain* dying, const std::string& label) {
     // One unload at a time: finish the ones in the background first.
-    runtimeState().unloader.waitIdle(std::chrono::steady_clock::time_point::max());
-    MonoObject* exc = nullptr;
-    mono_domain_try_unload(dying, &exc);
-    if (exc != nullptr) {
-        return fail(fmt::format("unloading {} failed: {}", label, thrownText(exc)));
-    }
+    RuntimeState& runtime = runtimeState();
+    runtime.unloader.waitIdle(std::chrono::steady_clock::time_point::max());
+    const std::vector<StartedThread> threads = runtime.threads.takeRunning(dying);
+    if (std::string failure = DomainUnloader::unload(dying, label, threads); !failure.empty())
+        return fail(std::move(failure));
     return {};
 }
 
-void GenerationDomain::unloadInBackground(MonoDomain* dying, std::string label) {
-    runtimeState().unloader.submit(dying, std::move(label));
+std::vector<std::string> GenerationDomain::unloadInBackground(MonoDomain* dying,
+                                                              std::string label) {
+    RuntimeState& runtime = runtimeState();
+    std::vector<StartedThread> threads = runtime.threads.takeRunning(dying);
+    std::vector<std::string> names;
+    for (const StartedThread& t : threads)
+        names.push_back(t.name);
+    runtime.unloader.submit(dying, std::move(label), std::move(threads));
+    return names;
 }
 
 } // namespace scripthost::mono

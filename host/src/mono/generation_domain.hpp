@@ -9,6 +9,7 @@
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/image.h>
 #include <string>
+#include <vector>
 
 namespace scripthost::mono {
 
@@ -56,10 +57,13 @@ public:
     }
 
     /// Unloads a released domain now (after the background unloads in flight: one at a
-    /// time), on the calling thread. `label` names it in the error.
+    /// time), on the calling thread, first stopping the threads it started (bounded: a
+    /// thread that will not stop leaves the domain loaded, an error). `label` names it.
     [[nodiscard]] static Result<void> unloadNow(MonoDomain* dying, const std::string& label);
-    /// Hands a released domain to the runtime's unloader thread.
-    static void unloadInBackground(MonoDomain* dying, std::string label);
+    /// Hands a released domain to the runtime's unloader thread, which stops the threads
+    /// it started, then unloads it. Returns the names of those threads (Thread.Name, or
+    /// the start method), for the reload report.
+    static std::vector<std::string> unloadInBackground(MonoDomain* dying, std::string label);
 
 private:
     explicit GenerationDomain(MonoDomain* domain, std::string name) noexcept;

@@ -67,6 +67,7 @@ Result<MonoRuntime*> MonoRuntime::start(const Options& options) {
         return fail("mono_jit_init_version failed: is the Mono runtime (mono-runtime) installed?");
     }
     mono_install_assembly_preload_hook(&preloadHook, nullptr);
+    state.threads.install(state.root);
     state.lifecycle = Lifecycle::Running;
     spdlog::debug("Mono {} started", instance().version());
     return &instance();
@@ -83,6 +84,14 @@ void MonoRuntime::shutdown() noexcept {
         return;
     }
     state.unloader.stop(); // its thread must not outlive the runtime
+    if (const std::size_t stuck = state.threads.unstoppable(); stuck > 0) {
+        // mono_jit_cleanup waits for every foreground thread: it would wait forever.
+        spdlog::warn("{} script thread(s) would not stop; the runtime is left as it is at exit",
+                     stuck);
+        state.root = nullptr;
+        state.lifecycle = mono::RuntimeState::Lifecycle::ShutDown;
+        return;
+    }
     mono_jit_cleanup(state.root);
     state.root = nullptr;
     state.lifecycle = mono::RuntimeState::Lifecycle::ShutDown;

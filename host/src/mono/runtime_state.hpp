@@ -5,6 +5,7 @@
 #include "mono/domain_registry.hpp"
 #include "mono/domain_unloader.hpp"
 #include "mono/finalized_proxy_mailbox.hpp"
+#include "mono/script_threads.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -31,6 +32,9 @@ struct RuntimeState {
     FinalizedProxyMailbox finalizedProxies;
     /// The main thread submits and waits, the unloader's own thread unloads (its own lock).
     DomainUnloader unloader;
+    /// Threads script code started: Mono's profiler callbacks record them on their own
+    /// threads, unloads stop them (its own lock).
+    ScriptThreads threads;
     /// The running watchdog, or null: set and cleared by the main thread
     /// (ScriptWatchdog::start / destructor), read by the main thread's scopes.
     std::atomic<ScriptWatchdog::Impl*> watchdog{nullptr};

@@ -43,10 +43,12 @@ Result<void> ScriptDomain::Impl::loadScripts(const AssemblyFile& scripts) {
     if (!image)
         return std::unexpected(image.error());
     scriptsImage = *image;
-    if (auto forbidden = mono::forbiddenCalls(scriptsImage); !forbidden.empty()) {
-        return fail(fmt::format("{} calls {}, which scripts may not call: it would let a script "
-                                "that runs away cancel the watchdog's abort",
-                                scripts.path.filename().string(), fmt::join(forbidden, ", ")));
+    if (auto forbidden = mono::findForbiddenCalls(scriptsImage); !forbidden.empty()) {
+        std::vector<std::string> lines;
+        for (const mono::ForbiddenCall& call : forbidden)
+            lines.push_back(call.message());
+        return fail(fmt::format("{} was not loaded: {}", scripts.path.filename().string(),
+                                fmt::join(lines, "; ")));
     }
     scriptsAssemblyName = scripts.name;
     core.collectComponentKinds(scriptsImage); // game modules' scripts may add kinds

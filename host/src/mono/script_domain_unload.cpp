@@ -36,11 +36,12 @@ Result<void> ScriptDomain::unload() {
     return impl_->unload();
 }
 
-void ScriptDomain::unloadInBackground() {
+std::vector<std::string> ScriptDomain::unloadInBackground() {
     if (MonoDomain* dying = impl_->release()) {
-        mono::GenerationDomain::unloadInBackground(dying,
-                                                   fmt::format("generation {}", impl_->generation));
+        return mono::GenerationDomain::unloadInBackground(
+            dying, fmt::format("generation {}", impl_->generation));
     }
+    return {};
 }
 
 bool ScriptDomain::waitForUnloads(std::chrono::milliseconds timeout) {

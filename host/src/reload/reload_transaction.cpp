@@ -138,7 +138,7 @@ void ReloadTransaction::State::runSwap() {
 void ReloadTransaction::State::runUnload() {
     const auto started = Clock::now();
     if (outgoing) {
-        outgoing->unloadInBackground();
+        report.stoppedThreads = outgoing->unloadInBackground();
         outgoing.reset();
     }
     for (std::string& failure : ScriptDomain::takeUnloadFailures())
@@ -151,7 +151,7 @@ void ReloadTransaction::State::runUnload() {
 // The new generation (if it was made) is unloaded; the running one never noticed.
 void ReloadTransaction::State::rollBack(std::string phase, std::string error) {
     if (incoming) {
-        incoming->unloadInBackground();
+        report.stoppedThreads = incoming->unloadInBackground();
         incoming.reset();
     }
     report.success = false;
@@ -175,10 +175,10 @@ ReloadTransaction::~ReloadTransaction() {
     if (state_->incoming) {
         spdlog::debug("reload #{} dropped before its swap: generation {} unloaded",
                       state_->report.sequence, state_->incoming->generation());
-        state_->incoming->unloadInBackground();
+        (void)state_->incoming->unloadInBackground();
     }
     if (state_->outgoing)
-        state_->outgoing->unloadInBackground();
+        (void)state_->outgoing->unloadInBackground();
 }
 
 ReloadStage ReloadTransaction::step(std::chrono::microseconds warmSlice) {
