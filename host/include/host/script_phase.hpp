@@ -13,6 +13,7 @@ enum class ScriptPhase : int {
     FixedUpdate = 2,
     Destroy = 3,
     Constructor = 4, ///< the host's own call of a script's constructor
+    OffLoop = 5,     ///< code no message call ran: a thread, the pool, a finalizer, a Task
 };
 
 [[nodiscard]] constexpr std::string_view phaseName(ScriptPhase phase) noexcept {
@@ -27,6 +28,8 @@ enum class ScriptPhase : int {
         return "Destroy";
     case ScriptPhase::Constructor:
         return "constructor";
+    case ScriptPhase::OffLoop:
+        return "code off the game loop";
     }
     return "unknown phase";
 }
