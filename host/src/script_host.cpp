@@ -4,6 +4,7 @@
 #include "glue/engine_internal_calls.hpp"
 #include "host/mono_runtime.hpp"
 #include "reload/script_snapshotter.hpp"
+#include "unhandled_exceptions.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -183,6 +184,35 @@ std::size_t ScriptHost::drainDestroyQueues() {
     return destroyed;
 }
 
+std::size_t ScriptHost::countOffLoopFailures() {
+    auto taken = takeUnhandledExceptions();
+    if (taken.dropped > 0) {
+        spdlog::warn("{} more exceptions off the game loop came too fast to be counted (each "
+                     "was logged)",
+                     taken.dropped);
+    }
+    for (mono::UnhandledExceptionRecord& record : taken.records) {
+        ScriptFailure failure;
+        failure.className = std::move(record.scriptClass);
+        failure.phase = ScriptPhase::OffLoop;
+        failure.exceptionType = std::move(record.exceptionType);
+        failure.message = std::move(record.message);
+        failure.text = std::move(record.text);
+        // The first slot of that class, when one exists: a finalizer may be a helper
+        // class's, not a script's. Never disabled: the loop's own calls did not fail.
+        for (ObjectId entity : world_.entities()) {
+            for (ObjectId slot : world_.entity(entity)->scripts) {
+                if (failure.script.isNull() && world_.script(slot)->className == failure.className)
+                    failure.script = slot;
+            }
+        }
+        if (context_.onFailure) {
+            context_.onFailure(failure);
+        }
+    }
+    return taken.records.size();
+}
+
 Result<void> ScriptHost::destroyEntity(ObjectId entity) {
     const Entity* e = world_.entity(entity);
     if (e == nullptr) {
@@ -221,6 +251,7 @@ void ScriptHost::tick(double deltaSeconds) {
             spdlog::error("{}", r.error().message);
         }
         drainDestroyQueues();
+        countOffLoopFailures();
     } else {
         time_ += deltaSeconds;
     }

@@ -92,6 +92,11 @@ public:
     /// finalized (and that no script has picked up again). Each frame runs this; a
     /// reload runs it before its snapshot. Returns how many objects were destroyed.
     std::size_t drainDestroyQueues();
+    /// Counts the exceptions no one caught off the game loop (on a thread a script started,
+    /// the thread pool, a timer, a finalizer, an unobserved Task) against their scripts:
+    /// they were logged where they happened; here each becomes a ScriptFailure (phase
+    /// OffLoop) for onFailure. Each frame runs this. Returns how many were counted.
+    std::size_t countOffLoopFailures();
 
     /// The whole world as a scene (entities, components, scripts and their field values,
     /// with ids), loadable by instantiate() into another host: the state file's format.

@@ -15,6 +15,7 @@ enum class ScriptPhase : int {
     Constructor = 4,  ///< the host's own call of a script's constructor
     Coroutine = 5,    ///< a step of one of the script's coroutines
     Continuation = 6, ///< an await continuation run on the game loop
+    OffLoop = 7,      ///< code no message call ran: a thread, the pool, a finalizer, a Task
 };
 
 [[nodiscard]] constexpr std::string_view phaseName(ScriptPhase phase) noexcept {
@@ -33,6 +34,8 @@ enum class ScriptPhase : int {
         return "a coroutine";
     case ScriptPhase::Continuation:
         return "an await continuation";
+    case ScriptPhase::OffLoop:
+        return "code off the game loop";
     }
     return "unknown phase";
 }

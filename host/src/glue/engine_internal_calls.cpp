@@ -17,6 +17,7 @@ void registerEngineInternalCalls(MonoRuntime& runtime) {
         registerDebugCalls(runtime);
         registerScriptRuntimeCalls(runtime);
         registerApplicationCalls(runtime);
+        registerUnhandledExceptionCalls(runtime);
     });
 }
 

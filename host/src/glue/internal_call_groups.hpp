@@ -15,5 +15,6 @@ void registerInputCalls(MonoRuntime& runtime);
 void registerDebugCalls(MonoRuntime& runtime);
 void registerScriptRuntimeCalls(MonoRuntime& runtime);
 void registerApplicationCalls(MonoRuntime& runtime);
+void registerUnhandledExceptionCalls(MonoRuntime& runtime);
 
 } // namespace scripthost::glue

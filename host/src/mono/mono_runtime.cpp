@@ -1,6 +1,7 @@
 #include "host/mono_runtime.hpp"
 
 #include "mono/runtime_state.hpp"
+#include "mono/unhandled_exception_hooks.hpp"
 
 #include <cstdlib>
 #include <mono/jit/jit.h>
@@ -54,12 +55,18 @@ Result<MonoRuntime*> MonoRuntime::start(const Options& options) {
     mono_config_parse(nullptr);
     // The legacy unhandled-exception policy: an exception nothing catches on a thread a
     // script started, in a thread-pool work item or in a finalizer no longer ends the
-    // process (Mono's default is .NET 2's "terminate"). Only a config read before the JIT
-    // starts sets it; the embedding API that would (mono_runtime_unhandled_exception_policy_set)
-    // is not exported by Debian's library. See docs/MONO.md.
+    // process (Mono's default is .NET 2's "terminate"). Threads a script started still raise
+    // AppDomain.UnhandledException, which ScriptCore's UnhandledExceptions reports. Only a config
+    // read before the JIT starts sets it; the embedding API that would
+    // (mono_runtime_unhandled_exception_policy_set) is not exported by Debian's library. See
+    // docs/MONO.md.
     mono_config_parse_memory("<configuration><runtime>"
                              "<legacyUnhandledExceptionPolicy enabled=\"1\"/>"
                              "</runtime></configuration>");
+    // The policy swallows exceptions in pool work items and finalizers without a trace:
+    // these hooks report them. Before the JIT starts: instrumentation is decided per method
+    // as it is compiled.
+    mono::installUnhandledExceptionHooks();
     // Before the JIT starts, so stack traces carry file:line from the .mdb files.
     mono_debug_init(MONO_DEBUG_FORMAT_MONO);
     state.root = mono_jit_init_version(options.rootDomainName.c_str(), "v4.0.30319");

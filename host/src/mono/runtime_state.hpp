@@ -6,6 +6,7 @@
 #include "mono/domain_unloader.hpp"
 #include "mono/finalized_proxy_mailbox.hpp"
 #include "mono/script_threads.hpp"
+#include "mono/unhandled_exception_mailbox.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -30,6 +31,9 @@ struct RuntimeState {
     DomainRegistry domains;
     /// The GC's finalizer thread posts, the main thread takes (its own lock).
     FinalizedProxyMailbox finalizedProxies;
+    /// Any thread an unhandled exception happens on posts, the main thread takes (its own
+    /// lock).
+    UnhandledExceptionMailbox unhandledExceptions;
     /// The main thread submits and waits, the unloader's own thread unloads (its own lock).
     DomainUnloader unloader;
     /// Threads script code started: Mono's profiler callbacks record them on their own

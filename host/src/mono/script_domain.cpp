@@ -7,6 +7,7 @@
 #include "mono/forbidden_calls.hpp"
 #include "mono/runtime_state.hpp"
 #include "mono/script_domain_impl.hpp"
+#include "mono/unhandled_exception_hooks.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -35,7 +36,9 @@ Result<void> ScriptDomain::Impl::loadScriptCore(const AssemblyFile& scriptCore) 
     if (!bound)
         return std::unexpected(bound.error());
     dispatcher = *bound;
-    return {};
+    // Exceptions no one catches on this generation's threads, pool work, finalizers and
+    // Tasks are reported against their scripts.
+    return mono::installUnhandledExceptionReporting(domain.get(), coreImage);
 }
 
 Result<void> ScriptDomain::Impl::loadScripts(const AssemblyFile& scripts) {

@@ -4,6 +4,7 @@
 #include "mono/gc_handle.hpp"
 #include "mono/runtime_state.hpp"
 #include "mono/script_domain_impl.hpp"
+#include "mono/unhandled_exception_hooks.hpp"
 
 #include <fmt/format.h>
 #include <mono/metadata/mono-gc.h>
@@ -14,6 +15,7 @@ namespace scripthost {
 MonoDomain* ScriptDomain::Impl::release() {
     return domain.release([this] {
         // Free this generation's handles and forget every cached pointer into it.
+        mono::forgetUnhandledExceptionReporting(domain.get());
         instances.clear();
         classes.clear();
         dispatcher = {};

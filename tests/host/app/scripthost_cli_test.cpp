@@ -188,43 +188,6 @@ TEST_CASE("scripthost run: a script that throws every frame is disabled and the 
     CHECK(out.find("4 script failure(s) during the run") != std::string::npos);
 }
 
-TEST_CASE("scripthost run: an exception no one catches on a script's thread, in a pool work item "
-          "or in a finalizer does not end the host") {
-    TempDir dir("cli-unhandled");
-    writeFile(dir / "Faults.cs", R"(using UEngine;
-using System.Threading;
-public class Doomed {
-    public static volatile bool finalized;
-    ~Doomed() { finalized = true; throw new System.InvalidOperationException("finalizer says no"); }
-}
-public class Faults : UMonoScriptComponent {
-    static volatile bool threadThrew, poolThrew;
-    int frames;
-    bool reported;
-    public override void Update(float dt) {
-        frames++;
-        if (frames == 2) {
-            new Thread(() => { threadThrew = true; throw new System.InvalidOperationException("thread says no"); }).Start();
-            ThreadPool.QueueUserWorkItem(_ => { poolThrew = true; throw new System.InvalidOperationException("pool says no"); });
-            for (int i = 0; i < 64; i++) new Doomed();
-        }
-        if (frames == 3) { System.GC.Collect(); System.GC.WaitForPendingFinalizers(); }
-        if (!reported && threadThrew && poolThrew && Doomed.finalized && frames > 10) {
-            reported = true;
-            Debug.Log("all three faults happened; still ticking at frame " + frames);
-        }
-    }
-}
-)");
-    HostProcess host({"run", "--scripts", dir.path().string(), "--headless", "--frames", "150",
-                      "--fps", "100", "--no-control"});
-    CHECK(host.wait() == 0);
-    const std::string out = host.output();
-    CHECK_MESSAGE(out.find("all three faults happened; still ticking") != std::string::npos, out);
-    CHECK(out.find("stopped after 150 frames") != std::string::npos);
-    CHECK(out.find("thread says no") != std::string::npos); // the runtime prints it
-}
-
 TEST_CASE("scripthost run: await resumes on the game loop and what async code throws is reported "
           "while the loop goes on") {
     TempDir dir("cli-await");
