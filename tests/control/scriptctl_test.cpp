@@ -308,3 +308,20 @@ TEST_CASE("scriptctl: get without FIELD prints every field with its type") {
                        "offset: [1,2,3] (vector3)\n"
                        "speed:  3.5 (float)\n");
 }
+
+TEST_CASE("scriptctl: coroutines prints a table of entity, script, coroutine and wait") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "coroutines"});
+    answerOne(*server, "coroutines", [&](const Request& r) {
+        server->replyOk(r.client, r.id, json::parse(R"({"coroutines":[
+            {"entity":"Player","script":"2:1","class":"Mover","method":"Blink",
+             "waitingFor":"WaitForSeconds: 0.25 s left"},
+            {"entity":"Door","script":"5:1","class":"Opener","method":"Open > Slide",
+             "waitingFor":"next frame"}]})"));
+    });
+    CHECK(ctl.wait() == 0);
+    CHECK(ctl.out() == "ENTITY  SCRIPT      COROUTINE     WAITING FOR\n"
+                       "Player  Mover 2:1   Blink         WaitForSeconds: 0.25 s left\n"
+                       "Door    Opener 5:1  Open > Slide  next frame\n");
+}

@@ -477,3 +477,40 @@ TEST_CASE("daemon: the watchdog stops a runaway Update and the host serves on, a
                   host.output());
     CHECK_MESSAGE(host.output().find("Hostage.Update") != std::string::npos, host.output());
 }
+
+TEST_CASE("daemon: coroutines lists each running coroutine with what it waits for, and "
+          "entities counts them per script") {
+    TempDir dir("daemon-coroutines");
+    const fs::path scripts = dir.path() / "scripts";
+    writeFile(scripts / "Blinker.cs", R"(using UEngine;
+using System.Collections;
+public class Blinker : UMonoScriptComponent {
+    public override void Initialize() { StartCoroutine(Blink()); StartCoroutine(Wait()); }
+    IEnumerator Blink() { while (true) yield return new WaitForSeconds(1000f); }
+    IEnumerator Wait() { yield return Inner(); }
+    IEnumerator Inner() { yield return new WaitUntil(() => false); }
+}
+)");
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(
+        {"run", "--headless", "--scripts", scripts.string(), "--control", socket.string()});
+    ControlClient client = connectTo(socket, host);
+    const json running = callOk(client, "coroutines")["coroutines"];
+    REQUIRE_MESSAGE(running.size() == 2, running.dump());
+    CHECK(running[0]["class"] == "Blinker");
+    CHECK(running[0]["method"] == "Blink");
+    CHECK(running[0]["waitingFor"].get<std::string>().rfind("WaitForSeconds: ", 0) == 0);
+    CHECK(running[1]["method"] == "Wait > Inner");
+    CHECK(running[1]["waitingFor"].get<std::string>().rfind("WaitUntil", 0) == 0);
+    CHECK(running[0]["script"] == running[1]["script"]);
+
+    const json entities = callOk(client, "entities")["entities"];
+    REQUIRE(entities.size() == 1);
+    CHECK(entities[0]["scripts"][0]["coroutines"].size() == 2);
+
+    const Scriptctl table = scriptctl(socket, {"coroutines"});
+    CHECK(table.code == 0);
+    CHECK_MESSAGE(table.out.find("Blinker") != std::string::npos, table.out);
+    CHECK(table.out.find("Wait > Inner") != std::string::npos);
+    stopHost(client, host);
+}
