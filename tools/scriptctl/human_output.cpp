@@ -125,6 +125,24 @@ std::string diagnosticLine(const json& diagnostic, const TerminalPalette& palett
     return fmt::format("{}: {}: {}", where, coloured, valueText(member(diagnostic, "message")));
 }
 
+// Rows of four columns, each padded to its widest cell, two spaces apart; no trailing blanks.
+std::string alignedTable(const std::vector<std::array<std::string, 4>>& rows) {
+    std::array<std::size_t, 4> widths{};
+    for (const auto& row : rows) {
+        for (std::size_t column = 0; column < row.size(); ++column)
+            widths[column] = std::max(widths[column], row[column].size());
+    }
+    std::string text;
+    for (const auto& row : rows) {
+        std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {}", row[0], widths[0], row[1],
+                                       widths[1], row[2], widths[2], row[3]);
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        text += line + "\n";
+    }
+    return text;
+}
+
 } // namespace
 
 std::string valueText(const json& value) {
@@ -265,20 +283,7 @@ std::string entityTable(const json& result) {
         rows.push_back({valueText(member(entity, "id")), valueText(member(entity, "name")),
                         scripts.empty() ? "-" : scripts, components.empty() ? "-" : components});
     }
-    std::array<std::size_t, 4> widths{};
-    for (const auto& row : rows) {
-        for (std::size_t column = 0; column < row.size(); ++column)
-            widths[column] = std::max(widths[column], row[column].size());
-    }
-    std::string text;
-    for (const auto& row : rows) {
-        std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {}", row[0], widths[0], row[1],
-                                       widths[1], row[2], widths[2], row[3]);
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        text += line + "\n";
-    }
-    return text;
+    return alignedTable(rows);
 }
 
 std::string fieldText(const json& result) {
@@ -356,17 +361,7 @@ std::string coroutineTable(const json& result) {
                         valueText(member(c, "class")) + " " + valueText(member(c, "script")),
                         valueText(member(c, "method")), valueText(member(c, "waitingFor"))});
     }
-    std::array<std::size_t, 4> widths{};
-    for (const auto& row : rows) {
-        for (std::size_t column = 0; column < row.size(); ++column)
-            widths[column] = std::max(widths[column], row[column].size());
-    }
-    std::string text;
-    for (const auto& row : rows) {
-        text += fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", row[0], widths[0], row[1], widths[1],
-                            row[2], widths[2], row[3]);
-    }
-    return text;
+    return alignedTable(rows);
 }
 
 } // namespace scriptctl

@@ -348,27 +348,14 @@ namespace UEngine.Internal
         }
 
         /// <summary>
-        /// The script class of the innermost stack frame (await and rethrow segments included)
-        /// whose code is a script's — compiler-generated nested classes (an async method's state
-        /// machine, a lambda's closure) count as their script's — and the one attached script of
-        /// that class, or null when none or several are attached.
+        /// The script class the exception came from (<see cref="ScriptStack.ScriptClassOf"/>)
+        /// and, when it is a script component class with exactly one attached script, that
+        /// script (else null).
         /// </summary>
         static UMonoScriptComponent ScriptOf(Exception e, out Type scriptClass)
         {
-            scriptClass = null;
-            // GetFrames, not FrameCount/GetFrame: only GetFrames includes the frames captured
-            // before an await or a rethrow (ExceptionDispatchInfo), where the script's code is.
-            System.Diagnostics.StackFrame[] frames = new System.Diagnostics.StackTrace(e, false).GetFrames();
-            Assembly engine = typeof(UMonoScriptComponent).Assembly;
-            for (int f = 0; frames != null && f < frames.Length && scriptClass == null; f++)
-            {
-                MethodBase method = frames[f].GetMethod();
-                for (Type t = method == null ? null : method.DeclaringType; t != null; t = t.DeclaringType)
-                {
-                    if (t.Assembly != engine && typeof(UMonoScriptComponent).IsAssignableFrom(t)) { scriptClass = t; break; }
-                }
-            }
-            if (scriptClass == null) return null;
+            scriptClass = ScriptStack.ScriptClassOf(e);
+            if (scriptClass == null || !typeof(UMonoScriptComponent).IsAssignableFrom(scriptClass)) return null;
             UMonoScriptComponent only = null;
             foreach (UMonoScriptComponent s in s_Attached)
             {

@@ -86,30 +86,8 @@ namespace UEngine.Internal
         /// </summary>
         static string ScriptOf(Exception thrown)
         {
-            Assembly core = typeof(UnhandledExceptions).Assembly;
-            Assembly corlib = typeof(object).Assembly;
-            StackFrame[] frames = new StackTrace(thrown, false).GetFrames();
-            if (frames == null)
-                return null;
-            foreach (StackFrame frame in frames)
-            {
-                MethodBase method = frame.GetMethod();
-                Type type = method == null ? null : method.DeclaringType;
-                if (type == null)
-                    continue;
-                Assembly assembly = type.Assembly;
-                if (assembly == core || assembly == corlib || assembly.GlobalAssemblyCache)
-                    continue;
-                while (type.DeclaringType != null && IsCompilerGenerated(type))
-                    type = type.DeclaringType;
-                return type.FullName;
-            }
-            return null;
-        }
-
-        static bool IsCompilerGenerated(Type type)
-        {
-            return type.Name.IndexOf('<') >= 0 || type.IsDefined(typeof(CompilerGeneratedAttribute), false);
+            Type type = ScriptStack.ScriptClassOf(thrown);
+            return type == null ? null : type.FullName;
         }
 
         /// <summary>A pool work item, or more precisely a timer callback or an async void continuation.</summary>

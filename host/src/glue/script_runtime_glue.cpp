@@ -92,9 +92,9 @@ void reportStopped(std::uint64_t scriptId, std::int32_t phaseNumber, MonoObject*
 }
 
 // Called by ScriptRuntime when code on the game loop that no one script can be charged with
-// threw: an await continuation (or an async void method's exception) of a class with
-// several attached scripts, or of no script class. Logged with the class it came from; the
-// failure counts toward the host's total but disables no script.
+// threw: an await continuation (or an async void method's exception) whose code is not a
+// script component's, or is one of a class with several attached scripts. Logged with the class it
+// came from; the failure counts toward the host's total but disables no script.
 void reportUnattributed(std::int32_t phaseNumber, MonoString* scriptClass, MonoObject* exception) {
     guarded("ScriptRuntime.ReportUnattributed", [&] {
         ScriptContext& c = context();
@@ -113,7 +113,8 @@ void reportUnattributed(std::int32_t phaseNumber, MonoString* scriptClass, MonoO
         if (className.empty()) {
             spdlog::error("{} on the game loop threw: {}", phaseName(phase), described.text);
         } else {
-            spdlog::error("{} of a {} script (several are attached: not charged to one) threw: {}",
+            spdlog::error("{} in {} threw (not charged to one script: no single attached script "
+                          "has that class): {}",
                           phaseName(phase), className, described.text);
         }
         if (c.onFailure)
