@@ -11,6 +11,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <functional>
+#include <map>
 #include <utility>
 
 namespace scripthost {
@@ -128,7 +129,31 @@ private:
             report_.warnings.push_back(
                 field + " is of a type reloads cannot carry yet: it restarts from its default");
         }
+        noteStoppedCoroutines();
         return {};
+    }
+
+    // The old generation's running coroutines end with it: each script that had some is
+    // named in the report (never silently), with the way to get them back.
+    void noteStoppedCoroutines() {
+        auto running = current_.coroutines();
+        if (!running) {
+            report_.warnings.push_back("could not list the running coroutines: " +
+                                       running.error().message);
+            return;
+        }
+        std::map<ObjectId, std::string> byScript;
+        for (const CoroutineInfo& c : *running) {
+            std::string& methods = byScript[c.script];
+            methods += (methods.empty() ? "" : ", ") + c.method;
+        }
+        for (const auto& [script, methods] : byScript) {
+            const ScriptSlot* slot = world_.script(script);
+            report_.warnings.push_back(fmt::format(
+                "{} {}: running coroutines stopped by the reload ({}); carrying them into the new "
+                "code is not built yet: start them again in OnAfterReload",
+                slot ? slot->className : std::string("script"), script.toString(), methods));
+        }
     }
 
     // Step 2. Instances for the same ids, in the same order. A slot whose class the new code

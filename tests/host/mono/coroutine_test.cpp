@@ -26,10 +26,12 @@ struct CoroutineHost {
     std::unique_ptr<ScriptHost> host;
     ObjectId script;
 
+    AssemblyFile scripts;
+
     CoroutineHost(const std::string& className, const std::string& members,
-                  int disableAfterFailures = 10) {
-        const AssemblyFile scripts = compileScripts(
-            dir, "Coroutines.dll", {{className + ".cs", scriptWith(className, members)}});
+                  int disableAfterFailures = 10)
+        : scripts(compileScripts(dir, "Coroutines.dll",
+                                 {{className + ".cs", scriptWith(className, members)}})) {
         host = makeHostFrom(scripts, disableAfterFailures);
         script = spawnScript(*host, className);
     }
@@ -300,4 +302,21 @@ TEST_CASE("Coroutines: an exception stops that coroutine only and is the script'
     CHECK(t.running()[0].method == "Goes");
     t.frames(2);
     CHECK(t.log() == "on@1 on@2 on@3");
+}
+
+TEST_CASE("Coroutines: a reload names the coroutines it stops in its report") {
+    CoroutineHost t("Reloaded", R"(
+  public override void Initialize() { StartCoroutine(Spin()); StartCoroutine(Pause()); }
+  IEnumerator Spin() { while (true) yield return null; }
+  IEnumerator Pause() { yield return new WaitForSeconds(100f); })");
+    t.frames(1);
+    REQUIRE(t.running().size() == 2);
+    const ReloadReport report = reloadOk(*t.host, t.scripts);
+    const std::string expected = "Reloaded " + t.script.toString() +
+                                 ": running coroutines stopped by the reload (Spin, Pause)";
+    bool named = false;
+    for (const std::string& warning : report.warnings)
+        named = named || warning.rfind(expected, 0) == 0;
+    CHECK_MESSAGE(named, report.describe());
+    CHECK(t.running().empty());
 }
