@@ -171,6 +171,14 @@ namespace UEngine.Internal
                     }
                     if (c.m_Done) break; // it stopped itself
                     object yielded = top.Current;
+                    if (yielded == null)
+                    {
+                        // The most common yield: no type tests.
+                        c.m_Awaited = null;
+                        c.m_Wait = Coroutine.Wait.NextFrame;
+                        c.m_ResumeFrame = Time.s_FrameCount + 1;
+                        break;
+                    }
                     if (yielded is IEnumerator && !(yielded is CustomYieldInstruction))
                     {
                         if (c.m_Nested == null) c.m_Nested = new List<IEnumerator>(2);
