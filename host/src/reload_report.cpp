@@ -25,6 +25,28 @@ const char* outcomeName(FieldOutcome::Kind kind) noexcept {
     return "unknown";
 }
 
+const char* outcomeName(CoroutineOutcome::Kind kind) noexcept {
+    switch (kind) {
+    case CoroutineOutcome::Kind::Resumed:
+        return "resumed";
+    case CoroutineOutcome::Kind::Restarted:
+        return "restarted";
+    case CoroutineOutcome::Kind::Stopped:
+        return "stopped";
+    }
+    return "unknown";
+}
+
+const char* outcomeName(DelegateOutcome::Kind kind) noexcept {
+    switch (kind) {
+    case DelegateOutcome::Kind::Rebound:
+        return "rebound";
+    case DelegateOutcome::Kind::Dropped:
+        return "dropped";
+    }
+    return "unknown";
+}
+
 std::string ReloadReport::describe() const {
     std::string text;
     if (success) {
@@ -57,6 +79,18 @@ std::string ReloadReport::describe() const {
         text += fmt::format("\n  {}.{} ({}): {}{}", f.className, f.field, f.script.toString(),
                             outcomeName(f.kind), f.detail.empty() ? "" : " - " + f.detail);
     }
+    for (const CoroutineOutcome& c : coroutines) {
+        text += fmt::format("\n  coroutine {}.{} ({}): {}{}", c.className, c.method,
+                            c.script.toString(), outcomeName(c.kind),
+                            c.reason.empty() ? "" : " - " + c.reason);
+    }
+    for (const DelegateOutcome& d : delegates) {
+        text += fmt::format("\n  delegate {}.{} ({}) -> {}: {}{}", d.className, d.field,
+                            d.script.toString(), d.target, outcomeName(d.kind),
+                            d.reason.empty() ? "" : " - " + d.reason);
+    }
+    for (const std::string& a : cancelledAwaits)
+        text += "\n  await cancelled: " + a;
     if (!stoppedThreads.empty()) {
         text +=
             fmt::format("\n  stopping {} thread(s) generation {} started: ", stoppedThreads.size(),
@@ -79,6 +113,23 @@ nlohmann::json ReloadReport::toJson() const {
                               {"field", f.field},
                               {"outcome", outcomeName(f.kind)},
                               {"detail", f.detail}});
+    }
+    nlohmann::json coroutinesJson = nlohmann::json::array();
+    for (const CoroutineOutcome& c : coroutines) {
+        coroutinesJson.push_back({{"script", c.script.packed()},
+                                  {"class", c.className},
+                                  {"method", c.method},
+                                  {"outcome", outcomeName(c.kind)},
+                                  {"reason", c.reason}});
+    }
+    nlohmann::json delegatesJson = nlohmann::json::array();
+    for (const DelegateOutcome& d : delegates) {
+        delegatesJson.push_back({{"script", d.script.packed()},
+                                 {"class", d.className},
+                                 {"field", d.field},
+                                 {"target", d.target},
+                                 {"outcome", outcomeName(d.kind)},
+                                 {"reason", d.reason}});
     }
     return {{"sequence", sequence},
             {"trigger", trigger},
@@ -105,6 +156,9 @@ nlohmann::json ReloadReport::toJson() const {
             {"released", released},
             {"fields", fieldsJson},
             {"missingClasses", missingClasses},
+            {"coroutines", coroutinesJson},
+            {"delegates", delegatesJson},
+            {"cancelledAwaits", cancelledAwaits},
             {"stoppedThreads", stoppedThreads}};
 }
 

@@ -218,6 +218,55 @@ TEST_CASE("scriptctl: a failed reload prints the report's errors and exits 1") {
     CHECK(ctl.err() == "scriptctl: reload_failed: the reload was rolled back\n");
 }
 
+TEST_CASE("scriptctl: reload prints what happened to each coroutine and delegate") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "reload"});
+    answerOne(*server, "reload", [&](const Request& r) {
+        server->replyOk(r.client, r.id,
+                        {{"sequence", 5},
+                         {"success", true},
+                         {"fromGeneration", 2},
+                         {"toGeneration", 3},
+                         {"restored", 2},
+                         {"timings", {{"totalMs", 3.5}, {"frameStallMs", 1.0}}},
+                         {"coroutines",
+                          {{{"script", 4294967297},
+                            {"class", "Counter"},
+                            {"method", "Count"},
+                            {"outcome", "resumed"},
+                            {"reason", "its code is unchanged"}},
+                           {{"script", 4294967297},
+                            {"class", "Counter"},
+                            {"method", "Blink"},
+                            {"outcome", "stopped"},
+                            {"reason", "[StopOnEdit]"}}}},
+                         {"delegates",
+                          {{{"script", 4294967298},
+                            {"class", "Publisher"},
+                            {"field", "Hit"},
+                            {"target", "Subscriber.OnHit on #2:1"},
+                            {"outcome", "rebound"},
+                            {"reason", ""}},
+                           {{"script", 4294967298},
+                            {"class", "Publisher"},
+                            {"field", "Hit"},
+                            {"target", "Subscriber.<Initialize>m__0 on #2:1"},
+                            {"outcome", "dropped"},
+                            {"reason", "the lambda's code changed"}}}}});
+    });
+    CHECK(ctl.wait() == 0);
+    const std::string out = ctl.out();
+    CHECK_MESSAGE(out.find("coroutine Counter.Count: resumed (its code is unchanged)") !=
+                      std::string::npos,
+                  out);
+    CHECK(out.find("coroutine Counter.Blink: stopped ([StopOnEdit])") != std::string::npos);
+    CHECK(out.find("delegate Publisher.Hit -> Subscriber.OnHit on #2:1: rebound\n") !=
+          std::string::npos);
+    CHECK(out.find("delegate Publisher.Hit -> Subscriber.<Initialize>m__0 on #2:1: dropped (the "
+                   "lambda's code changed)") != std::string::npos);
+}
+
 TEST_CASE("scriptctl: a host that never answers is a timeout, exit 3") {
     TempDir dir("control");
     auto server = openServer(dir / "control.sock");

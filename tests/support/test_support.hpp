@@ -66,6 +66,14 @@ inline int lineOf(const std::filesystem::path& file, const std::string& marker) 
     return 0;
 }
 
+/// How many times `needle` occurs in `text` (overlapping occurrences included).
+inline std::size_t countOf(const std::string& text, const std::string& needle) {
+    std::size_t n = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+        ++n;
+    return n;
+}
+
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
 inline bool waitUntil(const std::function<bool()>& condition,
                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {

@@ -238,6 +238,33 @@ std::string reportText(const json& report, const TerminalPalette& palette) {
             text += "\n";
         }
     }
+    if (const json& coroutines = member(report, "coroutines"); coroutines.is_array()) {
+        for (const json& c : coroutines) {
+            const std::string outcome = valueText(member(c, "outcome"));
+            std::string line = fmt::format("coroutine {}.{}: {}", valueText(member(c, "class")),
+                                           valueText(member(c, "method")), outcome);
+            if (const json& reason = member(c, "reason");
+                reason.is_string() && !reason.get<std::string>().empty())
+                line += " (" + reason.get<std::string>() + ")";
+            text += "  " + (outcome == "stopped" ? palette.yellow(line) : line) + "\n";
+        }
+    }
+    if (const json& delegates = member(report, "delegates"); delegates.is_array()) {
+        for (const json& d : delegates) {
+            const std::string outcome = valueText(member(d, "outcome"));
+            std::string line =
+                fmt::format("delegate {}.{} -> {}: {}", valueText(member(d, "class")),
+                            valueText(member(d, "field")), valueText(member(d, "target")), outcome);
+            if (const json& reason = member(d, "reason");
+                reason.is_string() && !reason.get<std::string>().empty())
+                line += " (" + reason.get<std::string>() + ")";
+            text += "  " + (outcome == "dropped" ? palette.yellow(line) : line) + "\n";
+        }
+    }
+    if (const json& awaits = member(report, "cancelledAwaits"); awaits.is_array()) {
+        for (const json& a : awaits)
+            text += "  " + palette.yellow("await cancelled: " + valueText(a)) + "\n";
+    }
     if (const json& missing = member(report, "missingClasses"); missing.is_array()) {
         for (const json& name : missing)
             text += "  " + palette.yellow("missing class " + valueText(name)) + "\n";

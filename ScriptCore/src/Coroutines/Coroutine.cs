@@ -15,6 +15,10 @@ namespace UEngine
 
         internal readonly UMonoScriptComponent m_Owner;
         internal readonly IEnumerator m_Routine;
+        // A copy of m_Routine made before its first step (its arguments and `this`, nothing
+        // run yet): what a reload restarts it from when its code was edited. Null when the
+        // routine is not a compiler-generated iterator.
+        internal IEnumerator m_Start;
         // The enumerators being run: m_Routine first, then the IEnumerators it yielded
         // (nested coroutines), innermost last. Allocated only when one nests.
         internal List<IEnumerator> m_Nested;
@@ -31,6 +35,15 @@ namespace UEngine
         {
             m_Owner = owner;
             m_Routine = routine;
+            m_Start = Internal.CoroutineCarry.StartCopy(routine);
+        }
+
+        /// <summary>A coroutine carried into a new generation by a reload, its chain rebuilt.</summary>
+        internal Coroutine(UMonoScriptComponent owner, IEnumerator routine, IEnumerator start)
+        {
+            m_Owner = owner;
+            m_Routine = routine;
+            m_Start = start;
         }
 
         /// <summary>The enumerator that runs next: the innermost nested one.</summary>

@@ -29,6 +29,24 @@ namespace UEngine.Internal
         static Coroutine s_Stepping; // the coroutine whose code runs now
 
         internal static int Count { get { return s_Running.Count; } }
+        /// <summary>The running coroutines in start order (finished ones may still be in it, marked m_Done).</summary>
+        internal static List<Coroutine> Running { get { return s_Running; } }
+        /// <summary>Fixed steps begun in this generation.</summary>
+        internal static long FixedSteps { get { return s_FixedSteps; } }
+
+        /// <summary>
+        /// A coroutine a reload carried from the previous generation joins the running list
+        /// as it was; one waiting for a fixed step waits for <paramref name="fixedLeft"/> more.
+        /// </summary>
+        internal static void Adopt(Coroutine c, long fixedLeft)
+        {
+            if (c.m_Wait == Coroutine.Wait.FixedStep)
+            {
+                c.m_ResumeFixed = s_FixedSteps + Math.Max(1, fixedLeft);
+                s_WaitingFixed++;
+            }
+            s_Running.Add(c);
+        }
 
         internal static Coroutine Start(UMonoScriptComponent owner, IEnumerator routine)
         {

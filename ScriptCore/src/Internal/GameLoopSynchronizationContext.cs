@@ -1,5 +1,8 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
 using System.Threading;
 
 namespace UEngine.Internal
@@ -27,6 +30,11 @@ namespace UEngine.Internal
         List<Work> m_Queued = new List<Work>();
         List<Work> m_Running = new List<Work>();
         volatile int m_Count;
+        // async void methods started on the game loop and not finished, by method: the
+        // builder of an async void method tells the context it captured when it starts and
+        // when it ends. (async Task methods tell no one; they are seen through the async void
+        // method that awaits them, or not at all.)
+        readonly Dictionary<string, int> m_InFlight = new Dictionary<string, int>();
 
         internal GameLoopSynchronizationContext(int mainThread) { m_MainThread = mainThread; }
 
@@ -34,6 +42,78 @@ namespace UEngine.Internal
         internal int Pending { get { return m_Count; } }
 
         public override SynchronizationContext CreateCopy() { return this; }
+
+        public override void OperationStarted()
+        {
+            // The first script frame is the async method's own stub (AsyncVoidMethodBuilder.Create called us).
+            string method = AsyncMethod();
+            lock (m_Lock)
+            {
+                int n;
+                m_InFlight.TryGetValue(method, out n);
+                m_InFlight[method] = n + 1;
+            }
+        }
+
+        public override void OperationCompleted()
+        {
+            // The first script frame is the state machine's MoveNext ("<Load>c__async0" or "<Load>d__0").
+            string method = AsyncMethod();
+            lock (m_Lock)
+            {
+                int n;
+                if (!m_InFlight.TryGetValue(method, out n)) return;
+                if (n <= 1) m_InFlight.Remove(method);
+                else m_InFlight[method] = n - 1;
+            }
+        }
+
+        static string AsyncMethod()
+        {
+            StackFrame[] frames = new StackTrace(1, false).GetFrames();
+            if (frames != null)
+            {
+                foreach (StackFrame f in frames)
+                {
+                    System.Reflection.MethodBase m = f.GetMethod();
+                    if (m == null || m.DeclaringType == null) continue;
+                    System.Reflection.Assembly a = m.DeclaringType.Assembly;
+                    if (a == typeof(object).Assembly || a == typeof(GameLoopSynchronizationContext).Assembly) continue;
+                    return MethodOf(m);
+                }
+            }
+            return "?";
+        }
+
+        static string MethodOf(System.Reflection.MethodBase m)
+        {
+            Type type = m.DeclaringType;
+            if (type != null && type.IsNested && type.Name.StartsWith("<", StringComparison.Ordinal))
+            {
+                int close = type.Name.IndexOf('>');
+                return type.DeclaringType.FullName + "." + (close > 1 ? type.Name.Substring(1, close - 1) : type.Name);
+            }
+            return (type != null ? type.FullName + "." : "") + m.Name;
+        }
+
+        /// <summary>
+        /// What a reload that replaces this generation cancels: one line per async void
+        /// method suspended at an await ("Class.Method\tcount"), then "queued\tcount" for
+        /// continuations posted and not yet run. Their continuations would run this
+        /// generation's code against the new world, so they never run.
+        /// </summary>
+        internal string DescribeInFlight()
+        {
+            var text = new StringBuilder();
+            lock (m_Lock)
+            {
+                foreach (KeyValuePair<string, int> m in m_InFlight)
+                    text.Append(m.Key).Append('\t').Append(m.Value.ToString(CultureInfo.InvariantCulture)).Append('\n');
+                if (m_Queued.Count != 0)
+                    text.Append("queued\t").Append(m_Queued.Count.ToString(CultureInfo.InvariantCulture)).Append('\n');
+            }
+            return text.ToString();
+        }
 
         public override void Post(SendOrPostCallback callback, object state)
         {

@@ -299,6 +299,17 @@ namespace UEngine.Internal
         }
 
         /// <summary>The first script on the entity whose class is <paramref name="type"/> or derives from it.</summary>
+        /// <summary>The attached scripts, in attach order (detached ones may still be in it, marked m_Detached).</summary>
+        internal static List<UMonoScriptComponent> Attached { get { return s_Attached; } }
+
+        /// <summary>The attached script with this id, or null.</summary>
+        internal static UMonoScriptComponent ScriptById(ulong scriptId)
+        {
+            UMonoScriptComponent script;
+            TryGet(s_ById, scriptId, out script);
+            return script;
+        }
+
         internal static UComponent FindScript(ulong entityId, Type type)
         {
             object onEntity;
@@ -368,6 +379,7 @@ namespace UEngine.Internal
 
         /// <summary>The running coroutines, one line each: "scriptId\tmethod\twaiting for".</summary>
         static string DescribeCoroutines() { return CoroutineScheduler.Describe(); }
+        static string DescribeInFlightAwaits() { return s_Context.DescribeInFlight(); }
 
         /// <summary>Await continuations posted to the game loop and not run yet.</summary>
         static int PendingContinuations() { return s_Context.Pending; }

@@ -30,6 +30,39 @@ struct FieldOutcome {
 
 [[nodiscard]] const char* outcomeName(FieldOutcome::Kind kind) noexcept;
 
+/// What a reload did with one running coroutine (docs/ARCHITECTURE.md, "Running behaviour").
+struct CoroutineOutcome {
+    enum class Kind {
+        Resumed,   ///< every iterator's code unchanged: it goes on in the new code where it was
+        Restarted, ///< its code was edited: started again from the beginning, same arguments
+        Stopped,   ///< [StopOnEdit], its method or script is gone, or it could not be carried
+    };
+    ObjectId script;
+    std::string className;
+    std::string method; ///< "Count", nested ones "Count > Fade"
+    Kind kind = Kind::Resumed;
+    std::string reason;
+};
+
+[[nodiscard]] const char* outcomeName(CoroutineOutcome::Kind kind) noexcept;
+
+/// What a reload did with one delegate a script's field held (an event's subscriber, an
+/// Action): rebound to the same target's new instance and the method's new code, or dropped.
+struct DelegateOutcome {
+    enum class Kind {
+        Rebound, ///< the same target and method in the new generation
+        Dropped, ///< the method or the target is gone, or a lambda's code or captures changed
+    };
+    ObjectId script;       ///< the script whose field held it
+    std::string className; ///< that script's class
+    std::string field;     ///< e.g. "Hit" (an event's backing field) or "onDone"
+    std::string target;    ///< e.g. "Demo.Counter.OnHit on #4:1" or "static Demo.Log.Write"
+    Kind kind = Kind::Rebound;
+    std::string reason; ///< why it was dropped (empty when rebound)
+};
+
+[[nodiscard]] const char* outcomeName(DelegateOutcome::Kind kind) noexcept;
+
 /// One reload, successful or not. A failed reload changed nothing: the old generation
 /// kept running.
 struct ReloadReport {
@@ -60,6 +93,13 @@ struct ReloadReport {
     std::size_t released = 0;  ///< script-owned entities nothing referenced any more
     std::vector<FieldOutcome> fields; ///< every field that was not a plain restore
     std::vector<std::string> missingClasses;
+    /// Every coroutine that was running in the old generation, in start order.
+    std::vector<CoroutineOutcome> coroutines;
+    /// Every delegate scripts' fields held (each entry of an invocation list), in order.
+    std::vector<DelegateOutcome> delegates;
+    /// Awaits of the old generation that were in flight (ScriptDomain::inFlightAwaits): they
+    /// are cancelled, never resumed in old code against the new world.
+    std::vector<std::string> cancelledAwaits;
     /// Threads the generation let go of (the old one, or the new one on a rollback) had
     /// started and that still ran: Thread.Name, or the start method "Class.Method". They
     /// are aborted as it unloads; the unloader logs whether they stopped, and one that

@@ -6,6 +6,7 @@
 #include "host/coroutine_info.hpp"
 #include "host/error.hpp"
 #include "host/object_id.hpp"
+#include "host/reload_report.hpp"
 #include "host/script_class_info.hpp"
 #include "host/script_phase.hpp"
 #include "host/snapshot.hpp"
@@ -89,6 +90,11 @@ public:
     [[nodiscard]] Result<int> scheduledCount(ScriptPhase phase);
     /// The coroutines running now, in start order (none once unloaded).
     [[nodiscard]] Result<std::vector<CoroutineInfo>> coroutines();
+    /// What a reload that replaced this generation now would cancel: each async void method
+    /// suspended at an await ("Class.Method (async void) x N") and the continuations queued
+    /// on the game loop. Their continuations never run: not in this generation's code, which
+    /// is gone, nor in the new one's (an await's state cannot be carried exactly yet).
+    [[nodiscard]] Result<std::vector<std::string>> inFlightAwaits();
 
     /// Reads / writes a [SerializeField] field of a script instance.
     [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);
@@ -113,6 +119,16 @@ public:
                                            const FieldCarryPlan& plan,
                                            const std::function<bool(ObjectId)>& usable,
                                            std::vector<ClearedRefs>& cleared);
+
+    /// Carries the coroutines running in `from` (the generation this one replaces) into
+    /// this one, whose scripts are restored and attached and have run nothing yet: each is
+    /// resumed where it was (its code unchanged), restarted with the same arguments (edited)
+    /// or stopped ([StopOnEdit], gone, not carriable), in start order. `from` is only read.
+    [[nodiscard]] Result<std::vector<CoroutineOutcome>> carryCoroutines(const ScriptDomain& from);
+    /// Rebuilds here the delegates the scripts' fields held in `from` (event subscribers,
+    /// Action fields): same targets' new instances, same methods' new code, same order;
+    /// each entry that cannot be rebound is dropped. Scripts attached, nothing run yet.
+    [[nodiscard]] Result<std::vector<DelegateOutcome>> carryDelegates(const ScriptDomain& from);
 
     /// A frame before carryFields: makes this generation's proxies for the world-owned
     /// entities and components `script`'s reference fields in `from` point at now, so the

@@ -82,6 +82,20 @@ template <typename Failure, typename R, typename... Params>
     }
 }
 
+/// Runs `method` as the overload below does, with arguments (`args`: one pointer per parameter,
+/// objects as the object pointer, value types as a pointer to the value).
+template <typename Failure>
+[[nodiscard]] Result<MonoObject*> invokeChecked(MonoDomain* domain, MonoMethod* method,
+                                                MonoObject* self, void** args,
+                                                const Failure& failure) {
+    enterDomain(domain);
+    MonoObject* exc = nullptr;
+    MonoObject* result = mono_runtime_invoke(method, self, args, &exc);
+    if (auto ok = checkThrown(failure, exc); !ok)
+        return std::unexpected(std::move(ok.error()));
+    return result;
+}
+
 /// Runs `method` on `self` (null for a static method; no arguments) through
 /// mono_runtime_invoke in `domain` and checks its exception like callChecked. The
 /// runtime-invoke wrapper has a managed handler on the stack, so the watchdog's abort
@@ -90,12 +104,7 @@ template <typename Failure, typename R, typename... Params>
 template <typename Failure>
 [[nodiscard]] Result<MonoObject*> invokeChecked(MonoDomain* domain, MonoMethod* method,
                                                 MonoObject* self, const Failure& failure) {
-    enterDomain(domain);
-    MonoObject* exc = nullptr;
-    MonoObject* result = mono_runtime_invoke(method, self, nullptr, &exc);
-    if (auto ok = checkThrown(failure, exc); !ok)
-        return std::unexpected(std::move(ok.error()));
-    return result;
+    return invokeChecked(domain, method, self, nullptr, failure);
 }
 
 } // namespace scripthost::mono

@@ -97,11 +97,19 @@ Result<void> ManagedDispatcher::reserve(std::size_t scripts) {
 }
 
 Result<std::string> ManagedDispatcher::describeCoroutines() {
+    return describe("DescribeCoroutines", "listing the coroutines failed: ");
+}
+
+Result<std::string> ManagedDispatcher::describeInFlightAwaits() {
+    return describe("DescribeInFlightAwaits", "listing the awaits in flight failed: ");
+}
+
+Result<std::string> ManagedDispatcher::describe(const char* method, const char* failure) {
     MonoMethod* describe =
-        runtime_ ? mono_class_get_method_from_name(runtime_, "DescribeCoroutines", 0) : nullptr;
+        runtime_ ? mono_class_get_method_from_name(runtime_, method, 0) : nullptr;
     if (describe == nullptr)
-        return fail("ScriptCore's dispatcher has no DescribeCoroutines()");
-    auto text = invokeChecked(domain_, describe, nullptr, "listing the coroutines failed: ");
+        return fail(fmt::format("ScriptCore's dispatcher has no {}()", method));
+    auto text = invokeChecked(domain_, describe, nullptr, failure);
     if (!text)
         return std::unexpected(text.error());
     return toUtf8(reinterpret_cast<MonoString*>(*text));

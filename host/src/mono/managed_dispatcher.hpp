@@ -62,6 +62,10 @@ public:
     /// The running coroutines, one line each: "scriptId\tmethod\twaiting for\n"
     /// (ScriptRuntime.DescribeCoroutines). Not per frame: an ordinary runtime invoke.
     [[nodiscard]] Result<std::string> describeCoroutines();
+    /// The async void methods suspended at an await and the continuations queued on the game
+    /// loop: "Class.Method\tcount\n" lines, then "queued\tcount\n"
+    /// (ScriptRuntime.DescribeInFlightAwaits).
+    [[nodiscard]] Result<std::string> describeInFlightAwaits();
 
     /// JIT warm-up steps: makes thunk `index` (< kThunkCount); compiles the dispatcher's
     /// per-script loops; runs ScriptRuntime.Warm (ScriptCore's own code, no script code).
@@ -70,6 +74,9 @@ public:
     [[nodiscard]] Result<void> runWarm();
 
 private:
+    /// Runs ScriptRuntime's static string method `method` (no arguments).
+    [[nodiscard]] Result<std::string> describe(const char* method, const char* failure);
+
     MonoDomain* domain_ = nullptr;
     MonoClass* runtime_ = nullptr;
     LazyThunk<void, MonoObject*, std::uint64_t, std::uint64_t, MonoBoolean, std::int32_t> attach_;

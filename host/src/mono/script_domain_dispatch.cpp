@@ -62,6 +62,32 @@ Result<std::vector<CoroutineInfo>> ScriptDomain::coroutines() {
     return running;
 }
 
+Result<std::vector<std::string>> ScriptDomain::inFlightAwaits() {
+    std::vector<std::string> awaits;
+    if (!impl_->domain.loaded())
+        return awaits;
+    auto text = impl_->dispatcher.describeInFlightAwaits();
+    if (!text)
+        return std::unexpected(text.error());
+    std::string_view rest = *text;
+    while (!rest.empty()) {
+        const std::size_t end = std::min(rest.find('\n'), rest.size());
+        const std::string_view line = rest.substr(0, end);
+        rest.remove_prefix(std::min(end + 1, rest.size()));
+        const std::size_t tab = line.find('\t');
+        if (tab == std::string_view::npos)
+            return fail(fmt::format("ScriptCore described an await in flight as \"{}\"", line));
+        const std::string_view what = line.substr(0, tab);
+        const std::string_view count = line.substr(tab + 1);
+        if (what == "queued")
+            awaits.push_back(fmt::format("{} continuation(s) queued on the game loop", count));
+        else
+            awaits.push_back(
+                fmt::format("{} (async void, suspended at an await) x {}", what, count));
+    }
+    return awaits;
+}
+
 Result<void> ScriptDomain::runAfterReload() {
     ScriptWatchdog::Scope watched("OnAfterReload");
     if (!impl_->domain.loaded())

@@ -57,6 +57,7 @@ public:
         if (auto r = attachAndRunHooks(); !r)
             return fail("hooks", r.error());
         report_.hooksMs = msSince(phase);
+        noteCancelledAwaits();
         return commit(); // from here on nothing can fail
     }
 
@@ -129,31 +130,7 @@ private:
             report_.warnings.push_back(
                 field + " is of a type reloads cannot carry yet: it restarts from its default");
         }
-        noteStoppedCoroutines();
         return {};
-    }
-
-    // The old generation's running coroutines end with it: each script that had some is
-    // named in the report (never silently), with the way to get them back.
-    void noteStoppedCoroutines() {
-        auto running = current_.coroutines();
-        if (!running) {
-            report_.warnings.push_back("could not list the running coroutines: " +
-                                       running.error().message);
-            return;
-        }
-        std::map<ObjectId, std::string> byScript;
-        for (const CoroutineInfo& c : *running) {
-            std::string& methods = byScript[c.script];
-            methods += (methods.empty() ? "" : ", ") + c.method;
-        }
-        for (const auto& [script, methods] : byScript) {
-            const ScriptSlot* slot = world_.script(script);
-            report_.warnings.push_back(fmt::format(
-                "{} {}: running coroutines stopped by the reload ({}); carrying them into the new "
-                "code is not built yet: start them again in OnAfterReload",
-                slot ? slot->className : std::string("script"), script.toString(), methods));
-        }
     }
 
     // Step 2. Instances for the same ids, in the same order. A slot whose class the new code
@@ -275,7 +252,9 @@ private:
         return {};
     }
 
-    // Step 4. Schedule (Initialize only for revived slots), then the scripts' own hook.
+    // Step 4. Schedule (Initialize only for revived slots), carry the running behaviour
+    // (delegates, then coroutines: a coroutine may raise an event), then the scripts' own hook,
+    // which sees both.
     Result<void> attachAndRunHooks() {
         for (const Planned& p : plan_) {
             if (p.info == nullptr)
@@ -284,7 +263,61 @@ private:
                 !attached)
                 return attached;
         }
-        return next_.runAfterReload();
+        carryDelegates();
+        carryCoroutines();
+        auto hooks = next_.runAfterReload();
+        if (!hooks) { // rolled back: nothing was carried after all
+            report_.delegates.clear();
+            report_.coroutines.clear();
+        }
+        return hooks;
+    }
+
+    // A delegate that cannot be rebound is dropped and named; a failure of the whole step
+    // (ScriptCore threw) drops them all, named as a warning: the reload itself goes on.
+    void carryDelegates() {
+        auto carried = next_.carryDelegates(current_);
+        if (!carried) {
+            report_.warnings.push_back("the scripts' delegates (event subscriptions) could not be "
+                                       "carried and start empty: " +
+                                       carried.error().message);
+            return;
+        }
+        report_.delegates = std::move(*carried);
+    }
+
+    // Every coroutine of the old generation gets an outcome; when the step itself fails, each
+    // is named as stopped with the reason.
+    void carryCoroutines() {
+        auto carried = next_.carryCoroutines(current_);
+        if (carried) {
+            report_.coroutines = std::move(*carried);
+            return;
+        }
+        auto running = current_.coroutines();
+        if (!running) {
+            report_.warnings.push_back("the running coroutines could not be carried (" +
+                                       carried.error().message + ") nor listed (" +
+                                       running.error().message + "): they stopped");
+            return;
+        }
+        for (const CoroutineInfo& c : *running) {
+            const ScriptSlot* slot = world_.script(c.script);
+            report_.coroutines.push_back({c.script, slot ? slot->className : std::string("script"),
+                                          c.method, CoroutineOutcome::Kind::Stopped,
+                                          "carrying failed: " + carried.error().message});
+        }
+    }
+
+    // The old generation's awaits in flight do not come along: named, never silent.
+    void noteCancelledAwaits() {
+        auto awaits = current_.inFlightAwaits();
+        if (!awaits) {
+            report_.warnings.push_back("could not list the awaits in flight: " +
+                                       awaits.error().message);
+            return;
+        }
+        report_.cancelledAwaits = std::move(*awaits);
     }
 
     // Step 5.

@@ -24,13 +24,6 @@ std::string ticker(const std::string& mark) {
            "}\n";
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
-
 } // namespace
 
 TEST_CASE("scripthost run: a first build that calls Environment.Exit is refused naming file and "
@@ -90,9 +83,9 @@ TEST_CASE(
     CHECK_MESSAGE(host.output().find(failFast) != std::string::npos, host.output());
 
     // The old generation goes on ticking after the refusal, to the last frame.
-    const std::size_t ticksAtRefusal = count(host.output(), "gen1 tick");
+    const std::size_t ticksAtRefusal = countOf(host.output(), "gen1 tick");
     CHECK_MESSAGE(
-        waitUntil([&] { return count(host.output(), "gen1 tick") > ticksAtRefusal; }, 60s),
+        waitUntil([&] { return countOf(host.output(), "gen1 tick") > ticksAtRefusal; }, 60s),
         host.output());
     const int code = host.wait(90s);
     const std::string out = host.output();

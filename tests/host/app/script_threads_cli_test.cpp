@@ -41,13 +41,6 @@ std::string starter(const std::string& mark, const std::string& threads) {
            "}\n";
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
-
 } // namespace
 
 TEST_CASE("scripthost run: threads generation 1 started are stopped when a reload unloads it, "
@@ -93,8 +86,8 @@ TEST_CASE("scripthost run: threads generation 1 started are stopped when a reloa
                               "spinner ended", "waiter ended"})
         CHECK_MESSAGE(out.find(ended) != std::string::npos, ended);
 
-    const std::size_t ticks = count(host.output(), "gen2 tick");
-    CHECK(waitUntil([&] { return count(host.output(), "gen2 tick") > ticks; }, 60s));
+    const std::size_t ticks = countOf(host.output(), "gen2 tick");
+    CHECK(waitUntil([&] { return countOf(host.output(), "gen2 tick") > ticks; }, 60s));
     const int code = host.wait(90s);
     CHECK_MESSAGE(code == 0, host.output());
     CHECK(host.output().find("stopped after 600 frames") != std::string::npos);
@@ -123,8 +116,8 @@ TEST_CASE("scripthost run: a thread that will not stop (a loop in its finally bl
     CHECK(host.output().find("stopping 1 thread(s) generation 1 started: stubborn") !=
           std::string::npos);
 
-    const std::size_t ticks = count(host.output(), "gen2 tick");
-    CHECK(waitUntil([&] { return count(host.output(), "gen2 tick") > ticks; }, 60s));
+    const std::size_t ticks = countOf(host.output(), "gen2 tick");
+    CHECK(waitUntil([&] { return countOf(host.output(), "gen2 tick") > ticks; }, 60s));
     const int code = host.wait(90s);
     CHECK_MESSAGE(code == 0, host.output());
     CHECK(host.output().find("stopped after 600 frames") != std::string::npos);

@@ -22,13 +22,6 @@ fs::path copyDemoScripts(const TempDir& dir) {
     return scripts;
 }
 
-std::size_t countOf(const std::string& text, const std::string& needle) {
-    std::size_t n = 0;
-    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
-        ++n;
-    return n;
-}
-
 bool contains(const std::string& text, const std::string& needle) {
     return text.find(needle) != std::string::npos;
 }

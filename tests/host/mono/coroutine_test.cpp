@@ -304,19 +304,27 @@ TEST_CASE("Coroutines: an exception stops that coroutine only and is the script'
     CHECK(t.log() == "on@1 on@2 on@3");
 }
 
-TEST_CASE("Coroutines: a reload names the coroutines it stops in its report") {
+TEST_CASE("Coroutines: a reload of the same code resumes every coroutine, each named in its "
+          "report") {
     CoroutineHost t("Reloaded", R"(
   public override void Initialize() { StartCoroutine(Spin()); StartCoroutine(Pause()); }
   IEnumerator Spin() { while (true) yield return null; }
   IEnumerator Pause() { yield return new WaitForSeconds(100f); })");
     t.frames(1);
-    REQUIRE(t.running().size() == 2);
+    const auto before = t.running();
+    REQUIRE(before.size() == 2);
     const ReloadReport report = reloadOk(*t.host, t.scripts);
-    const std::string expected = "Reloaded " + t.script.toString() +
-                                 ": running coroutines stopped by the reload (Spin, Pause)";
-    bool named = false;
-    for (const std::string& warning : report.warnings)
-        named = named || warning.rfind(expected, 0) == 0;
-    CHECK_MESSAGE(named, report.describe());
-    CHECK(t.running().empty());
+    REQUIRE_MESSAGE(report.coroutines.size() == 2, report.describe());
+    CHECK(report.coroutines[0].method == "Spin");
+    CHECK(report.coroutines[1].method == "Pause");
+    for (const CoroutineOutcome& c : report.coroutines) {
+        CHECK(c.kind == CoroutineOutcome::Kind::Resumed);
+        CHECK(c.script == t.script);
+        CHECK(c.className == "Reloaded");
+    }
+    const auto after = t.running();
+    REQUIRE(after.size() == 2);
+    CHECK(after[0].method == "Spin");
+    CHECK(after[1].method == "Pause");
+    CHECK(after[1].waitingFor == before[1].waitingFor);
 }

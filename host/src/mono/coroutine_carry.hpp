@@ -1,0 +1,42 @@
+#pragma once
+// Carrying running coroutines from one generation into the next (ScriptCore's
+// UEngine.Internal.CoroutineCarry does the managed half; this file the fields in between).
+
+#include "host/error.hpp"
+#include "host/object_id.hpp"
+#include "host/reload_report.hpp"
+#include "mono/field_access.hpp"
+#include "mono/field_types.hpp"
+
+#include <mono/metadata/image.h>
+#include <vector>
+
+namespace scripthost::mono {
+
+/// What carrying needs of one generation.
+struct CarrySide {
+    MonoDomain* domain = nullptr;
+    MonoImage* scriptCore = nullptr; ///< where UEngine.Internal.CoroutineCarry lives
+    MarshalContext marshal;
+    const TypeClasses* types = nullptr;
+};
+
+/// One coroutine as the carry left it; className is filled in by the caller.
+struct CarriedCoroutine {
+    ObjectId script;
+    std::string method;
+    CoroutineOutcome::Kind kind = CoroutineOutcome::Kind::Stopped;
+    std::string reason;
+};
+
+/// Carries every coroutine running in `from` into `to`, whose scripts are instantiated,
+/// restored and attached (nothing run yet): exports them from `from`, asks `to` for a plan
+/// (resume, restart or stop each), copies the iterators' fields by the value rules
+/// (field_access.hpp; references by id; the current value is not copied: the scheduler
+/// holds what each one waits for), falls back from resume to restart, or from restart to
+/// stop, when a field cannot be copied exactly, and has `to` adopt the result. `from` is
+/// only read: a reload that rolls back finds its coroutines as they were.
+[[nodiscard]] Result<std::vector<CarriedCoroutine>> carryCoroutines(const CarrySide& from,
+                                                                    const CarrySide& to);
+
+} // namespace scripthost::mono
