@@ -323,3 +323,56 @@ TEST_CASE("Delegate carry: a handler whose method is gone and a lambda that capt
     host->tick(0.1);
     CHECK(fieldOf<std::string>(*host, solo, "log") == "a7bB");
 }
+
+TEST_CASE("Await carry: an async void method suspended at an await is named as cancelled in the "
+          "report, and its continuation never runs, in the old code or the new") {
+    // Load goes round once a frame: each `await Task.Yield()` queues its continuation on the
+    // game loop for the next frame, so at the reload one is queued and one method in flight.
+    const auto source = [](const std::string& mark) {
+        return "using System.Threading.Tasks; using UEngine;\n"
+               "public class Waiter : UMonoScriptComponent {\n"
+               "  [SerializeField] public string log = \"\";\n"
+               "  public override void Initialize() { Load(); }\n"
+               "  async void Load() { while (true) { log += \"" +
+               mark +
+               "\"; await Task.Yield(); } }\n"
+               "}\n";
+    };
+    TempDir dir("behaviour-carry");
+    auto host = makeHostFrom(compileScripts(dir, "Gen1.dll", {{"Waiter.cs", source("o")}}));
+    const ObjectId script = spawnScript(*host, "Waiter");
+    host->tick(0.1);
+    host->tick(0.1);
+    REQUIRE(fieldOf<std::string>(*host, script, "log") == "ooo");
+
+    const ReloadReport report =
+        reloadOk(*host, compileScripts(dir, "Gen2.dll", {{"Waiter.cs", source("n")}}));
+    REQUIRE_MESSAGE(report.cancelledAwaits.size() == 2, report.describe());
+    CHECK(report.cancelledAwaits[0] == "Waiter.Load (async void, suspended at an await) x 1");
+    CHECK(report.cancelledAwaits[1] == "1 continuation(s) queued on the game loop");
+    CHECK(report.describe().find("await cancelled: Waiter.Load") != std::string::npos);
+
+    // Neither the old code nor the new runs the queued continuation.
+    for (int i = 0; i < 5; ++i)
+        host->tick(0.1);
+    CHECK(fieldOf<std::string>(*host, script, "log") == "ooo");
+    CHECK(host->scriptFailureCount() == 0);
+}
+
+TEST_CASE("Await carry: an async void method that finished is not named at the next reload") {
+    const std::string source = "using System.Threading.Tasks; using UEngine;\n"
+                               "public class Quick : UMonoScriptComponent {\n"
+                               "  [SerializeField] public int done;\n"
+                               "  public override void Initialize() { Go(); }\n"
+                               "  async void Go() { await Task.Yield(); done++; }\n"
+                               "}\n";
+    TempDir dir("behaviour-carry");
+    const AssemblyFile scripts = compileScripts(dir, "Gen1.dll", {{"Quick.cs", source}});
+    auto host = makeHostFrom(scripts);
+    const ObjectId script = spawnScript(*host, "Quick");
+    host->tick(0.1);
+    host->tick(0.1);
+    REQUIRE(fieldOf<std::int64_t>(*host, script, "done") == 1);
+    const ReloadReport report = reloadOk(*host, scripts);
+    CHECK_MESSAGE(report.cancelledAwaits.empty(), report.describe());
+}
