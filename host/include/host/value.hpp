@@ -71,6 +71,7 @@ struct FieldType {
 struct MemberType {
     std::string name;
     FieldType type;
+    std::vector<std::string> formerNames{}; ///< from [FormerlySerializedAs] on the member
     bool operator==(const MemberType&) const = default;
 };
 
