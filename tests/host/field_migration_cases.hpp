@@ -491,6 +491,13 @@ inline bool superseded(const Case& c, const FieldMigration& m, const FieldSnapsh
     auto replacedBy = [&](const FieldSnapshot& other) {
         return other.name == value.name && !identical(other, value) && keptAs(other);
     };
+    // A value parked under a member path is replaced by a member of a saved record parked under
+    // that path (removed, or kept at a type change): another value is parked there now.
+    if (fieldOfPath(value.name) != value.name &&
+        std::ranges::any_of(m.parked, [&](const FieldSnapshot& p) {
+            return p.name == value.name && !identical(p, value);
+        }))
+        return true;
     return std::ranges::any_of(m.outcomes,
                                [&](const FieldOutcome& o) {
                                    // A member's Kept outcome parks its old value by its path.
