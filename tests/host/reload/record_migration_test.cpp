@@ -249,7 +249,7 @@ TEST_CASE("Record members: [FormerlySerializedAs] on a member carries its value"
     CHECK(host->parkedFields(inv) == nullptr);
 }
 
-TEST_CASE("Record members: a member retyped int -> float converts like a field; one that cannot "
+TEST_CASE("Record members: a member retyped int -> float converts like a field, one that cannot "
           "convert is parked alone") {
     TempDir dir("records-retyped");
     auto v1 = compileScripts(dir, "gen1.dll",
