@@ -2,6 +2,7 @@
 // the reload report that tests and tools read: change none of them lightly.
 #include "host/field_migration.hpp"
 
+#include "host/member_migration.hpp"
 #include "host/value_conversion.hpp"
 
 #include <fmt/format.h>
@@ -141,7 +142,13 @@ std::optional<Value> Migration::convertOrPark(const FieldInfo& field, FieldSnaps
                                               FieldOutcome::Kind how) {
     if (sameShape(consumed.type, field.type))
         return std::move(consumed.value);
-    auto converted = convertValue(consumed.value, consumed.type, field.type);
+    // Records (and lists of them) go member by member: the members' outcomes are noted, what
+    // has no member is parked under its path, gained members are KeepDefault.
+    auto converted =
+        migrateValue(field.name, consumed.value, consumed.type, field.type, result_.parked,
+                     [this](const std::string& path, FieldOutcome::Kind kind, std::string detail) {
+                         note(path, kind, std::move(detail));
+                     });
     if (!converted) {
         note(field.name, FieldOutcome::Kind::Kept,
              fmt::format("{} {} cannot become {}: {}; default kept, old value parked",
@@ -150,7 +157,7 @@ std::optional<Value> Migration::convertOrPark(const FieldInfo& field, FieldSnaps
         park(result_.parked, std::move(consumed));
         return std::nullopt;
     }
-    if (how == FieldOutcome::Kind::Converted) {
+    if (how == FieldOutcome::Kind::Converted && !migratesByMember(consumed.type, field.type)) {
         note(field.name, how,
              fmt::format("{} {} -> {} {}", consumed.type.typeName, describe(consumed.value),
                          field.type.typeName, describe(*converted)));

@@ -304,6 +304,8 @@ json valueToJson(const Value& value, const FieldType& type) {
                     {floatToJson(v.x), floatToJson(v.y), floatToJson(v.z), floatToJson(v.w)});
             } else if constexpr (std::is_same_v<T, ObjectRef>) {
                 return v.id.isNull() ? json(nullptr) : json{{"id", v.id.packed()}};
+            } else if constexpr (std::is_same_v<T, KeepDefault>) {
+                return json(nullptr); // never saved: only a migration's writes hold one
             } else if constexpr (std::is_same_v<T, ValueList>) {
                 if (type.kind == ValueKind::Record) {
                     if (v.empty() && !type.members.empty())
@@ -344,6 +346,8 @@ std::string describe(const Value& value) {
                 return fmt::format("({}, {}, {}, {})", v.x, v.y, v.z, v.w);
             } else if constexpr (std::is_same_v<T, ObjectRef>) {
                 return v.id.isNull() ? std::string("null") : v.id.toString();
+            } else if constexpr (std::is_same_v<T, KeepDefault>) {
+                return "(default)";
             } else if constexpr (std::is_same_v<T, ValueList>) {
                 std::string text = "[";
                 for (std::size_t i = 0; i < v.size(); ++i) {

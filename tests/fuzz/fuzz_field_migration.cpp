@@ -2,12 +2,17 @@
 // class: the input's bytes are the choices that build a new class (fields, types, former
 // names), the saved and the parked values (tests/host/field_migration_cases.hpp). Invariants:
 // - no saved or parked value disappears: each is written, parked, named as displaced, or (a
-//   parked one) replaced by a newer value parked under its name;
+//   parked one) replaced by a newer value parked under its name; a record that migrates
+//   member by member does so for each member: written into the member that answers to its
+//   name, parked on its own under its path ("d.x", "d[1].x"), or named as displaced, and a
+//   value parked under a member path is written back where an "unparked" outcome says;
 // - every write is to a field of the new class, once, in schema order, holding that field's
 //   shape; every outcome is about this script and names a field that exists somewhere;
 // - migrating is deterministic;
 // - migrating to a new version of a class and back, where every retyped value converts there
-//   and back exactly, restores every original value.
+//   and back exactly or is a record whose members were kept, renamed, removed or added (the
+//   gained ones holding any value in between, as the new code's default), restores every
+//   original value.
 
 #include "../host/field_migration_cases.hpp"
 #include "fuzz_check.hpp"

@@ -4,6 +4,7 @@
 // (tests/fuzz/fuzz_field_migration.cpp, bytes): one generator, one set of checks.
 
 #include "host/field_migration.hpp"
+#include "host/member_migration.hpp"
 #include "host/value_conversion.hpp"
 
 #include <algorithm>
@@ -88,6 +89,17 @@ inline const std::vector<FieldType>& typeCatalogue() {
             // these rules: the cases steer clear of it rather than fail on it every time.
             record("Demo.Bag", true,
                    {{"x", i32}, {"y", f32}, {"z", scalar(ValueKind::String, "System.String")}}),
+            // Records whose members changed: Pair lost y and gained w and a renamed x
+            // (formerly x), a list of them, and a record inside a record.
+            record("Demo.Pair", false,
+                   {{"w", scalar(ValueKind::Bool, "System.Boolean")}, {"v", f32, {"x"}}}),
+            sequence(ValueKind::List, record("Demo.Pair", false, {{"x", i32}, {"y", f32}})),
+            sequence(ValueKind::Array, record("Demo.Pair", false, {{"x", f32}, {"z", i32}})),
+            record("Demo.Outer", true,
+                   {{"p", record("Demo.Pair", false, {{"x", i32}, {"y", f32}})}, {"n", i32}}),
+            record(
+                "Demo.Outer", true,
+                {{"p", record("Demo.Pair", false, {{"y", f32}, {"t", i32}})}, {"m", i32, {"n"}}}),
         };
     }();
     return types;
@@ -216,6 +228,18 @@ inline Case randomCase(const Choose& choose) {
     }
     c.saved = randomFields(choose);
     c.parked = randomFields(choose);
+    // Member values parked by earlier reloads, under paths of the pool's names.
+    for (std::size_t n = choose(3); n > 0; --n) {
+        std::string path = namePool()[choose(namePool().size())];
+        if (choose(2) == 0)
+            path = elementPath(path, choose(3));
+        path = memberPath(path,
+                          std::vector<std::string>{"x", "y", "z", "w", "v", "n", "m"}[choose(7)]);
+        if (std::ranges::any_of(c.parked, [&](const FieldSnapshot& p) { return p.name == path; }))
+            continue;
+        const FieldType& type = randomType(choose);
+        c.parked.push_back(FieldSnapshot{std::move(path), type, randomValue(type, choose)});
+    }
     c.revived = choose(4) == 0;
     return c;
 }
@@ -304,7 +328,9 @@ inline bool fitsType(const Value& value, const FieldType& type) {
         if (members->size() != type.members.size())
             return false;
         for (std::size_t i = 0; i < members->size(); ++i) {
-            if (!fitsType((*members)[i], type.members[i].type))
+            // A migrated record's member may keep the new code's default.
+            if (!std::holds_alternative<KeepDefault>((*members)[i]) &&
+                !fitsType((*members)[i], type.members[i].type))
                 return false;
         }
         return true;
@@ -314,26 +340,35 @@ inline bool fitsType(const Value& value, const FieldType& type) {
     }
 }
 
+/// The field name a field or member path starts with ("a" of "a.b[2].c").
+inline std::string fieldOfPath(const std::string& path) {
+    return path.substr(0, path.find_first_of(".["));
+}
+
+/// The type of the member at `path` (relative, as valueAtPath takes it) inside `type`.
+inline const FieldType* typeAtPath(const FieldType& type, std::string_view path) {
+    if (path.empty())
+        return &type;
+    if (path.front() == '[') {
+        const std::size_t close = path.find(']');
+        if (close == std::string_view::npos || type.element.empty())
+            return nullptr;
+        return typeAtPath(type.elementType(), path.substr(close + 1));
+    }
+    const std::size_t end = path.find_first_of(".[", 1);
+    const std::string_view name =
+        path.substr(1, end == std::string_view::npos ? path.npos : end - 1);
+    for (const MemberType& m : type.members) {
+        if (m.name == name)
+            return typeAtPath(m.type, end == std::string_view::npos ? std::string_view{}
+                                                                    : path.substr(end));
+    }
+    return nullptr;
+}
+
 inline bool answersTo(const FieldInfo& field, const std::string& name) {
     return field.name == name ||
            std::ranges::find(field.formerNames, name) != field.formerNames.end();
-}
-
-/// Whether some write is `value` (converted and cleared as the rules do) into a field that
-/// answers to its name.
-inline bool written(const Case& c, const FieldMigration& m, const FieldSnapshot& value) {
-    for (const FieldWrite& w : m.writes) {
-        const FieldInfo& field = c.newClass.fields[w.index];
-        if (!answersTo(field, value.name))
-            continue;
-        auto expected = convertValue(value.value, value.type, field.type);
-        if (!expected)
-            continue;
-        clearReferences(*expected, usable);
-        if (identical(*expected, w.value))
-            return true;
-    }
-    return false;
 }
 
 /// Whether an Unparked outcome names `value` as the saved value a returning one replaced.
@@ -343,6 +378,102 @@ inline bool namedAsDisplaced(const FieldMigration& m, const FieldSnapshot& value
     return std::ranges::any_of(m.outcomes, [&](const FieldOutcome& o) {
         return o.kind == FieldOutcome::Kind::Unparked && o.detail.ends_with(note);
     });
+}
+
+/// Whether `value` is parked under `name` as it was.
+inline bool parkedAs(const FieldMigration& m, const std::string& name, const FieldType& type,
+                     const Value& value) {
+    return std::ranges::any_of(m.parked, [&](const FieldSnapshot& p) {
+        return p.name == name && p.type == type && identical(p.value, value);
+    });
+}
+
+/// Whether `value` (a `from` at `path`) is all in `w` (a `to`), converted and cleared as the
+/// rules do; a record member by member: each old member's value is in the new member that
+/// answers to its name, or parked under its path, or named as displaced.
+inline bool carriedInto(const FieldMigration& m, const std::string& path, const Value& value,
+                        const FieldType& from, const Value& w, const FieldType& to) {
+    if (sameShape(from, to) || !migratesByMember(from, to)) {
+        auto expected = convertValue(value, from, to);
+        if (!expected)
+            return false;
+        clearReferences(*expected, usable);
+        return identical(*expected, w);
+    }
+    const auto* old = std::get_if<ValueList>(&value);
+    const auto* now = std::get_if<ValueList>(&w);
+    if (old == nullptr || now == nullptr)
+        return false;
+    if (from.kind != ValueKind::Record) { // lists and arrays of records: element by element
+        if (old->size() != now->size())
+            return false;
+        for (std::size_t i = 0; i < old->size(); ++i) {
+            if (!carriedInto(m, elementPath(path, i), (*old)[i], from.elementType(), (*now)[i],
+                             to.elementType()))
+                return false;
+        }
+        return true;
+    }
+    if (old->empty() && from.recordIsClass)
+        return now->empty(); // null stays null
+    if (now->size() != to.members.size())
+        return false;
+    for (std::size_t i = 0; i < old->size(); ++i) {
+        const MemberType& member = from.members[i];
+        bool found = parkedAs(m, memberPath(path, member.name), member.type, (*old)[i]) ||
+                     namedAsDisplaced(m, FieldSnapshot{member.name, member.type, (*old)[i]});
+        for (std::size_t j = 0; !found && j < to.members.size(); ++j) {
+            const MemberType& candidate = to.members[j];
+            const bool answers = candidate.name == member.name ||
+                                 std::ranges::find(candidate.formerNames, member.name) !=
+                                     candidate.formerNames.end();
+            found = answers && !std::holds_alternative<KeepDefault>((*now)[j]) &&
+                    carriedInto(m, memberPath(path, candidate.name), (*old)[i], member.type,
+                                (*now)[j], candidate.type);
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/// Whether some write is `value` (converted and cleared as the rules do; records member by
+/// member) into a field that answers to its name.
+inline bool written(const Case& c, const FieldMigration& m, const FieldSnapshot& value) {
+    for (const FieldWrite& w : m.writes) {
+        const FieldInfo& field = c.newClass.fields[w.index];
+        if (answersTo(field, value.name) &&
+            carriedInto(m, field.name, value.value, value.type, w.value, field.type))
+            return true;
+    }
+    return false;
+}
+
+/// Whether `value`, parked under a member path, was written back into the member an Unparked
+/// outcome names (converted as the rules do).
+inline bool restoredMember(const Case& c, const FieldMigration& m, const FieldSnapshot& value) {
+    for (const FieldOutcome& o : m.outcomes) {
+        if (o.kind != FieldOutcome::Kind::Unparked)
+            continue;
+        const bool fromHere = o.detail == "parked value restored" ||
+                              o.detail.starts_with("parked value restored (replaces");
+        if (!(fromHere && o.field == value.name) &&
+            o.detail != "parked value restored (from " + value.name + ")")
+            continue;
+        const std::string name = fieldOfPath(o.field);
+        for (const FieldWrite& w : m.writes) {
+            const FieldInfo& field = c.newClass.fields[w.index];
+            if (field.name != name)
+                continue;
+            const std::string_view rest = std::string_view(o.field).substr(name.size());
+            const Value* member = valueAtPath(w.value, field.type, rest);
+            const FieldType* type = typeAtPath(field.type, rest);
+            if (member == nullptr || type == nullptr)
+                return false;
+            return carriedInto(m, o.field, value.value, value.type, *member, *type);
+        }
+    }
+    return false;
 }
 
 /// Whether an outcome parked another value under `value`'s name, replacing it (the rule: a
@@ -360,9 +491,19 @@ inline bool superseded(const Case& c, const FieldMigration& m, const FieldSnapsh
     auto replacedBy = [&](const FieldSnapshot& other) {
         return other.name == value.name && !identical(other, value) && keptAs(other);
     };
+    // A value parked under a member path is replaced by a member of a saved record parked under
+    // that path (removed, or kept at a type change): another value is parked there now.
+    if (fieldOfPath(value.name) != value.name &&
+        std::ranges::any_of(m.parked, [&](const FieldSnapshot& p) {
+            return p.name == value.name && !identical(p, value);
+        }))
+        return true;
     return std::ranges::any_of(m.outcomes,
                                [&](const FieldOutcome& o) {
-                                   return o.kind == FieldOutcome::Kind::Removed &&
+                                   // A member's Kept outcome parks its old value by its path.
+                                   return (o.kind == FieldOutcome::Kind::Removed ||
+                                           (o.kind == FieldOutcome::Kind::Kept &&
+                                            fieldOfPath(value.name) != value.name)) &&
                                           o.field == value.name;
                                }) ||
            std::ranges::any_of(c.saved, replacedBy) || std::ranges::any_of(c.parked, replacedBy);
@@ -381,7 +522,7 @@ inline std::optional<std::string> lostValue(const Case& c, const FieldMigration&
                                describe(v.value));
     }
     for (const FieldSnapshot& v : c.parked) {
-        if (!parkedNow(v) && !written(c, m, v) && !superseded(c, m, v))
+        if (!parkedNow(v) && !written(c, m, v) && !restoredMember(c, m, v) && !superseded(c, m, v))
             return fmt::format("parked {} {} {} went nowhere", v.name, v.type.typeName,
                                describe(v.value));
     }
@@ -409,10 +550,15 @@ inline std::optional<std::string> brokenInvariant(const Case& c, const FieldMigr
                std::ranges::any_of(c.newClass.fields,
                                    [&](const FieldInfo& f) { return f.name == name; });
     };
+    // A member's outcome names its path: the field it starts with must exist (a member path
+    // parked as an input names itself).
+    auto pathNamed = [&](const std::string& path) {
+        return inputNamed(path) || inputNamed(fieldOfPath(path));
+    };
     for (const FieldOutcome& o : m.outcomes) {
         if (o.script != c.script || o.className != c.newClass.name)
             return fmt::format("outcome for {} names another script or class", o.field);
-        if (!inputNamed(o.field))
+        if (!pathNamed(o.field))
             return fmt::format("outcome names {}, a field nobody has", o.field);
     }
     for (std::size_t i = 0; i < m.parked.size(); ++i) {
@@ -449,6 +595,61 @@ struct RoundTrip {
     std::vector<FieldSnapshot> saved;
 };
 
+/// A new version of a record type (or of a list's or array's record elements): each member
+/// kept (nested records evolved too), renamed with [FormerlySerializedAs] or removed, and
+/// maybe one added; and the old type with the new names as former names, for the way back.
+inline std::pair<FieldType, FieldType> evolveRecord(const FieldType& t, const Choose& choose) {
+    if ((t.kind == ValueKind::Array || t.kind == ValueKind::List) &&
+        t.elementType().kind == ValueKind::Record) {
+        auto [now, old] = evolveRecord(t.elementType(), choose);
+        FieldType n = t, o = t;
+        n.element = {std::move(now)};
+        o.element = {std::move(old)};
+        return {std::move(n), std::move(o)};
+    }
+    if (t.kind != ValueKind::Record)
+        return {t, t};
+    FieldType now = t, old = t;
+    now.members.clear();
+    for (MemberType& member : old.members) {
+        const std::size_t change = choose(3); // keep, rename, remove
+        if (change == 0) {
+            auto [n, o] = evolveRecord(member.type, choose);
+            now.members.push_back(MemberType{member.name, std::move(n), {}});
+            member.type = std::move(o);
+        } else if (change == 1) {
+            now.members.push_back(MemberType{"renamed_" + member.name, member.type, {member.name}});
+            member.formerNames = {"renamed_" + member.name};
+        }
+    }
+    // A record keeps at least one member (fieldTypeOf never describes an empty one: an
+    // empty member list is a null instance).
+    if (choose(2) == 0 || now.members.empty())
+        now.members.push_back(MemberType{"added", randomType(choose), {}});
+    return {std::move(now), std::move(old)};
+}
+
+/// What the runtime does with a migrated record's KeepDefault members: the new code's default
+/// (here: any value of the member's type).
+inline void fillDefaults(Value& value, const FieldType& type, const Choose& choose) {
+    auto* items = std::get_if<ValueList>(&value);
+    if (items == nullptr)
+        return;
+    if (type.kind == ValueKind::Record) {
+        if (items->size() != type.members.size())
+            return;
+        for (std::size_t i = 0; i < items->size(); ++i) {
+            if (std::holds_alternative<KeepDefault>((*items)[i]))
+                (*items)[i] = randomValue(type.members[i].type, choose);
+            else
+                fillDefaults((*items)[i], type.members[i].type, choose);
+        }
+    } else if (type.kind == ValueKind::Array || type.kind == ValueKind::List) {
+        for (Value& item : *items)
+            fillDefaults(item, type.elementType(), choose);
+    }
+}
+
 inline RoundTrip randomRoundTrip(const Choose& choose) {
     RoundTrip r;
     r.oldClass.name = r.newClass.name = "Demo.Script";
@@ -457,7 +658,11 @@ inline RoundTrip randomRoundTrip(const Choose& choose) {
         FieldInfo old{v.name, v.name, v.type, {}, r.oldClass.name};
         const std::size_t change = choose(4); // keep, retype, rename, remove
         FieldInfo now = old;
-        if (change == 1) {
+        if (change == 1 && migratesByMember(v.type, v.type) && choose(2) == 0) {
+            auto [to, from] = evolveRecord(v.type, choose); // members change
+            now.type = std::move(to);
+            old.type = std::move(from);
+        } else if (change == 1) {
             const FieldType& to = randomType(choose);
             auto there = convertValue(v.value, v.type, to);
             auto back = there ? convertValue(*there, to, v.type) : there;
@@ -490,8 +695,9 @@ inline std::optional<std::string> roundTripLoss(const RoundTrip& r, const Choose
     for (std::size_t i = 0; i < r.newClass.fields.size(); ++i) {
         const FieldInfo& f = r.newClass.fields[i];
         auto w = std::ranges::find(there.writes, i, &FieldWrite::index);
-        live.push_back(FieldSnapshot{
-            f.name, f.type, w != there.writes.end() ? w->value : randomValue(f.type, choose)});
+        Value value = w != there.writes.end() ? w->value : randomValue(f.type, choose);
+        fillDefaults(value, f.type, choose);
+        live.push_back(FieldSnapshot{f.name, f.type, std::move(value)});
     }
     FieldMigration back =
         migrateFields(script, r.oldClass, std::move(live), there.parked, false, always);

@@ -3,6 +3,7 @@
 
 #include "field_migration_cases.hpp"
 #include "host/field_migration.hpp"
+#include "host/member_migration.hpp"
 
 #include <doctest/doctest.h>
 #include <random>
@@ -455,4 +456,166 @@ TEST_CASE("migrateFields: a parked value replaced by a newer park stays replaced
                  "string \"x\" cannot become Demo.Mood: Demo.Mood has no member x; default kept, "
                  "old value parked");
     checkOutcome(m.outcomes[1], "a", Kind::Unparked, "parked value restored");
+}
+
+// Records ([Serializable] structs and classes) whose members changed: member by member.
+namespace {
+
+FieldType loadoutType(std::vector<MemberType> members) {
+    return migration_cases::record("Demo.Loadout", true, std::move(members));
+}
+
+Value loadout(std::string weapon, std::int64_t ammo) {
+    return Value{ValueList{Value{std::move(weapon)}, Value{ammo}}};
+}
+
+const FieldType kLoadoutV1 = loadoutType({{"weapon", str()}, {"ammo", i32()}});
+
+bool keepsDefault(const Value& v) {
+    return std::holds_alternative<KeepDefault>(v);
+}
+
+} // namespace
+
+TEST_CASE("migrateFields records: a gained member keeps the new default, the others their values") {
+    const FieldType v2 = loadoutType({{"weapon", str()}, {"ammo", i32()}, {"weight", f32()}});
+    const auto m =
+        migrate(thing({field("loadout", v2)}), {saved("loadout", kLoadoutV1, loadout("bow", 42))});
+    REQUIRE(m.writes.size() == 1);
+    const auto& members = std::get<ValueList>(m.writes[0].value);
+    REQUIRE(members.size() == 3);
+    CHECK(identical(members[0], Value{std::string("bow")}));
+    CHECK(identical(members[1], Value{std::int64_t{42}}));
+    CHECK(keepsDefault(members[2]));
+    REQUIRE(m.outcomes.size() == 1); // no "converted" line for the record as a whole
+    checkOutcome(m.outcomes[0], "loadout.weight", Kind::Added, "new member: default kept");
+    CHECK(m.parked.empty());
+}
+
+TEST_CASE("migrateFields records: a removed member is parked under its path and comes back") {
+    const FieldType v2 = loadoutType({{"ammo", i32()}});
+    const auto there =
+        migrate(thing({field("loadout", v2)}), {saved("loadout", kLoadoutV1, loadout("bow", 42))});
+    REQUIRE(there.writes.size() == 1);
+    CHECK(identical(there.writes[0].value, Value{ValueList{Value{std::int64_t{42}}}}));
+    REQUIRE(there.outcomes.size() == 1);
+    checkOutcome(there.outcomes[0], "loadout.weapon", Kind::Removed,
+                 "no such member any more: value parked");
+    REQUIRE(there.parked.size() == 1);
+    CHECK(there.parked[0].name == "loadout.weapon");
+    CHECK(there.parked[0].type == str());
+    CHECK(identical(there.parked[0].value, Value{std::string("bow")}));
+
+    // The member returns (ammo changed meanwhile): its parked value is restored.
+    const auto back =
+        migrate(thing({field("loadout", kLoadoutV1)}),
+                {saved("loadout", v2, Value{ValueList{Value{std::int64_t{7}}}})}, there.parked);
+    checkWrite(back, 0, 0, loadout("bow", 7));
+    REQUIRE(back.outcomes.size() == 1);
+    checkOutcome(back.outcomes[0], "loadout.weapon", Kind::Unparked, "parked value restored");
+    CHECK(back.parked.empty());
+}
+
+TEST_CASE("migrateFields records: [FormerlySerializedAs] on a member carries its value") {
+    const FieldType v2 = loadoutType({{"weapon", str()}, {"bullets", i32(), {"ammo"}}});
+    const auto m =
+        migrate(thing({field("loadout", v2)}), {saved("loadout", kLoadoutV1, loadout("bow", 42))});
+    checkWrite(m, 0, 0, loadout("bow", 42));
+    REQUIRE(m.outcomes.size() == 1);
+    checkOutcome(m.outcomes[0], "loadout.bullets", Kind::Renamed, "from ammo");
+    CHECK(m.parked.empty());
+}
+
+TEST_CASE("migrateFields records: a retyped member converts like a field, or is parked alone") {
+    const FieldType v2 = loadoutType({{"weapon", mood()}, {"ammo", f32()}});
+    const auto m =
+        migrate(thing({field("loadout", v2)}), {saved("loadout", kLoadoutV1, loadout("bow", 42))});
+    REQUIRE(m.writes.size() == 1);
+    const auto& members = std::get<ValueList>(m.writes[0].value);
+    CHECK(keepsDefault(members[0]));            // "bow" is no Mood
+    CHECK(identical(members[1], Value{42.0f})); // int 42 -> float 42
+    REQUIRE(m.outcomes.size() == 2);
+    checkOutcome(m.outcomes[0], "loadout.weapon", Kind::Kept,
+                 "string \"bow\" cannot become Demo.Mood: Demo.Mood has no member bow; default "
+                 "kept, old value parked");
+    checkOutcome(m.outcomes[1], "loadout.ammo", Kind::Converted,
+                 "System.Int32 42 -> System.Single 42");
+    REQUIRE(m.parked.size() == 1);
+    CHECK(m.parked[0].name == "loadout.weapon");
+    CHECK(identical(m.parked[0].value, Value{std::string("bow")}));
+
+    // Back to a string: the parked "bow" returns in preference to the default kept meanwhile.
+    const auto back = migrate(
+        thing({field("loadout", kLoadoutV1)}),
+        {saved("loadout", v2, Value{ValueList{Value{std::int64_t{0}}, Value{42.0f}}})}, m.parked);
+    checkWrite(back, 0, 0, loadout("bow", 42));
+    CHECK(back.parked.empty());
+}
+
+TEST_CASE("migrateFields records: nested records, list and array elements go member by member") {
+    const FieldType pairV1 = migration_cases::record("Demo.Pair", false, {{"x", i32()}});
+    const FieldType pairV2 =
+        migration_cases::record("Demo.Pair", false, {{"x", i32()}, {"y", f32()}});
+    const FieldType outerV1 = loadoutType({{"inner", pairV1}, {"gone", str()}});
+    const FieldType outerV2 = loadoutType({{"inner", pairV2}});
+    const FieldType listV1 = migration_cases::sequence(ValueKind::List, outerV1);
+    const FieldType listV2 = migration_cases::sequence(ValueKind::List, outerV2);
+    auto outer = [](std::int64_t x, std::string gone) {
+        return Value{ValueList{Value{ValueList{Value{x}}}, Value{std::move(gone)}}};
+    };
+    const auto m = migrate(thing({field("one", outerV2), field("many", listV2)}),
+                           {saved("one", outerV1, outer(1, "a")),
+                            saved("many", listV1, Value{ValueList{outer(2, "b"), outer(3, "c")}})});
+    REQUIRE(m.writes.size() == 2);
+    const Value kept = KeepDefault{};
+    auto expected = [&](std::int64_t x) {
+        return Value{ValueList{Value{ValueList{Value{x}, kept}}}};
+    };
+    checkWrite(m, 0, 0, expected(1));
+    checkWrite(m, 1, 1, Value{ValueList{expected(2), expected(3)}});
+    std::vector<std::string> fields;
+    for (const FieldOutcome& o : m.outcomes)
+        fields.push_back(std::string(outcomeName(o.kind)) + " " + o.field);
+    CHECK(fields == std::vector<std::string>{"added one.inner.y", "removed one.gone",
+                                             "added many[0].inner.y", "removed many[0].gone",
+                                             "added many[1].inner.y", "removed many[1].gone"});
+    REQUIRE(m.parked.size() == 3);
+    CHECK(m.parked[0].name == "one.gone");
+    CHECK(m.parked[1].name == "many[0].gone");
+    CHECK(identical(m.parked[2].value, Value{std::string("c")}));
+    CHECK(m.parked[2].name == "many[1].gone");
+}
+
+TEST_CASE("migrateFields records: a record that cannot become the new type is parked whole") {
+    // A null class instance cannot become a struct: nothing member-level happens.
+    const FieldType asStruct =
+        migration_cases::record("Demo.Loadout", false, {{"weapon", str()}, {"extra", i32()}});
+    const auto m = migrate(thing({field("loadout", asStruct)}),
+                           {saved("loadout", kLoadoutV1, Value{ValueList{}})});
+    CHECK(m.writes.empty());
+    REQUIRE(m.outcomes.size() == 1);
+    checkOutcome(m.outcomes[0], "loadout", Kind::Kept,
+                 "record [] cannot become Demo.Loadout: a null Demo.Loadout cannot become a "
+                 "struct; default kept, old value parked");
+    REQUIRE(m.parked.size() == 1);
+    CHECK(m.parked[0].name == "loadout");
+}
+
+TEST_CASE("describeKeptDefaults: an added member's outcome names the default the new code made") {
+    const FieldType v2 = loadoutType({{"weapon", str()}, {"weight", f32()}});
+    const FieldType list = migration_cases::sequence(ValueKind::List, v2);
+    const auto cls = thing({field("loadout", v2), field("all", list)});
+    std::vector<FieldOutcome> outcomes{
+        {kScript, "Demo.Thing", "loadout.weight", Kind::Added, "new member: default kept"},
+        {kScript, "Demo.Thing", "all[1].weight", Kind::Added, "new member: default kept"},
+        {kScript, "Demo.Thing", "loadout", Kind::Added, "new field: constructor default"}};
+    const Value bow{ValueList{Value{std::string("bow")}, Value{2.5f}}};
+    describeKeptDefaults(outcomes, cls, [&](const FieldInfo& f) -> Result<Value> {
+        if (f.name == "loadout")
+            return bow;
+        return Value{ValueList{bow, Value{ValueList{Value{std::string("axe")}, Value{1.0f}}}}};
+    });
+    CHECK(outcomes[0].detail == "new member: default 2.5 kept");
+    CHECK(outcomes[1].detail == "new member: default 1 kept");
+    CHECK(outcomes[2].detail == "new field: constructor default");
 }

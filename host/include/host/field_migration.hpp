@@ -1,11 +1,13 @@
 #pragma once
 // The reload's field-migration rules: what happens to each saved [SerializeField] value of a
 // script (and each [PreserveStatic] value) when its class is replaced by a new version —
-// carried, renamed, converted, parked, unparked, added, removed, dead references cleared.
+// carried, renamed, converted, parked, unparked, added, removed, dead references cleared; a
+// [Serializable] record whose type changed, member by member (member_migration.hpp).
 // Pure decisions on plain data, no runtime: the reload applies them, tests and fuzzers
 // exercise them alone.
 
 #include "host/error.hpp"
+#include "host/member_migration.hpp"
 #include "host/object_id.hpp"
 #include "host/reload_report.hpp"
 #include "host/script_class_info.hpp"

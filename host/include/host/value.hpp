@@ -71,6 +71,7 @@ struct FieldType {
 struct MemberType {
     std::string name;
     FieldType type;
+    std::vector<std::string> formerNames{}; ///< from [FormerlySerializedAs] on the member
     bool operator==(const MemberType&) const = default;
 };
 
@@ -78,6 +79,14 @@ struct MemberType {
 struct ObjectRef {
     ObjectId id;
     bool operator==(const ObjectRef&) const = default;
+};
+
+/// A record member a reload's migration has no value for (the member is new, or its old
+/// value could not convert and was parked): whoever writes the record keeps what the new code
+/// constructs there. Found only inside a migrated Record value (field_migration.hpp), never
+/// in a snapshot, a scene or a parked value.
+struct KeepDefault {
+    bool operator==(const KeepDefault&) const = default;
 };
 
 struct Value;
@@ -88,9 +97,10 @@ using ValueList = std::vector<Value>;
 /// unsigned as uint64, so every width round-trips exactly; the FieldType says what the
 /// field really is. References are ObjectIds; arrays and lists are ValueLists; a record
 /// ([Serializable] struct or class) is a ValueList of its members in the type's order
-/// (an empty one for a null class instance).
-struct Value : std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string,
-                            glm::vec2, glm::vec3, glm::vec4, glm::quat, ObjectRef, ValueList> {
+/// (an empty one for a null class instance); a member of a migrated record may be KeepDefault.
+struct Value
+    : std::variant<bool, std::int64_t, std::uint64_t, float, double, std::string, glm::vec2,
+                   glm::vec3, glm::vec4, glm::quat, ObjectRef, ValueList, KeepDefault> {
     using variant::variant;
     using variant::operator=;
 };

@@ -32,7 +32,10 @@ struct MarshalContext {
 
 /// Writes `value` into `field` of `object`, after checking all of it: a value that does
 /// not fit (wrong alternative, out of range, invalid UTF-8, a reference of the wrong
-/// class or to a destroyed object) is an error and leaves the field unchanged.
+/// class or to a destroyed object) is an error and leaves the field unchanged. A record
+/// with KeepDefault members (a reload's migrated value) is written over a copy of the record
+/// the field holds now, so those members keep what the new code constructed there (a fresh
+/// instance when the field holds null; list and array elements are always fresh instances).
 [[nodiscard]] Result<void> writeField(MonoObject* object, MonoClassField* field,
                                       const FieldType& type, const Value& value,
                                       const MarshalContext& context);

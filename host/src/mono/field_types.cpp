@@ -1,6 +1,7 @@
 #include "mono/field_types.hpp"
 
 #include "mono/field_layout.hpp"
+#include "mono/mono_text.hpp"
 
 #include <algorithm>
 #include <mono/metadata/appdomain.h>
@@ -41,6 +42,23 @@ void describeEnum(MonoClass* klass, FieldType& out) {
     }
 }
 
+// The [FormerlySerializedAs] names of a record member (constructed only when it has one).
+std::vector<std::string> formerNamesOf(MonoCustomAttrInfo* attrs, const TypeClasses& classes) {
+    std::vector<std::string> names;
+    if (classes.formerlySerializedAs == nullptr ||
+        !mono_custom_attrs_has_attr(attrs, classes.formerlySerializedAs)) {
+        return names;
+    }
+    if (MonoArray* objects = mono_custom_attrs_construct(attrs)) {
+        for (uintptr_t i = 0; i < mono_array_length(objects); ++i) {
+            MonoObject* attribute = mono_array_get(objects, MonoObject*, i);
+            if (mono_object_get_class(attribute) == classes.formerlySerializedAs)
+                names.push_back(stringProperty(attribute, "OldName"));
+        }
+    }
+    return names;
+}
+
 // base classes first; statics, literals and [NonSerialized] fields left out.
 void describeRecord(MonoClass* klass, bool isClass, const TypeClasses& classes, int depth,
                     FieldType& out) {
@@ -71,18 +89,21 @@ void describeRecord(MonoClass* klass, bool isClass, const TypeClasses& classes, 
                 continue;
             }
             bool serialized = (flags & MONO_FIELD_ATTR_FIELD_ACCESS_MASK) == MONO_FIELD_ATTR_PUBLIC;
-            if (!serialized && classes.serializeField != nullptr) {
-                if (MonoCustomAttrInfo* attrs = mono_custom_attrs_from_field(k, f)) {
+            std::vector<std::string> formerNames;
+            if (MonoCustomAttrInfo* attrs = mono_custom_attrs_from_field(k, f)) {
+                if (!serialized && classes.serializeField != nullptr)
                     serialized = mono_custom_attrs_has_attr(attrs, classes.serializeField);
-                    mono_custom_attrs_free(attrs);
-                }
+                if (serialized)
+                    formerNames = formerNamesOf(attrs, classes);
+                mono_custom_attrs_free(attrs);
             }
             if (!serialized)
                 continue;
             FieldType member = fieldTypeOf(mono_field_get_type(f), classes, depth + 1);
             if (member.kind == ValueKind::Unsupported)
                 return; // all or nothing: never half a value
-            members.push_back(MemberType{mono_field_get_name(f), std::move(member)});
+            members.push_back(
+                MemberType{mono_field_get_name(f), std::move(member), std::move(formerNames)});
         }
     }
     if (members.empty())

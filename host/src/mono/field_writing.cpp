@@ -20,9 +20,38 @@ struct Encoded {
     MonoObject* boxed = nullptr; // a struct record, built in a box (copied out with barriers)
 };
 
-// `value` as a `t` stored in a location of Mono type `type`, checked throughout.
+// `value` as a `t` stored in a location of Mono type `type`, checked throughout. `base`: for a
+// record value with KeepDefault members (recordKeepsDefaults), the record the location holds
+// now (a class instance, or a struct in a box; null: none), whose members those keep.
 Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
-                       const MarshalContext& context);
+                       const MarshalContext& context, MonoObject* base = nullptr);
+
+// Whether `value`, a `t`, is a record that keeps some member's default (KeepDefault), itself or
+// in a member record: it is then written over the record the location holds, not a fresh one.
+bool recordKeepsDefaults(const Value& value, const FieldType& t) {
+    const auto* members = std::get_if<ValueList>(&value);
+    if (t.kind != ValueKind::Record || members == nullptr || members->size() != t.members.size())
+        return false;
+    for (std::size_t i = 0; i < members->size(); ++i) {
+        if (std::holds_alternative<KeepDefault>((*members)[i]) ||
+            recordKeepsDefaults((*members)[i], t.members[i].type)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The record `field` of `object` holds now, for recordKeepsDefaults: the instance for a class
+// (null if none), a boxed copy for a struct. On the stack of the caller, so the GC pins it.
+MonoObject* currentRecord(MonoObject* object, MonoClassField* field, const FieldType& t,
+                          const MarshalContext& context) {
+    if (t.recordIsClass) {
+        MonoObject* current = nullptr;
+        mono_field_get_value(object, field, &current);
+        return current;
+    }
+    return mono_field_get_value_object(context.domain, field, object);
+}
 
 Result<void> encodeInteger(const Value& value, ValueKind kind, Encoded& out) {
     IntegerLayout layout{};
@@ -147,9 +176,28 @@ Result<Encoded> encodeSequence(const Value& value, MonoType* type, const FieldTy
     return out;
 }
 
-// A [Serializable] struct (in a box) or class instance, built member by member.
+// A fresh instance of a record type: a class's parameterless constructor (its member
+// initializers) if it has one, a struct's default (zeroes) in a box.
+Result<MonoObject*> newRecord(MonoClass* klass, const FieldType& t, const MarshalContext& context) {
+    MonoObject* holder = mono_object_new(context.domain, klass);
+    if (holder == nullptr)
+        return fail("cannot allocate a " + t.typeName);
+    if (t.recordIsClass) {
+        if (MonoMethod* ctor = mono_class_get_method_from_name(klass, ".ctor", 0)) {
+            MonoObject* exc = nullptr;
+            mono_runtime_invoke(ctor, holder, nullptr, &exc);
+            if (exc != nullptr)
+                return fail("the constructor of " + t.typeName + " threw");
+        }
+    }
+    return holder;
+}
+
+// A [Serializable] struct (in a box) or class instance, built member by member. A record that
+// keeps some members' defaults is built over `base` (a copy of it: a class instance is cloned,
+// a struct's box is already a copy), or over a fresh instance when there is none.
 Result<Encoded> encodeRecord(const Value& value, MonoType* type, const FieldType& t,
-                             const MarshalContext& context) {
+                             const MarshalContext& context, MonoObject* base) {
     Encoded out;
     auto* members = std::get_if<ValueList>(&value);
     if (members == nullptr)
@@ -165,18 +213,20 @@ Result<Encoded> encodeRecord(const Value& value, MonoType* type, const FieldType
     }
     // Build the value in a managed object (a box for a struct), member by member
     // through the ordinary field writes, so every reference gets its write barrier.
-    MonoObject* holder = mono_object_new(context.domain, klass);
-    if (holder == nullptr)
-        return fail("cannot allocate a " + t.typeName);
-    if (t.recordIsClass) {
-        if (MonoMethod* ctor = mono_class_get_method_from_name(klass, ".ctor", 0)) {
-            MonoObject* exc = nullptr;
-            mono_runtime_invoke(ctor, holder, nullptr, &exc);
-            if (exc != nullptr)
-                return fail("the constructor of " + t.typeName + " threw");
-        }
+    MonoObject* holder = nullptr;
+    if (base != nullptr && recordKeepsDefaults(value, t)) {
+        holder = t.recordIsClass ? mono_object_clone(base) : base;
+        if (holder == nullptr)
+            return fail("cannot copy a " + t.typeName);
+    } else {
+        auto fresh = newRecord(klass, t, context);
+        if (!fresh)
+            return std::unexpected(fresh.error());
+        holder = *fresh;
     }
     for (std::size_t i = 0; i < t.members.size(); ++i) {
+        if (std::holds_alternative<KeepDefault>((*members)[i]))
+            continue; // what the new code constructed stays
         MonoClassField* f = memberField(klass, t.members[i].name);
         if (f == nullptr)
             return fail(t.typeName + " has no member " + t.members[i].name);
@@ -194,7 +244,7 @@ Result<Encoded> encodeRecord(const Value& value, MonoType* type, const FieldType
 }
 
 Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
-                       const MarshalContext& context) {
+                       const MarshalContext& context, MonoObject* base) {
     Encoded out;
     Result<void> ok;
     switch (t.kind) {
@@ -259,7 +309,7 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
     case ValueKind::List:
         return encodeSequence(value, type, t, context);
     case ValueKind::Record:
-        return encodeRecord(value, type, t, context);
+        return encodeRecord(value, type, t, context, base);
     case ValueKind::Unsupported:
         return fail("values of type " + t.typeName + " are not supported yet");
     default:
@@ -275,7 +325,9 @@ Result<Encoded> encode(const Value& value, MonoType* type, const FieldType& t,
 
 Result<void> writeField(MonoObject* object, MonoClassField* field, const FieldType& type,
                         const Value& value, const MarshalContext& context) {
-    auto encoded = encode(value, mono_field_get_type(field), type, context);
+    MonoObject* base =
+        recordKeepsDefaults(value, type) ? currentRecord(object, field, type, context) : nullptr;
+    auto encoded = encode(value, mono_field_get_type(field), type, context, base);
     if (!encoded)
         return std::unexpected(encoded.error());
     if (encoded->isReference) {

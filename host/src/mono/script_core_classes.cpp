@@ -70,8 +70,9 @@ Result<ScriptCoreClasses> ScriptCoreClasses::bind(MonoImage* core) {
     c.serializeFieldAttribute = w[SerializeField].found;
     c.formerlySerializedAsAttribute = w[FormerlySerializedAs].found;
     c.nativeComponentAttribute = w[NativeComponent].found;
-    c.types = {w[Vector2].found, w[Vector3].found,    w[Vector4].found,    w[Quaternion].found,
-               w[UEntity].found, w[UComponent].found, w[ScriptBase].found, w[SerializeField].found};
+    c.types = {w[Vector2].found,    w[Vector3].found,        w[Vector4].found,
+               w[Quaternion].found, w[UEntity].found,        w[UComponent].found,
+               w[ScriptBase].found, w[SerializeField].found, w[FormerlySerializedAs].found};
     c.proxyClasses.uobject = w[UObject].found;
     c.proxyClasses.entity = w[UEntity].found;
     c.proxyClasses.component = w[UComponent].found;

@@ -212,6 +212,10 @@ private:
             if (auto written = next_.setFieldAt(script, write.index, write.value); !written)
                 return written;
         }
+        // Gained record members kept what the new code constructed: the report says what.
+        describeKeptDefaults(migration.outcomes, *p.info, [&](const FieldInfo& field) {
+            return next_.getField(script, field.name);
+        });
         for (FieldOutcome& outcome : migration.outcomes)
             outcomes_.push_back(std::move(outcome));
         if (!migration.parked.empty())

@@ -92,7 +92,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Records: values survive a reload, a changed record is converted member by member or parked") {
+    "Records: values survive a reload, a changed record is converted member by member, a removed "
+    "member parked") {
     TempDir dir("records-reload");
     const std::string changed = R"(using System; using System.Collections.Generic; using UEngine;
 [Serializable] public struct Stats { public long hp; public float speed; public string title; public UEntity target;
@@ -123,11 +124,18 @@ TEST_CASE(
     CHECK(stats.at(0) == Value{std::int64_t{7}});
     CHECK(stats.at(2) == Value{std::string("knight")});
     CHECK(std::get<ObjectRef>(stats.at(3)).id == host->world().findEntity("Target"));
-    CHECK(outcomeOf(report, "stats")->kind == FieldOutcome::Kind::Converted);
-    // Loadout lost its "inner" member: nothing is dropped silently, the value is parked.
-    CHECK(outcomeOf(report, "loadout")->kind == FieldOutcome::Kind::Kept);
+    REQUIRE(outcomeOf(report, "stats.hp") != nullptr); // member by member
+    CHECK(outcomeOf(report, "stats.hp")->kind == FieldOutcome::Kind::Converted);
+    CHECK(outcomeOf(report, "stats") == nullptr);
+    // Loadout lost its "inner" member: the others carry, "inner" alone is parked.
+    const ValueList loadout = fieldOf<ValueList>(*host, h, "loadout");
+    REQUIRE(loadout.size() == 2);
+    CHECK(std::get<ValueList>(loadout[0]).size() == 2);
+    CHECK(std::get<glm::vec3>(loadout[1]) == glm::vec3(1, 2, 3));
+    REQUIRE(outcomeOf(report, "loadout.inner") != nullptr);
+    CHECK(outcomeOf(report, "loadout.inner")->kind == FieldOutcome::Kind::Removed);
     REQUIRE(host->parkedFields(h) != nullptr);
-    CHECK(host->parkedFields(h)->at(0).name == "loadout");
+    CHECK(host->parkedFields(h)->at(0).name == "loadout.inner");
     bool warned = false;
     for (const std::string& w : report.warnings)
         warned = warned || w.find("Holder.table") != std::string::npos;
