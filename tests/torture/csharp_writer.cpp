@@ -16,9 +16,15 @@ std::string moodSource() {
 
 std::string classSource(const ClassSource& source) {
     // 414/169: fields only the host reads (the compiler would warn about each).
-    std::string text = "#pragma warning disable 414, 169\nusing UEngine;\n\nnamespace Torture\n{\n";
+    std::string text =
+        "#pragma warning disable 414, 169\nusing System.Collections;\nusing UEngine;\n\n"
+        "namespace Torture\n{\n";
     text += fmt::format("    public class {} : UMonoScriptComponent\n    {{\n", source.name);
     text += "        [SerializeField] int marker;\n";
+    // The coroutine's fields: the version of its code it runs, and its own loop count (a
+    // hoisted local: a reload that resumes it must not start it again from 0).
+    text += "        [SerializeField] int pulse;\n";
+    text += "        [SerializeField] int pulses;\n";
     text += "        int ticks; // not serialised: restarts with each generation\n";
     for (const FieldDecl& f : source.fields) {
         std::string attributes = "SerializeField";
@@ -36,6 +42,13 @@ std::string classSource(const ClassSource& source) {
                             "        }}\n",
                             source.name);
     }
+    text += "        public override void Initialize()\n        {\n"
+            "            StartCoroutine(Pulse());\n        }\n";
+    text += fmt::format("        System.Collections.IEnumerator Pulse()\n        {{\n"
+                        "            for (int n = 1; ; n++)\n            {{\n"
+                        "                pulse = {};\n                pulses = n;\n"
+                        "                yield return null;\n            }}\n        }}\n",
+                        source.coroutine);
     text += fmt::format("        public override void Update(float deltaTime)\n        {{\n"
                         "            ticks++;\n            marker = {};\n        }}\n",
                         source.marker);

@@ -60,6 +60,7 @@ void EditGenerator::createWorld(int classes, int entities) {
         ClassSource source;
         source.name = kClassNames[c];
         source.marker = nextMarker_++;
+        source.coroutine = nextMarker_++;
         const int fields = 3 + pick(3);
         for (int i = 0; i < fields; ++i) {
             const FieldKind kind = randomKind();
@@ -225,7 +226,17 @@ Edit EditGenerator::next() {
     }
     for (;;) {
         const int roll = pick(100);
-        if (roll < 14) { // a method body: Update writes another marker
+        if (roll < 6) { // the coroutine's body: a reload restarts it in the new code
+            if (healthy.empty())
+                continue;
+            const int c = any(healthy);
+            ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+            s.coroutine = nextMarker_++;
+            s.marker = nextMarker_++;
+            return save("coroutine", fmt::format("{}: Pulse writes pulse {}", s.name, s.coroutine),
+                        {c});
+        }
+        if (roll < 14) { // a method body: Update writes another marker (Pulse is resumed)
             if (healthy.empty() && faulty.empty())
                 continue;
             const int c = healthy.empty() ? any(faulty) : any(healthy);

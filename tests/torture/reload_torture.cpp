@@ -121,8 +121,15 @@ private:
     std::int64_t generation_ = 1;
     int stepNumber_ = 0;
     std::string currentEdit_ = "(start)";
+    /// Per slot: the last `pulses` read, and whether its coroutine may have started again
+    /// since (restarted by a reload, or started by Initialize when its class came back).
+    std::vector<std::int64_t> lastPulses_;
+    std::vector<bool> pulseRestarted_;
+    /// Checks what the report says of each slot's coroutine Pulse against the model.
+    void checkCoroutines(const json& report, const WorldModel& before, const WorldModel& after);
     // Figures.
     int reloadsOk_ = 0, rollbacks_ = 0, buildFailures_ = 0, extraReports_ = 0, checks_ = 0;
+    int coroutinesResumed_ = 0, coroutinesRestarted_ = 0, coroutinesStopped_ = 0;
 };
 
 std::string Torture::slotName(int slot) const {
@@ -413,13 +420,58 @@ void Torture::step(const Edit& edit) {
         if (!report["success"].get<bool>())
             throw Failure("unexpected rollback: " + report["text"].get<std::string>());
         sawSuccess = true;
-        if (hostRunsModelCode(after))
+        if (hostRunsModelCode(after)) {
+            checkCoroutines(report, model_, after);
             break;
+        }
         ++extraReports_; // an intermediate version of a burst (only the marker differs)
     }
     ++reloadsOk_;
     model_ = std::move(after);
     settle();
+}
+
+void Torture::checkCoroutines(const json& report, const WorldModel& before,
+                              const WorldModel& after) {
+    if (lastPulses_.size() < before.slots.size()) {
+        lastPulses_.resize(before.slots.size(), 0);
+        pulseRestarted_.resize(before.slots.size(), true);
+    }
+    for (std::size_t s = 0; s < before.slots.size(); ++s) {
+        const Slot& was = before.slots[s];
+        const Slot& now = after.slots[s];
+        std::vector<json> outcomes;
+        for (const json& c : report.value("coroutines", json::array())) {
+            if (c["script"].get<std::uint64_t>() == ids_.slots[s])
+                outcomes.push_back(c);
+        }
+        if (!was.live) {
+            // Parked before: its class came back, Initialize started a new coroutine.
+            if (!outcomes.empty())
+                throw Failure(fmt::format("the report carried a coroutine of parked {}: {}",
+                                          slotName(static_cast<int>(s)), outcomes[0].dump()));
+            pulseRestarted_[s] = true;
+            continue;
+        }
+        const int oldVersion = before.running[static_cast<std::size_t>(was.cls)].coroutine;
+        const int newVersion = after.running[static_cast<std::size_t>(now.cls)].coroutine;
+        const char* expected = !now.live                  ? "stopped"
+                               : oldVersion == newVersion ? "resumed"
+                                                          : "restarted";
+        if (outcomes.size() != 1 || outcomes[0]["method"] != "Pulse" ||
+            outcomes[0]["outcome"] != expected) {
+            throw Failure(fmt::format("{}: the report should say its coroutine Pulse was {}, "
+                                      "it says: {}",
+                                      slotName(static_cast<int>(s)), expected,
+                                      json(outcomes).dump()));
+        }
+        if (std::string_view(expected) == "resumed")
+            ++coroutinesResumed_;
+        else if (std::string_view(expected) == "restarted")
+            ++coroutinesRestarted_, pulseRestarted_[s] = true;
+        else
+            ++coroutinesStopped_;
+    }
 }
 
 void Torture::verify(const std::string& when) {
@@ -438,7 +490,7 @@ void Torture::verify(const std::string& when) {
         std::vector<std::string> names;
         for (const json& f : fields)
             names.push_back(f["name"]);
-        std::vector<std::string> expected{"marker"};
+        std::vector<std::string> expected{"marker", "pulse", "pulses"};
         for (const SavedField& f : slot.values)
             expected.push_back(f.name);
         if (names != expected) {
@@ -456,7 +508,32 @@ void Torture::verify(const std::string& when) {
                 }
                 continue;
             }
-            const SavedField& want = slot.values[i - 1];
+            if (i == 1) {
+                if (got["value"] != cls.coroutine) {
+                    throw Failure(fmt::format("{}: {}.pulse is {}, its coroutine writes {}", when,
+                                              slotName(static_cast<int>(s)), got["value"].dump(),
+                                              cls.coroutine));
+                }
+                continue;
+            }
+            if (i == 2) {
+                // The coroutine's own count goes on across every reload that resumed it.
+                const std::int64_t pulses = got["value"].get<std::int64_t>();
+                if (lastPulses_.size() < model_.slots.size()) {
+                    lastPulses_.resize(model_.slots.size(), 0);
+                    pulseRestarted_.resize(model_.slots.size(), true);
+                }
+                if (!pulseRestarted_[s] && pulses < lastPulses_[s]) {
+                    throw Failure(fmt::format(
+                        "{}: {}.pulses went back from {} to {}: its coroutine started again "
+                        "though no reload restarted it",
+                        when, slotName(static_cast<int>(s)), lastPulses_[s], pulses));
+                }
+                lastPulses_[s] = pulses;
+                pulseRestarted_[s] = false;
+                continue;
+            }
+            const SavedField& want = slot.values[i - 3];
             ++checks_;
             if (got["type"] != hostKindName(want.kind) ||
                 !matches(want.kind, want.value, got["value"], ids_)) {
@@ -555,10 +632,12 @@ int Torture::run() {
         "reload_torture: PASSED seed %llu: %d steps (%s)\n"
         "  %d reloads ok, %d rolled back after loading, %d build failures, %d extra reports, "
         "%d field checks, 0 failures\n"
+        "  coroutines: %d resumed, %d restarted, %d stopped, as the model predicts\n"
         "  model outcomes: %s\n"
         "  host RSS %ld KiB -> %ld KiB (%+ld KiB), GC handles %s -> %s, app domains %s, %.1f s\n",
         static_cast<unsigned long long>(options_.seed), stepNumber_ - 1, counts.c_str(), reloadsOk_,
-        rollbacks_, buildFailures_, extraReports_, checks_, outcomes.c_str(), rssBefore, rssAfter,
+        rollbacks_, buildFailures_, extraReports_, checks_, coroutinesResumed_,
+        coroutinesRestarted_, coroutinesStopped_, outcomes.c_str(), rssBefore, rssAfter,
         rssAfter - rssBefore, handlesBefore.dump().c_str(), handlesAfter.dump().c_str(),
         domainsAfter.dump().c_str(), seconds);
     if (!options_.report.empty()) {
@@ -570,6 +649,10 @@ int Torture::run() {
                  {"buildFailures", buildFailures_},
                  {"extraReports", extraReports_},
                  {"fieldChecks", checks_},
+                 {"coroutines",
+                  {{"resumed", coroutinesResumed_},
+                   {"restarted", coroutinesRestarted_},
+                   {"stopped", coroutinesStopped_}}},
                  {"failures", 0},
                  {"modelOutcomes", tally},
                  {"rssKiBBefore", rssBefore},

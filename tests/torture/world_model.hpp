@@ -23,7 +23,8 @@ struct FieldDecl {
 struct ClassSource {
     std::string name; ///< short name; the namespace is `Torture`
     bool present = true;
-    int marker = 0;                ///< Update writes it into the `marker` field
+    int marker = 0;    ///< Update writes it into the `marker` field
+    int coroutine = 0; ///< the coroutine Pulse (started in Initialize) writes it into `pulse`
     bool syntaxError = false;      ///< the file does not compile
     bool throwingCtor = false;     ///< the constructor throws (the reload rolls back)
     std::vector<FieldDecl> fields; ///< in declaration order (after `marker`)
