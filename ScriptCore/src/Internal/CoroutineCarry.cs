@@ -77,26 +77,21 @@ namespace UEngine.Internal
 
         /// <summary>
         /// Every running coroutine, for the next generation's <see cref="Plan"/>: element 0 is
-        /// the description, the rest the objects it refers to by index. Lines: the clock,
-        /// "T time frame deltaTime fixedDeltaTime"; then "C owner method wait resumeFrame resumeTime fixedLeft awaited start problem" per
+        /// the description, the rest the objects it refers to by index; null when none runs.
+        /// Lines: "C owner method wait resumeFrame resumeTime fixedLeft awaited start problem" per
         /// coroutine, then "I object class declaringClass method fingerprint arguments" per
         /// iterator of its chain, outermost first (tab-separated).
         /// </summary>
         static object[] Export()
         {
             List<Coroutine> running = CoroutineScheduler.Running;
+            if (running.Count == 0) return null; // the common case: nothing to carry, nothing made
             var objects = new List<object>();
             objects.Add(null);
             var index = new Dictionary<Coroutine, int>();
             foreach (Coroutine c in running)
                 if (!c.m_Done) index[c] = index.Count;
             var text = new StringBuilder();
-            // The clock first: the new generation's Time starts where this one is, so the
-            // carried waits and OnAfterReload see the game's time, not zero.
-            text.Append("T\t").Append(Time.s_Time.ToString("R", CultureInfo.InvariantCulture))
-                .Append('\t').Append(Time.s_FrameCount.ToString(CultureInfo.InvariantCulture))
-                .Append('\t').Append(Time.s_DeltaTime.ToString("R", CultureInfo.InvariantCulture))
-                .Append('\t').Append(Time.s_FixedDeltaTime.ToString("R", CultureInfo.InvariantCulture)).Append('\n');
             foreach (Coroutine c in running)
             {
                 if (c.m_Done) continue;
@@ -188,14 +183,6 @@ namespace UEngine.Internal
             for (int at = 0; at < lines.Length;)
             {
                 string[] c = lines[at++].Split('\t');
-                if (c.Length == 5 && c[0] == "T")
-                {
-                    Time.s_Time = double.Parse(c[1], NumberStyles.Float, CultureInfo.InvariantCulture);
-                    Time.s_FrameCount = long.Parse(c[2], CultureInfo.InvariantCulture);
-                    Time.s_DeltaTime = float.Parse(c[3], NumberStyles.Float, CultureInfo.InvariantCulture);
-                    Time.s_FixedDeltaTime = float.Parse(c[4], NumberStyles.Float, CultureInfo.InvariantCulture);
-                    continue;
-                }
                 if (c.Length < 10 || c[0] != "C") continue;
                 var chain = new List<Iterator>();
                 while (at < lines.Length && lines[at].StartsWith("I\t", StringComparison.Ordinal))

@@ -104,6 +104,7 @@ namespace UEngine.Internal
         /// </summary>
         internal string DescribeInFlight()
         {
+            if (m_InFlight.Count == 0 && m_Count == 0) return null; // read without the lock: a hint only
             var text = new StringBuilder();
             lock (m_Lock)
             {

@@ -120,6 +120,10 @@ public:
                                            const std::function<bool(ObjectId)>& usable,
                                            std::vector<ClearedRefs>& cleared);
 
+    /// Sets this generation's clock (UEngine.Time: time, frame, delta times) to `from`'s, so
+    /// what runs before its first frame — constructors, carried coroutines, OnAfterReload —
+    /// sees the game's clock, not zero.
+    [[nodiscard]] Result<void> continueClockFrom(const ScriptDomain& from);
     /// Carries the coroutines running in `from` (the generation this one replaces) into
     /// this one, whose scripts are restored and attached and have run nothing yet: each is
     /// resumed where it was (its code unchanged), restarted with the same arguments (edited)

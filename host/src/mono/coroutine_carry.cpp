@@ -169,6 +169,8 @@ Result<std::vector<CarriedCoroutine>> carryCoroutines(const CarrySide& from, con
         invokeChecked(from.domain, exportMethod, nullptr, "listing the coroutines to carry: ");
     if (!exportedObject)
         return std::unexpected(exportedObject.error());
+    if (*exportedObject == nullptr)
+        return carried; // nothing was running
     // Both arrays are held by handles: the copies below allocate, and objects move.
     GcHandle exportedHandle = GcHandle::strong(*exportedObject);
     auto* exported = reinterpret_cast<MonoArray*>(exportedHandle.target());

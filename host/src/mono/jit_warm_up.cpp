@@ -2,8 +2,6 @@
 #include "host/script_domain.hpp"
 #include "mono/script_domain_impl.hpp"
 
-#include <iterator>
-#include <mono/metadata/attrdefs.h>
 #include <spdlog/spdlog.h>
 #include <string_view>
 
@@ -39,24 +37,6 @@ void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
     }
 }
 
-// ScriptCore's classes a reload's swap runs in this generation (carrying coroutines and
-// delegates in) and at its end (carrying them out): compiled now, so neither swap pays their
-// JIT. One step per class.
-constexpr const char* kCarryClasses[] = {"CoroutineCarry", "DelegateCarry", "CodeFingerprint",
-                                         "GameLoopSynchronizationContext"};
-constexpr std::size_t kCarrySteps = std::size(kCarryClasses);
-
-void warmCarryClass(MonoImage* core, const char* name) {
-    MonoClass* klass = mono_class_from_name(core, "UEngine.Internal", name);
-    if (klass == nullptr)
-        return;
-    void* iter = nullptr;
-    while (MonoMethod* method = mono_class_get_methods(klass, &iter)) {
-        if ((mono_method_get_flags(method, nullptr) & MONO_METHOD_ATTR_ABSTRACT) == 0)
-            mono_compile_method(method);
-    }
-}
-
 } // namespace
 
 bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
@@ -67,14 +47,12 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
     const auto start = std::chrono::steady_clock::now();
     // The work in small steps, so a slice can stop between any two of them.
     const auto& classes = m.classes.entries();
-    const std::size_t total = kDispatcherSteps + kCarrySteps + classes.size();
+    const std::size_t total = kDispatcherSteps + classes.size();
     while (m.warmStep < total) {
         if (m.warmStep < kDispatcherSteps) {
             warmDispatcher(m.dispatcher, m.warmStep);
-        } else if (m.warmStep < kDispatcherSteps + kCarrySteps) {
-            warmCarryClass(m.coreImage, kCarryClasses[m.warmStep - kDispatcherSteps]);
         } else {
-            warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps - kCarrySteps]);
+            warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps]);
         }
         ++m.warmStep;
         if (std::chrono::steady_clock::now() - start >= slice)

@@ -8,6 +8,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <mono/metadata/attrdefs.h>
 
 namespace scripthost {
 
@@ -27,7 +28,56 @@ MonoMethod* delegateCarryMethod(MonoImage* core, const char* name) {
     return carry ? mono_class_get_method_from_name(carry, name, name[0] == 'E' ? 0 : 1) : nullptr;
 }
 
+// Whether a script class (or a base class below UMonoScriptComponent) has an instance field
+// of a delegate type: when none has, a reload has no delegates to carry and makes no call.
+bool hasDelegateFields(const ScriptDomain::Impl& impl) {
+    MonoClass* delegate = mono_class_from_name(mono_get_corlib(), "System", "Delegate");
+    if (delegate == nullptr)
+        return true; // cannot tell: let ScriptCore look
+    for (const auto& entry : impl.classes.entries()) {
+        for (MonoClass* k = entry->klass; k != nullptr && k != impl.core.scriptBase;
+             k = mono_class_get_parent(k)) {
+            void* iter = nullptr;
+            while (MonoClassField* field = mono_class_get_fields(k, &iter)) {
+                if ((mono_field_get_flags(field) & MONO_FIELD_ATTR_STATIC) != 0)
+                    continue;
+                MonoClass* type = mono_class_from_mono_type(mono_field_get_type(field));
+                if (type != nullptr && mono_class_is_subclass_of(type, delegate, false))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+// UEngine.Time's statics: the clock the host sets before each dispatch.
+constexpr const char* kClockFields[] = {"s_DeltaTime", "s_FixedDeltaTime", "s_Time",
+                                        "s_FrameCount"};
+
 } // namespace
+
+Result<void> ScriptDomain::continueClockFrom(const ScriptDomain& from) {
+    if (!impl_->domain.loaded() || !from.impl_->domain.loaded())
+        return fail("continuing the clock needs both generations loaded");
+    MonoClass* oldTime = mono_class_from_name(from.impl_->coreImage, "UEngine", "Time");
+    MonoClass* newTime = mono_class_from_name(impl_->coreImage, "UEngine", "Time");
+    if (oldTime == nullptr || newTime == nullptr)
+        return fail("ScriptCore has no UEngine.Time");
+    MonoVTable* oldTable = mono_class_vtable(from.impl_->domain.get(), oldTime);
+    MonoVTable* newTable = mono_class_vtable(impl_->domain.get(), newTime);
+    if (oldTable == nullptr || newTable == nullptr)
+        return fail("UEngine.Time cannot be loaded");
+    for (const char* name : kClockFields) {
+        MonoClassField* oldField = mono_class_get_field_from_name(oldTime, name);
+        MonoClassField* newField = mono_class_get_field_from_name(newTime, name);
+        if (oldField == nullptr || newField == nullptr)
+            return fail(fmt::format("UEngine.Time has no {}", name));
+        std::uint64_t bits = 0; // wide enough for each of them (float, double, long)
+        mono_field_static_get_value(oldTable, oldField, &bits);
+        mono_field_static_set_value(newTable, newField, &bits);
+    }
+    return {};
+}
 
 Result<std::vector<CoroutineOutcome>> ScriptDomain::carryCoroutines(const ScriptDomain& from) {
     std::vector<CoroutineOutcome> outcomes;
@@ -48,6 +98,10 @@ Result<std::vector<DelegateOutcome>> ScriptDomain::carryDelegates(const ScriptDo
     std::vector<DelegateOutcome> outcomes;
     if (!impl_->domain.loaded() || !from.impl_->domain.loaded())
         return fail("carrying delegates needs both generations loaded");
+    if (!from.impl_->delegateFields)
+        from.impl_->delegateFields = hasDelegateFields(*from.impl_);
+    if (!*from.impl_->delegateFields)
+        return outcomes;
     MonoMethod* exportMethod = delegateCarryMethod(from.impl_->coreImage, "Export");
     MonoMethod* importMethod = delegateCarryMethod(impl_->coreImage, "Import");
     if (exportMethod == nullptr || importMethod == nullptr)

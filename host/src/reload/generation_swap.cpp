@@ -45,6 +45,8 @@ public:
         report_.snapshotMs = msSince(phase);
 
         phase = Clock::now();
+        if (auto r = next_.continueClockFrom(current_); !r)
+            return fail("instantiate", r.error());
         if (auto r = instantiateAll(); !r)
             return fail("instantiate", r.error());
         if (auto r = restoreFields(); !r)
