@@ -1,5 +1,6 @@
 // ScriptDomain::warmUp: JIT-compiling a generation before it is swapped in.
 #include "host/script_domain.hpp"
+#include "mono/checked_call.hpp"
 #include "mono/script_domain_impl.hpp"
 
 #include <spdlog/spdlog.h>
@@ -37,6 +38,23 @@ void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
     }
 }
 
+// What a reload's swap calls in this generation when it replaces it (ScriptDomain::
+// carryCoroutines, inFlightAwaits): called once now, when there is nothing to carry, so its
+// code and runtime-invoke wrappers are compiled and that swap does not pay for them.
+void warmCarryCalls(ScriptDomain::Impl& m) {
+    if (MonoClass* carry =
+            mono_class_from_name(m.coreImage, "UEngine.Internal", "CoroutineCarry")) {
+        if (MonoMethod* exportMethod = mono_class_get_method_from_name(carry, "Export", 0)) {
+            if (auto exported = mono::invokeChecked(m.domain.get(), exportMethod, nullptr,
+                                                    "warming the coroutine carry: ");
+                !exported)
+                spdlog::warn("{}", exported.error().message); // ScriptCore's own code
+        }
+    }
+    if (auto awaits = m.dispatcher.describeInFlightAwaits(); !awaits)
+        spdlog::warn("{}", awaits.error().message);
+}
+
 } // namespace
 
 bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
@@ -47,12 +65,14 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
     const auto start = std::chrono::steady_clock::now();
     // The work in small steps, so a slice can stop between any two of them.
     const auto& classes = m.classes.entries();
-    const std::size_t total = kDispatcherSteps + classes.size();
+    const std::size_t total = kDispatcherSteps + 1 + classes.size();
     while (m.warmStep < total) {
         if (m.warmStep < kDispatcherSteps) {
             warmDispatcher(m.dispatcher, m.warmStep);
+        } else if (m.warmStep == kDispatcherSteps) {
+            warmCarryCalls(m);
         } else {
-            warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps]);
+            warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps - 1]);
         }
         ++m.warmStep;
         if (std::chrono::steady_clock::now() - start >= slice)
