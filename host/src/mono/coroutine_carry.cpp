@@ -2,9 +2,9 @@
 
 #include "mono/checked_call.hpp"
 #include "mono/gc_handle.hpp"
+#include "mono/managed_lines.hpp"
 #include "mono/mono_text.hpp"
 
-#include <charconv>
 #include <fmt/format.h>
 #include <mono/metadata/attrdefs.h>
 #include <string_view>
@@ -12,22 +12,6 @@
 namespace scripthost::mono {
 
 namespace {
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-    std::vector<std::string_view> parts;
-    while (true) {
-        const std::size_t at = text.find(separator);
-        parts.push_back(text.substr(0, at));
-        if (at == std::string_view::npos)
-            return parts;
-        text.remove_prefix(at + 1);
-    }
-}
-
-template <typename T> bool parseNumber(std::string_view text, T& out) {
-    const auto parsed = std::from_chars(text.data(), text.data() + text.size(), out);
-    return parsed.ec == std::errc{} && parsed.ptr == text.data() + text.size();
-}
 
 MonoMethod* carryMethod(const CarrySide& side, const char* name, int params) {
     MonoClass* carry = mono_class_from_name(side.scriptCore, "UEngine.Internal", "CoroutineCarry");
@@ -112,7 +96,7 @@ MonoObject* element(MonoArray* array, std::size_t index) {
 /// Runs a plan line's copies ("old>new:mode,…"); the first failure's reason.
 Result<void> runCopies(std::string_view copies, MonoArray* exported, const CarrySide& from,
                        MonoArray* planned, const CarrySide& to) {
-    for (std::string_view copy : split(copies, ',')) {
+    for (std::string_view copy : splitOn(copies, ',')) {
         if (copy.empty())
             continue;
         const std::size_t arrow = copy.find('>');
@@ -193,10 +177,10 @@ Result<std::vector<CarriedCoroutine>> carryCoroutines(const CarrySide& from, con
     // One line per coroutine: owner method decision reason copies fallback fallbackReason
     // fallbackCopies (CoroutineCarry.Plan).
     std::string decisions;
-    for (std::string_view line : split(plan, '\n')) {
+    for (std::string_view line : splitOn(plan, '\n')) {
         if (line.empty())
             continue;
-        const auto parts = split(line, '\t');
+        const auto parts = splitOn(line, '\t');
         std::uint64_t owner = 0;
         if (parts.size() != 8 || !parseNumber(parts[0], owner))
             return fail(fmt::format("ScriptCore planned a coroutine as \"{}\"", line));

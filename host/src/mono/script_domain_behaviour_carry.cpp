@@ -3,11 +3,12 @@
 #include "host/script_domain.hpp"
 #include "mono/checked_call.hpp"
 #include "mono/coroutine_carry.hpp"
+#include "mono/managed_lines.hpp"
 #include "mono/mono_text.hpp"
 #include "mono/script_domain_impl.hpp"
 
-#include <charconv>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <mono/metadata/attrdefs.h>
 
 namespace scripthost {
@@ -123,30 +124,17 @@ Result<std::vector<DelegateOutcome>> ScriptDomain::carryDelegates(const ScriptDo
         return std::unexpected(imported.error());
     // One line per entry: "script field shown outcome reason".
     const std::string lines = mono::toUtf8(reinterpret_cast<MonoString*>(*imported));
-    std::string_view rest = lines;
-    while (!rest.empty()) {
-        const std::size_t end = std::min(rest.find('\n'), rest.size());
-        const std::string_view line = rest.substr(0, end);
-        rest.remove_prefix(std::min(end + 1, rest.size()));
-        std::vector<std::string_view> parts;
-        for (std::string_view part = line;;) {
-            const std::size_t tab = part.find('\t');
-            parts.push_back(part.substr(0, tab));
-            if (tab == std::string_view::npos)
-                break;
-            part.remove_prefix(tab + 1);
-        }
+    for (const auto& line : mono::tabbedLines(lines)) {
         std::uint64_t packed = 0;
-        if (parts.size() != 5 ||
-            std::from_chars(parts[0].data(), parts[0].data() + parts[0].size(), packed).ec !=
-                std::errc{})
-            return fail(fmt::format("ScriptCore described a rebound delegate as \"{}\"", line));
+        if (line.size() != 5 || !mono::parseNumber(line[0], packed))
+            return fail(fmt::format("ScriptCore described a rebound delegate as \"{}\"",
+                                    fmt::join(line, "\t")));
         const ObjectId script = ObjectId::unpack(packed);
-        outcomes.push_back({script, classOf(from.impl_->instances, script), std::string(parts[1]),
-                            std::string(parts[2]),
-                            parts[3] == "rebound" ? DelegateOutcome::Kind::Rebound
-                                                  : DelegateOutcome::Kind::Dropped,
-                            std::string(parts[4])});
+        outcomes.push_back(
+            {script, classOf(from.impl_->instances, script), std::string(line[1]),
+             std::string(line[2]),
+             line[3] == "rebound" ? DelegateOutcome::Kind::Rebound : DelegateOutcome::Kind::Dropped,
+             std::string(line[4])});
     }
     return outcomes;
 }

@@ -2,11 +2,13 @@
 #include "host/script_domain.hpp"
 #include "host/script_watchdog.hpp"
 #include "mono/managed_exception.hpp"
+#include "mono/managed_lines.hpp"
 #include "mono/script_domain_impl.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <string_view>
 
 namespace scripthost {
@@ -42,22 +44,16 @@ Result<std::vector<CoroutineInfo>> ScriptDomain::coroutines() {
     if (!text)
         return std::unexpected(text.error());
     // One line per coroutine: "scriptId\tmethod\twaiting for".
-    std::string_view rest = *text;
-    while (!rest.empty()) {
-        const std::size_t end = std::min(rest.find('\n'), rest.size());
-        const std::string_view line = rest.substr(0, end);
-        rest.remove_prefix(std::min(end + 1, rest.size()));
-        const std::size_t tab1 = line.find('\t');
-        const std::size_t tab2 = tab1 == std::string_view::npos ? tab1 : line.find('\t', tab1 + 1);
-        if (tab2 == std::string_view::npos)
-            return fail(fmt::format("ScriptCore described a coroutine as \"{}\"", line));
+    for (const auto& line : mono::tabbedLines(*text)) {
         std::uint64_t packed = 0;
-        const auto parsed = std::from_chars(line.data(), line.data() + tab1, packed);
-        if (parsed.ec != std::errc{} || parsed.ptr != line.data() + tab1)
-            return fail(fmt::format("ScriptCore described a coroutine as \"{}\"", line));
-        running.push_back(CoroutineInfo{ObjectId::unpack(packed),
-                                        std::string(line.substr(tab1 + 1, tab2 - tab1 - 1)),
-                                        std::string(line.substr(tab2 + 1))});
+        if (line.size() < 3 || !mono::parseNumber(line[0], packed))
+            return fail(
+                fmt::format("ScriptCore described a coroutine as \"{}\"", fmt::join(line, "\t")));
+        // What it waits for is the rest of the line (a yield instruction's ToString may hold a
+        // tab).
+        running.push_back(
+            CoroutineInfo{ObjectId::unpack(packed), std::string(line[1]),
+                          fmt::format("{}", fmt::join(line.begin() + 2, line.end(), "\t"))});
     }
     return running;
 }
@@ -69,21 +65,16 @@ Result<std::vector<std::string>> ScriptDomain::inFlightAwaits() {
     auto text = impl_->dispatcher.describeInFlightAwaits();
     if (!text)
         return std::unexpected(text.error());
-    std::string_view rest = *text;
-    while (!rest.empty()) {
-        const std::size_t end = std::min(rest.find('\n'), rest.size());
-        const std::string_view line = rest.substr(0, end);
-        rest.remove_prefix(std::min(end + 1, rest.size()));
-        const std::size_t tab = line.find('\t');
-        if (tab == std::string_view::npos)
-            return fail(fmt::format("ScriptCore described an await in flight as \"{}\"", line));
-        const std::string_view what = line.substr(0, tab);
-        const std::string_view count = line.substr(tab + 1);
-        if (what == "queued")
-            awaits.push_back(fmt::format("{} continuation(s) queued on the game loop", count));
+    // "Class.Method\tcount" per async void method, then "queued\tcount".
+    for (const auto& line : mono::tabbedLines(*text)) {
+        if (line.size() != 2)
+            return fail(fmt::format("ScriptCore described an await in flight as \"{}\"",
+                                    fmt::join(line, "\t")));
+        if (line[0] == "queued")
+            awaits.push_back(fmt::format("{} continuation(s) queued on the game loop", line[1]));
         else
             awaits.push_back(
-                fmt::format("{} (async void, suspended at an await) x {}", what, count));
+                fmt::format("{} (async void, suspended at an await) x {}", line[0], line[1]));
     }
     return awaits;
 }
