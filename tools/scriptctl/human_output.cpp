@@ -143,6 +143,13 @@ std::string alignedTable(const std::vector<std::array<std::string, 4>>& rows) {
     return text;
 }
 
+// " (text)" when `note` is a non-empty string, else nothing: a report line's detail or reason.
+std::string inParentheses(const json& note) {
+    return note.is_string() && !note.get<std::string>().empty()
+               ? " (" + note.get<std::string>() + ")"
+               : std::string();
+}
+
 } // namespace
 
 std::string valueText(const json& value) {
@@ -232,20 +239,15 @@ std::string reportText(const json& report, const TerminalPalette& palette) {
             text +=
                 fmt::format("  {}.{}: {}", valueText(member(field, "class")),
                             valueText(member(field, "field")), valueText(member(field, "outcome")));
-            if (const json& detail = member(field, "detail");
-                detail.is_string() && !detail.get<std::string>().empty())
-                text += " (" + detail.get<std::string>() + ")";
-            text += "\n";
+            text += inParentheses(member(field, "detail")) + "\n";
         }
     }
     if (const json& coroutines = member(report, "coroutines"); coroutines.is_array()) {
         for (const json& c : coroutines) {
             const std::string outcome = valueText(member(c, "outcome"));
             std::string line = fmt::format("coroutine {}.{}: {}", valueText(member(c, "class")),
-                                           valueText(member(c, "method")), outcome);
-            if (const json& reason = member(c, "reason");
-                reason.is_string() && !reason.get<std::string>().empty())
-                line += " (" + reason.get<std::string>() + ")";
+                                           valueText(member(c, "method")), outcome) +
+                               inParentheses(member(c, "reason"));
             text += "  " + (outcome == "stopped" ? palette.yellow(line) : line) + "\n";
         }
     }
@@ -254,10 +256,9 @@ std::string reportText(const json& report, const TerminalPalette& palette) {
             const std::string outcome = valueText(member(d, "outcome"));
             std::string line =
                 fmt::format("delegate {}.{} -> {}: {}", valueText(member(d, "class")),
-                            valueText(member(d, "field")), valueText(member(d, "target")), outcome);
-            if (const json& reason = member(d, "reason");
-                reason.is_string() && !reason.get<std::string>().empty())
-                line += " (" + reason.get<std::string>() + ")";
+                            valueText(member(d, "field")), valueText(member(d, "target")),
+                            outcome) +
+                inParentheses(member(d, "reason"));
             text += "  " + (outcome == "dropped" ? palette.yellow(line) : line) + "\n";
         }
     }

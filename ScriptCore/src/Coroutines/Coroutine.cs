@@ -1,3 +1,4 @@
+using System;
 using System.Collections;
 using System.Collections.Generic;
 
@@ -66,15 +67,11 @@ namespace UEngine
 
         internal override string Describe() { return "Coroutine " + MethodName; }
 
-        /// <summary>
-        /// The C# method an iterator object came from: the compiler names its class after it
-        /// (mcs: "&lt;Blink&gt;c__Iterator0", csc: "&lt;Blink&gt;d__3").
-        /// </summary>
+        /// <summary>The C# method an iterator object came from; its class's name for any other enumerator.</summary>
         static string IteratorMethod(IEnumerator e)
         {
-            string type = e.GetType().Name;
-            int open = type.IndexOf('<'), close = type.IndexOf('>');
-            return open == 0 && close > 1 ? type.Substring(1, close - 1) : type;
+            Type type = e.GetType();
+            return Internal.GeneratedNames.SourceMethod(type) ?? type.Name;
         }
     }
 }

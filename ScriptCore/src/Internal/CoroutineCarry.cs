@@ -38,28 +38,13 @@ namespace UEngine.Internal
         /// </summary>
         internal static IEnumerator StartCopy(IEnumerator routine)
         {
-            if (IteratorMethod(routine.GetType()) == null) return null;
+            if (GeneratedNames.IteratorMethod(routine.GetType()) == null) return null;
             if (s_Clone == null)
             {
                 MethodInfo clone = typeof(object).GetMethod("MemberwiseClone", BindingFlags.Instance | BindingFlags.NonPublic);
                 s_Clone = (Func<object, object>)Delegate.CreateDelegate(typeof(Func<object, object>), clone);
             }
             return (IEnumerator)s_Clone(routine);
-        }
-
-        /// <summary>
-        /// The method a compiler-generated iterator class was made for: mcs names it
-        /// "&lt;Count&gt;c__Iterator0", csc "&lt;Count&gt;d__3". Null for any other class.
-        /// </summary>
-        internal static string IteratorMethod(Type t)
-        {
-            if (!t.IsNested) return null;
-            string name = t.Name;
-            int close = name.IndexOf('>');
-            if (name.Length < 3 || name[0] != '<' || close < 2) return null;
-            string rest = name.Substring(close + 1);
-            if (!rest.StartsWith("c__Iterator", StringComparison.Ordinal) && !rest.StartsWith("d__", StringComparison.Ordinal)) return null;
-            return name.Substring(1, close - 1);
         }
 
         // The fields an iterator holds its method's arguments in: plain names (hoisted locals
@@ -131,7 +116,7 @@ namespace UEngine.Internal
         static void AppendIterator(StringBuilder text, List<object> objects, IEnumerator e)
         {
             Type t = e.GetType();
-            string method = IteratorMethod(t);
+            string method = GeneratedNames.IteratorMethod(t);
             text.Append("I\t").Append(objects.Count.ToString(CultureInfo.InvariantCulture)).Append('\t').Append(t.FullName)
                 .Append('\t').Append(t.DeclaringType != null ? t.DeclaringType.FullName : "")
                 .Append('\t').Append(method ?? "")
@@ -304,7 +289,7 @@ namespace UEngine.Internal
             Type declaring = FindType(old.DeclaringClass);
             if (declaring == null) return null;
             foreach (Type t in declaring.GetNestedTypes(BindingFlags.Public | BindingFlags.NonPublic))
-                if (IteratorMethod(t) == old.Method && FingerprintOf(t) == old.Fingerprint) return t;
+                if (GeneratedNames.IteratorMethod(t) == old.Method && FingerprintOf(t) == old.Fingerprint) return t;
             return null;
         }
 
@@ -330,7 +315,7 @@ namespace UEngine.Internal
             Type subset = null;
             foreach (Type t in declaring.GetNestedTypes(BindingFlags.Public | BindingFlags.NonPublic))
             {
-                if (IteratorMethod(t) != root.Method) continue;
+                if (GeneratedNames.IteratorMethod(t) != root.Method) continue;
                 string args = ArgumentFields(t);
                 if (args == root.Arguments) return t;
                 bool covered = true;

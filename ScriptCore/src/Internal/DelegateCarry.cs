@@ -82,13 +82,13 @@ namespace UEngine.Internal
             else
             {
                 kind = "other";
-                problem = IsCompilerGenerated(target.GetType().Name)
+                problem = GeneratedNames.IsGenerated(target.GetType().Name)
                     ? "a lambda that captured local variables (" + target.GetType().Name + "); reloads carry lambdas that capture only this"
                     : "its target is a " + target.GetType().FullName + ", which a reload cannot follow into the new generation";
             }
             text.Append("D\t").Append(kind).Append('\t').Append(Id(id)).Append('\t').Append(m.DeclaringType.FullName)
                 .Append('\t').Append(m.Name).Append('\t').Append(ParameterList(m))
-                .Append('\t').Append(IsCompilerGenerated(m.Name) ? CodeFingerprint.OfMethod(m) : "")
+                .Append('\t').Append(GeneratedNames.IsGenerated(m.Name) ? CodeFingerprint.OfMethod(m) : "")
                 .Append('\t').Append(Shown(kind, id, m)).Append('\t').Append(problem).Append('\n');
         }
 
@@ -99,8 +99,6 @@ namespace UEngine.Internal
             if (kind == "other") return method;
             return method + " on #" + (id & 0xffffffffUL).ToString(CultureInfo.InvariantCulture) + ":" + (id >> 32).ToString(CultureInfo.InvariantCulture);
         }
-
-        static bool IsCompilerGenerated(string name) { return name.Length > 0 && name[0] == '<'; }
 
         static string ParameterList(MethodInfo m)
         {
@@ -176,10 +174,10 @@ namespace UEngine.Internal
 
             Type type = CoroutineCarry.FindType(e[3]);
             if (type == null) { problem = "the class " + e[3] + " is gone"; return null; }
-            MethodInfo method = IsCompilerGenerated(e[4]) ? FindLambda(type, e[4], e[5], e[6]) : FindMethod(type, e[4], e[5]);
+            MethodInfo method = GeneratedNames.IsGenerated(e[4]) ? FindLambda(type, e[4], e[5], e[6]) : FindMethod(type, e[4], e[5]);
             if (method == null)
             {
-                problem = IsCompilerGenerated(e[4])
+                problem = GeneratedNames.IsGenerated(e[4])
                     ? "the lambda's code changed"
                     : e[4] + e[5] + " no longer exists in " + e[3];
                 return null;

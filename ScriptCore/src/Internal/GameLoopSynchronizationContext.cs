@@ -45,7 +45,6 @@ namespace UEngine.Internal
 
         public override void OperationStarted()
         {
-            // The first script frame is the async method's own stub (AsyncVoidMethodBuilder.Create called us).
             string method = AsyncMethod();
             lock (m_Lock)
             {
@@ -57,7 +56,6 @@ namespace UEngine.Internal
 
         public override void OperationCompleted()
         {
-            // The first script frame is the state machine's MoveNext ("<Load>c__async0" or "<Load>d__0").
             string method = AsyncMethod();
             lock (m_Lock)
             {
@@ -68,32 +66,15 @@ namespace UEngine.Internal
             }
         }
 
+        // "Class.Method" of the async method whose builder called: the top script frame is its
+        // stub (OperationStarted) or its state machine's MoveNext (OperationCompleted).
         static string AsyncMethod()
         {
-            StackFrame[] frames = new StackTrace(1, false).GetFrames();
-            if (frames != null)
-            {
-                foreach (StackFrame f in frames)
-                {
-                    System.Reflection.MethodBase m = f.GetMethod();
-                    if (m == null || m.DeclaringType == null) continue;
-                    System.Reflection.Assembly a = m.DeclaringType.Assembly;
-                    if (a == typeof(object).Assembly || a == typeof(GameLoopSynchronizationContext).Assembly) continue;
-                    return MethodOf(m);
-                }
-            }
-            return "?";
-        }
-
-        static string MethodOf(System.Reflection.MethodBase m)
-        {
+            System.Reflection.MethodBase m = ScriptStack.TopScriptMethod(new StackTrace(1, false));
+            if (m == null) return "?";
             Type type = m.DeclaringType;
-            if (type != null && type.IsNested && type.Name.StartsWith("<", StringComparison.Ordinal))
-            {
-                int close = type.Name.IndexOf('>');
-                return type.DeclaringType.FullName + "." + (close > 1 ? type.Name.Substring(1, close - 1) : type.Name);
-            }
-            return (type != null ? type.FullName + "." : "") + m.Name;
+            string source = GeneratedNames.SourceMethod(type);
+            return source != null ? type.DeclaringType.FullName + "." + source : type.FullName + "." + m.Name;
         }
 
         /// <summary>

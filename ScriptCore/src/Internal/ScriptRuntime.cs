@@ -298,7 +298,6 @@ namespace UEngine.Internal
             return n;
         }
 
-        /// <summary>The first script on the entity whose class is <paramref name="type"/> or derives from it.</summary>
         /// <summary>The attached scripts, in attach order (detached ones may still be in it, marked m_Detached).</summary>
         internal static List<UMonoScriptComponent> Attached { get { return s_Attached; } }
 
@@ -310,6 +309,7 @@ namespace UEngine.Internal
             return script;
         }
 
+        /// <summary>The first script on the entity whose class is <paramref name="type"/> or derives from it.</summary>
         internal static UComponent FindScript(ulong entityId, Type type)
         {
             object onEntity;

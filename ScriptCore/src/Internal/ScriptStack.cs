@@ -17,9 +17,24 @@ namespace UEngine.Internal
         /// </summary>
         internal static Type ScriptClassOf(Exception thrown)
         {
+            MethodBase method = TopScriptMethod(new StackTrace(thrown, false));
+            if (method == null)
+                return null;
+            Type type = method.DeclaringType;
+            while (type.DeclaringType != null && IsCompilerGenerated(type))
+                type = type.DeclaringType;
+            return type;
+        }
+
+        /// <summary>
+        /// The topmost method of `trace` in script code (not corlib, not ScriptCore, not an
+        /// installed assembly), or null.
+        /// </summary>
+        internal static MethodBase TopScriptMethod(StackTrace trace)
+        {
             Assembly core = typeof(ScriptStack).Assembly;
             Assembly corlib = typeof(object).Assembly;
-            StackFrame[] frames = new StackTrace(thrown, false).GetFrames();
+            StackFrame[] frames = trace.GetFrames();
             if (frames == null)
                 return null;
             foreach (StackFrame frame in frames)
@@ -31,9 +46,7 @@ namespace UEngine.Internal
                 Assembly assembly = type.Assembly;
                 if (assembly == core || assembly == corlib || assembly.GlobalAssemblyCache)
                     continue;
-                while (type.DeclaringType != null && IsCompilerGenerated(type))
-                    type = type.DeclaringType;
-                return type;
+                return method;
             }
             return null;
         }

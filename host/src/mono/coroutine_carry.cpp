@@ -13,8 +13,8 @@ namespace scripthost::mono {
 
 namespace {
 
-MonoMethod* carryMethod(const CarrySide& side, const char* name, int params) {
-    MonoClass* carry = mono_class_from_name(side.scriptCore, "UEngine.Internal", "CoroutineCarry");
+MonoMethod* carryMethod(MonoImage* scriptCore, const char* name, int params) {
+    MonoClass* carry = mono_class_from_name(scriptCore, "UEngine.Internal", "CoroutineCarry");
     return carry ? mono_class_get_method_from_name(carry, name, params) : nullptr;
 }
 
@@ -29,13 +29,6 @@ bool isCurrentValue(std::string_view name) {
 bool isStartState(std::string_view name) {
     return name == "$this" || name == "<>4__this" || name.starts_with("<$>") ||
            name.starts_with("<>3__") || (!name.empty() && name[0] != '$' && name[0] != '<');
-}
-
-std::string typeName(MonoType* type) {
-    char* name = mono_type_get_name(type);
-    std::string text = name ? name : "?";
-    mono_free(name);
-    return text;
 }
 
 bool isNullReference(MonoObject* object, MonoClassField* field) {
@@ -74,7 +67,7 @@ Result<void> copyIteratorFields(MonoObject* source, const CarrySide& from, MonoO
         const FieldType newType = fieldTypeOf(mono_field_get_type(field), *to.types);
         if (oldType.kind == ValueKind::Unsupported || newType.kind == ValueKind::Unsupported) {
             return fail(fmt::format("its local {} ({}) is of a type a reload cannot carry yet",
-                                    name, typeName(mono_field_get_type(old))));
+                                    name, oldType.typeName));
         }
         enterDomain(from.domain);
         auto value = readField(source, old, oldType, from.marshal);
@@ -141,11 +134,21 @@ char decisionLetter(CoroutineOutcome::Kind kind) {
 
 } // namespace
 
-Result<std::vector<CarriedCoroutine>> carryCoroutines(const CarrySide& from, const CarrySide& to) {
-    std::vector<CarriedCoroutine> carried;
-    MonoMethod* exportMethod = carryMethod(from, "Export", 0);
-    MonoMethod* planMethod = carryMethod(to, "Plan", 1);
-    MonoMethod* adoptMethod = carryMethod(to, "Adopt", 1);
+Result<void> prepareExport(MonoDomain* domain, MonoImage* scriptCore) {
+    MonoMethod* exportMethod = carryMethod(scriptCore, "Export", 0);
+    if (exportMethod == nullptr)
+        return fail("ScriptCore has no UEngine.Internal.CoroutineCarry.Export");
+    auto exported = invokeChecked(domain, exportMethod, nullptr, "warming the coroutine carry: ");
+    if (!exported)
+        return std::unexpected(exported.error());
+    return {};
+}
+
+Result<std::vector<CoroutineOutcome>> carryCoroutines(const CarrySide& from, const CarrySide& to) {
+    std::vector<CoroutineOutcome> carried;
+    MonoMethod* exportMethod = carryMethod(from.scriptCore, "Export", 0);
+    MonoMethod* planMethod = carryMethod(to.scriptCore, "Plan", 1);
+    MonoMethod* adoptMethod = carryMethod(to.scriptCore, "Adopt", 1);
     if (exportMethod == nullptr || planMethod == nullptr || adoptMethod == nullptr)
         return fail("ScriptCore has no UEngine.Internal.CoroutineCarry (Export, Plan, Adopt)");
 
@@ -184,7 +187,10 @@ Result<std::vector<CarriedCoroutine>> carryCoroutines(const CarrySide& from, con
         std::uint64_t owner = 0;
         if (parts.size() != 8 || !parseNumber(parts[0], owner))
             return fail(fmt::format("ScriptCore planned a coroutine as \"{}\"", line));
-        CarriedCoroutine c{ObjectId::unpack(owner), std::string(parts[1]), kindOf(parts[2]),
+        CoroutineOutcome c{ObjectId::unpack(owner),
+                           {},
+                           std::string(parts[1]),
+                           kindOf(parts[2]),
                            std::string(parts[3])};
         if (c.kind != CoroutineOutcome::Kind::Stopped) {
             exported = reinterpret_cast<MonoArray*>(exportedHandle.target());

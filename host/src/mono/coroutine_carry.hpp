@@ -21,22 +21,19 @@ struct CarrySide {
     const TypeClasses* types = nullptr;
 };
 
-/// One coroutine as the carry left it; className is filled in by the caller.
-struct CarriedCoroutine {
-    ObjectId script;
-    std::string method;
-    CoroutineOutcome::Kind kind = CoroutineOutcome::Kind::Stopped;
-    std::string reason;
-};
-
 /// Carries every coroutine running in `from` into `to`, whose scripts are instantiated,
 /// restored and attached (nothing run yet): exports them from `from`, asks `to` for a plan
 /// (resume, restart or stop each), copies the iterators' fields by the value rules
 /// (field_access.hpp; references by id; the current value is not copied: the scheduler
 /// holds what each one waits for), falls back from resume to restart, or from restart to
 /// stop, when a field cannot be copied exactly, and has `to` adopt the result. `from` is
-/// only read: a reload that rolls back finds its coroutines as they were.
-[[nodiscard]] Result<std::vector<CarriedCoroutine>> carryCoroutines(const CarrySide& from,
+/// only read: a reload that rolls back finds its coroutines as they were. The outcomes' class
+/// names are left for the caller, which knows the scripts.
+[[nodiscard]] Result<std::vector<CoroutineOutcome>> carryCoroutines(const CarrySide& from,
                                                                     const CarrySide& to);
+
+/// Runs the export once in a generation that has no coroutine yet (its warm stage), so the
+/// swap that will replace it pays neither the JIT nor the invoke wrapper of that call.
+[[nodiscard]] Result<void> prepareExport(MonoDomain* domain, MonoImage* scriptCore);
 
 } // namespace scripthost::mono

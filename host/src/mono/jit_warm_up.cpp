@@ -1,6 +1,6 @@
 // ScriptDomain::warmUp: JIT-compiling a generation before it is swapped in.
 #include "host/script_domain.hpp"
-#include "mono/checked_call.hpp"
+#include "mono/coroutine_carry.hpp"
 #include "mono/script_domain_impl.hpp"
 
 #include <spdlog/spdlog.h>
@@ -42,15 +42,8 @@ void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
 // carryCoroutines, inFlightAwaits): called once now, when there is nothing to carry, so its
 // code and runtime-invoke wrappers are compiled and that swap does not pay for them.
 void warmCarryCalls(ScriptDomain::Impl& m) {
-    if (MonoClass* carry =
-            mono_class_from_name(m.coreImage, "UEngine.Internal", "CoroutineCarry")) {
-        if (MonoMethod* exportMethod = mono_class_get_method_from_name(carry, "Export", 0)) {
-            if (auto exported = mono::invokeChecked(m.domain.get(), exportMethod, nullptr,
-                                                    "warming the coroutine carry: ");
-                !exported)
-                spdlog::warn("{}", exported.error().message); // ScriptCore's own code
-        }
-    }
+    if (auto exported = mono::prepareExport(m.domain.get(), m.coreImage); !exported)
+        spdlog::warn("{}", exported.error().message); // ScriptCore's own code
     if (auto awaits = m.dispatcher.describeInFlightAwaits(); !awaits)
         spdlog::warn("{}", awaits.error().message);
 }

@@ -105,11 +105,10 @@ Result<std::string> ManagedDispatcher::describeInFlightAwaits() {
 }
 
 Result<std::string> ManagedDispatcher::describe(const char* method, const char* failure) {
-    MonoMethod* describe =
-        runtime_ ? mono_class_get_method_from_name(runtime_, method, 0) : nullptr;
-    if (describe == nullptr)
+    MonoMethod* found = runtime_ ? mono_class_get_method_from_name(runtime_, method, 0) : nullptr;
+    if (found == nullptr)
         return fail(fmt::format("ScriptCore's dispatcher has no {}()", method));
-    auto text = invokeChecked(domain_, describe, nullptr, failure);
+    auto text = invokeChecked(domain_, found, nullptr, failure);
     if (!text)
         return std::unexpected(text.error());
     return toUtf8(reinterpret_cast<MonoString*>(*text));

@@ -24,9 +24,9 @@ std::string classOf(const mono::ScriptInstances& instances, ObjectId script) {
     return instance ? instance->entry->info.name : std::string("script");
 }
 
-MonoMethod* delegateCarryMethod(MonoImage* core, const char* name) {
+MonoMethod* delegateCarryMethod(MonoImage* core, const char* name, int params) {
     MonoClass* carry = mono_class_from_name(core, "UEngine.Internal", "DelegateCarry");
-    return carry ? mono_class_get_method_from_name(carry, name, name[0] == 'E' ? 0 : 1) : nullptr;
+    return carry ? mono_class_get_method_from_name(carry, name, params) : nullptr;
 }
 
 // Whether a script class (or a base class below UMonoScriptComponent) has an instance field
@@ -81,30 +81,24 @@ Result<void> ScriptDomain::continueClockFrom(const ScriptDomain& from) {
 }
 
 Result<std::vector<CoroutineOutcome>> ScriptDomain::carryCoroutines(const ScriptDomain& from) {
-    std::vector<CoroutineOutcome> outcomes;
     if (!impl_->domain.loaded() || !from.impl_->domain.loaded())
         return fail("carrying coroutines needs both generations loaded");
     auto carried = mono::carryCoroutines(sideOf(*from.impl_), sideOf(*impl_));
     if (!carried)
         return std::unexpected(carried.error());
-    outcomes.reserve(carried->size());
-    for (mono::CarriedCoroutine& c : *carried) {
-        outcomes.push_back({c.script, classOf(from.impl_->instances, c.script), std::move(c.method),
-                            c.kind, std::move(c.reason)});
-    }
-    return outcomes;
+    for (CoroutineOutcome& c : *carried)
+        c.className = classOf(from.impl_->instances, c.script);
+    return carried;
 }
 
 Result<std::vector<DelegateOutcome>> ScriptDomain::carryDelegates(const ScriptDomain& from) {
     std::vector<DelegateOutcome> outcomes;
     if (!impl_->domain.loaded() || !from.impl_->domain.loaded())
         return fail("carrying delegates needs both generations loaded");
-    if (!from.impl_->delegateFields)
-        from.impl_->delegateFields = hasDelegateFields(*from.impl_);
-    if (!*from.impl_->delegateFields)
+    if (!hasDelegateFields(*from.impl_))
         return outcomes;
-    MonoMethod* exportMethod = delegateCarryMethod(from.impl_->coreImage, "Export");
-    MonoMethod* importMethod = delegateCarryMethod(impl_->coreImage, "Import");
+    MonoMethod* exportMethod = delegateCarryMethod(from.impl_->coreImage, "Export", 0);
+    MonoMethod* importMethod = delegateCarryMethod(impl_->coreImage, "Import", 1);
     if (exportMethod == nullptr || importMethod == nullptr)
         return fail("ScriptCore has no UEngine.Internal.DelegateCarry (Export, Import)");
     auto exported = mono::invokeChecked(from.impl_->domain.get(), exportMethod, nullptr,

@@ -16,7 +16,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace scripthost {
@@ -37,9 +36,6 @@ struct ScriptDomain::Impl {
     mono::ScriptInstances instances;
     mono::CarryPlans carryPlans; ///< against the generation this one replaces
     std::size_t warmStep = 0;    ///< how far warmUp has come
-    /// Whether some script class has an instance field of a delegate type (what a reload
-    /// carries as delegates); found on first use.
-    std::optional<bool> delegateFields;
 
     Impl() = default;
     Impl(const Impl&) = delete;

@@ -11,7 +11,6 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <functional>
-#include <map>
 #include <utility>
 
 namespace scripthost {
