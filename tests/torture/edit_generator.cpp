@@ -28,6 +28,10 @@ std::vector<FieldKind> partnersOf(FieldKind kind) {
         return {K::String, K::Int};
     case K::String:
         return {K::Mood};
+    case K::IntArray:
+        return {K::IntList};
+    case K::IntList:
+        return {K::IntArray};
     default:
         return {};
     }
@@ -37,30 +41,61 @@ std::string fieldText(const FieldDecl& f) {
     return fmt::format("{} {} = {}", kindLabel(f.kind), f.name, describe(f.kind, f.initial));
 }
 
+std::string fileOf(const ClassSource& s) {
+    return s.name + ".cs";
+}
+
 } // namespace
 
 FieldKind EditGenerator::randomKind() {
     static constexpr FieldKind kinds[] = {
         FieldKind::Int,       FieldKind::Long,      FieldKind::Float, FieldKind::Double,
         FieldKind::String,    FieldKind::Bool,      FieldKind::Mood,  FieldKind::Vector3,
-        FieldKind::EntityRef, FieldKind::ScriptRef, FieldKind::Int,   FieldKind::Float};
+        FieldKind::EntityRef, FieldKind::ScriptRef, FieldKind::Int,   FieldKind::Float,
+        FieldKind::IntArray,  FieldKind::IntList,   FieldKind::Loadout, FieldKind::LoadoutList,
+        FieldKind::Loadout};
+    return kinds[pick(static_cast<int>(std::size(kinds)))];
+}
+
+FieldKind EditGenerator::randomMemberKind() {
+    static constexpr FieldKind kinds[] = {FieldKind::Int,    FieldKind::Long, FieldKind::Float,
+                                          FieldKind::Double, FieldKind::String, FieldKind::Bool,
+                                          FieldKind::Int};
     return kinds[pick(static_cast<int>(std::size(kinds)))];
 }
 
 ModelValue EditGenerator::initialValue(FieldKind kind) {
     if (kind == FieldKind::EntityRef || kind == FieldKind::ScriptRef)
         return std::optional<ObjectRef>{}; // C# initialisers cannot name scene objects
-    return randomValue(kind, rng_, static_cast<int>(model_.entityNames.size()), {});
+    if (kind == FieldKind::Loadout)
+        return std::vector<Record>(1); // `new Loadout()`: see initialOf
+    if (kind == FieldKind::LoadoutList)
+        return std::vector<Record>(static_cast<std::size_t>(pick(3)));
+    return randomValue(kind, rng_, static_cast<int>(model_.entityNames.size()), {},
+                       editing_ ? *editing_ : *model_.filesTypes);
+}
+
+SharedTypes& EditGenerator::editTypes() {
+    if (!editing_)
+        editing_ = *model_.filesTypes;
+    return *editing_;
 }
 
 void EditGenerator::createWorld(int classes, int entities) {
     for (int e = 0; e < entities; ++e)
         model_.entityNames.push_back("E" + std::to_string(e));
+    SharedTypes types;
+    types.mood = {{"Calm", 0}, {"Happy", 1}, {"Angry", 5}};
+    types.loadout = {{"weapon", FieldKind::String, std::string("bow"), {}},
+                     {"ammo", FieldKind::Int, std::int64_t{42}, {}}};
+    model_.filesTypes = std::make_shared<const SharedTypes>(std::move(types));
+    model_.runningTypes = model_.filesTypes;
     for (int c = 0; c < classes; ++c) {
         ClassSource source;
         source.name = kClassNames[c];
         source.marker = nextMarker_++;
         source.coroutine = nextMarker_++;
+        source.handler = nextMarker_++;
         const int fields = 3 + pick(3);
         for (int i = 0; i < fields; ++i) {
             const FieldKind kind = randomKind();
@@ -89,7 +124,8 @@ void EditGenerator::createWorld(int classes, int entities) {
             slot.entity = e;
             slot.cls = c;
             for (const FieldDecl& f : model_.files[static_cast<std::size_t>(c)].fields)
-                slot.values.push_back({f.name, f.kind, f.initial});
+                slot.values.push_back(
+                    {f.name, f.kind, initialOf(f, *model_.filesTypes), model_.filesTypes});
             model_.slots.push_back(std::move(slot));
         }
     }
@@ -106,29 +142,37 @@ std::vector<int> EditGenerator::presentClasses(bool withoutFaults) const {
     return out;
 }
 
-std::string EditGenerator::schemaEdit(int c) {
-    ClassSource& cls = model_.files[static_cast<std::size_t>(c)];
-    auto& removed = removed_[c];
-    std::erase_if(removed, [&](const auto& r) { return cls.field(r.first) != nullptr; });
-    auto insertAt = [&] {
-        return cls.fields.begin() + pick(static_cast<int>(cls.fields.size()) + 1);
+std::string EditGenerator::schemaEdit(std::vector<FieldDecl>& fields, Removed& removed,
+                                      bool members) {
+    auto find = [&](const std::string& name) {
+        return std::ranges::any_of(fields, [&](const FieldDecl& f) { return f.name == name; });
     };
+    std::erase_if(removed, [&](const auto& r) { return find(r.first); });
+    auto insertAt = [&] { return fields.begin() + pick(static_cast<int>(fields.size()) + 1); };
+    // Record members keep to the scalar kinds (the record's partners of a kind among them).
+    auto partners = [&](FieldKind kind) {
+        std::vector<FieldKind> out = partnersOf(kind);
+        if (members)
+            std::erase_if(out, [](FieldKind k) { return !isScalar(k); });
+        return out;
+    };
+    const std::string fresh = members ? "r" : "f";
     for (int attempt = 0; attempt < 10; ++attempt) {
         switch (pick(7)) {
         case 0: { // add a field
-            const FieldKind kind = randomKind();
-            FieldDecl decl{freshName(), kind, initialValue(kind), {}};
+            const FieldKind kind = members ? randomMemberKind() : randomKind();
+            FieldDecl decl{fresh + std::to_string(nextField_++), kind, initialValue(kind), {}};
             const std::string text = "add " + fieldText(decl);
-            cls.fields.insert(insertAt(), std::move(decl));
+            fields.insert(insertAt(), std::move(decl));
             return text;
         }
         case 1: { // remove a field: its value is parked
-            if (cls.fields.size() <= 1)
+            if (fields.size() <= 1)
                 continue;
-            const auto at = cls.fields.begin() + pick(static_cast<int>(cls.fields.size()));
+            const auto at = fields.begin() + pick(static_cast<int>(fields.size()));
             removed.emplace_back(at->name, at->kind);
             const std::string text = "remove " + fieldText(*at);
-            cls.fields.erase(at);
+            fields.erase(at);
             return text;
         }
         case 2:
@@ -138,21 +182,20 @@ std::string EditGenerator::schemaEdit(int c) {
             const auto [name, was] =
                 removed[static_cast<std::size_t>(pick(static_cast<int>(removed.size())))];
             FieldKind kind = was;
-            if (const auto partners = partnersOf(was); !partners.empty() && chance(0.35))
-                kind = partners[static_cast<std::size_t>(pick(static_cast<int>(partners.size())))];
+            if (const auto other = partners(was); !other.empty() && chance(0.35))
+                kind = other[static_cast<std::size_t>(pick(static_cast<int>(other.size())))];
             FieldDecl decl{name, kind, initialValue(kind), {}};
             const std::string text =
                 fmt::format("re-add {} (was {})", fieldText(decl), kindLabel(was));
-            cls.fields.insert(insertAt(), std::move(decl));
+            fields.insert(insertAt(), std::move(decl));
             return text;
         }
         case 4: { // rename, with or without [FormerlySerializedAs]
-            if (cls.fields.empty())
+            if (fields.empty())
                 continue;
-            FieldDecl& f =
-                cls.fields[static_cast<std::size_t>(pick(static_cast<int>(cls.fields.size())))];
+            FieldDecl& f = fields[static_cast<std::size_t>(pick(static_cast<int>(fields.size())))];
             const std::string old = f.name;
-            f.name = freshName();
+            f.name = fresh + std::to_string(nextField_++);
             const bool former = chance(0.6);
             f.formerNames.clear();
             if (former) {
@@ -166,21 +209,82 @@ std::string EditGenerator::schemaEdit(int c) {
         }
         default: { // change a field's type
             std::vector<std::size_t> candidates;
-            for (std::size_t i = 0; i < cls.fields.size(); ++i) {
-                if (!partnersOf(cls.fields[i].kind).empty())
+            for (std::size_t i = 0; i < fields.size(); ++i) {
+                if (!partners(fields[i].kind).empty())
                     candidates.push_back(i);
             }
             if (candidates.empty())
                 continue;
-            FieldDecl& f = cls.fields[candidates[static_cast<std::size_t>(
+            FieldDecl& f = fields[candidates[static_cast<std::size_t>(
                 pick(static_cast<int>(candidates.size())))]];
-            const auto partners = partnersOf(f.kind);
+            const auto other = partners(f.kind);
             const FieldKind from = f.kind;
-            f.kind = partners[static_cast<std::size_t>(pick(static_cast<int>(partners.size())))];
+            f.kind = other[static_cast<std::size_t>(pick(static_cast<int>(other.size())))];
             f.initial = initialValue(f.kind);
             f.formerNames.clear();
             return fmt::format("type change {}: {} -> {} (default {})", f.name, kindLabel(from),
                                kindLabel(f.kind), describe(f.kind, f.initial));
+        }
+        }
+    }
+    return "";
+}
+
+std::string EditGenerator::moodEdit(std::vector<int>& touched) {
+    SharedTypes& types = editTypes();
+    auto& mood = types.mood;
+    auto unusedValue = [&] {
+        for (;;) {
+            const std::int64_t v = pick(13);
+            if (types.moodByValue(v) == nullptr)
+                return v;
+        }
+    };
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        switch (pick(4)) {
+        case 0: { // add a member
+            MoodMember m{"M" + std::to_string(nextField_++), unusedValue()};
+            mood.insert(mood.begin() + pick(static_cast<int>(mood.size()) + 1), m);
+            return fmt::format("add member {} = {}", m.name, m.value);
+        }
+        case 1: { // remove a member: values holding it are parked
+            if (mood.size() <= 2)
+                continue;
+            const auto at = mood.begin() + pick(static_cast<int>(mood.size()));
+            const MoodMember gone = *at;
+            mood.erase(at);
+            removedMoods_.push_back(gone);
+            // Initialisers naming it name another member (saved before the enum, so every
+            // version of the folder builds); also in classes not on disk now.
+            for (std::size_t c = 0; c < model_.files.size(); ++c) {
+                for (FieldDecl& f : model_.files[c].fields) {
+                    if (f.kind == FieldKind::Mood && std::get<std::string>(f.initial) == gone.name) {
+                        f.initial = mood.front().name;
+                        if (model_.files[c].present &&
+                            std::ranges::find(touched, static_cast<int>(c)) == touched.end())
+                            touched.push_back(static_cast<int>(c));
+                    }
+                }
+            }
+            return fmt::format("remove member {} = {}", gone.name, gone.value);
+        }
+        case 2: { // renumber a member: values carry by name
+            MoodMember& m = mood[static_cast<std::size_t>(pick(static_cast<int>(mood.size())))];
+            const std::int64_t was = m.value;
+            m.value = unusedValue();
+            return fmt::format("renumber {} from {} to {}", m.name, was, m.value);
+        }
+        default: { // bring a removed member back (its value parked at removal may return)
+            std::erase_if(removedMoods_,
+                          [&](const MoodMember& m) { return types.moodByName(m.name) != nullptr; });
+            if (removedMoods_.empty())
+                continue;
+            MoodMember m = removedMoods_[static_cast<std::size_t>(
+                pick(static_cast<int>(removedMoods_.size())))];
+            if (types.moodByValue(m.value) != nullptr || chance(0.3))
+                m.value = unusedValue();
+            mood.insert(mood.begin() + pick(static_cast<int>(mood.size()) + 1), m);
+            return fmt::format("re-add member {} = {}", m.name, m.value);
         }
         }
     }
@@ -193,9 +297,26 @@ Edit EditGenerator::save(std::string kind, std::string description, std::vector<
     edit.description = std::move(description);
     for (int c : classes) {
         const ClassSource& s = model_.files[static_cast<std::size_t>(c)];
-        edit.saves.push_back({c, !s.present, s.present ? classSource(s) : std::string()});
+        edit.saves.push_back({fileOf(s), !s.present, s.present ? classSource(s) : std::string()});
     }
     ++counts_[edit.kind];
+    return edit;
+}
+
+Edit EditGenerator::saveShared(std::string kind, std::string description, std::vector<int> before,
+                               int marker) {
+    ClassSource& last = model_.files[static_cast<std::size_t>(marker)];
+    last.marker = nextMarker_++;
+    Edit edit = save(std::move(kind), std::move(description), std::move(before));
+    const SharedTypes& was = *model_.filesTypes;
+    if (editing_->mood != was.mood)
+        edit.saves.push_back({"Mood.cs", false, moodSource(*editing_)});
+    const std::string loadout = loadoutSource(*editing_);
+    if (loadout != loadoutSource(was))
+        edit.saves.push_back({"Loadout.cs", false, loadout});
+    model_.filesTypes = std::make_shared<const SharedTypes>(std::move(*editing_));
+    editing_.reset();
+    edit.saves.push_back({fileOf(last), false, classSource(last)});
     return edit;
 }
 
@@ -225,6 +346,64 @@ Edit EditGenerator::next() {
         return save("fix", fmt::format("fix the {} in {}", what, s.name), {c});
     }
     for (;;) {
+        if (const int shared = pick(130); shared < 30) {
+            const std::vector<int> live = model_.liveSlots();
+            if (shared < 12) { // the shared types: their members change for every class
+                if (!faulty.empty() || healthy.empty())
+                    continue;
+                std::vector<int> touched;
+                const bool mood = shared < 6;
+                std::string text = mood ? moodEdit(touched)
+                                        : schemaEdit(editTypes().loadout, removedMembers_, true);
+                if (text.empty()) {
+                    editing_.reset();
+                    continue;
+                }
+                return saveShared(mood ? "enum" : "record",
+                                  (mood ? "Mood: " : "Loadout: ") + text, touched, any(healthy));
+            }
+            if (shared < 18) { // the handler method's name, or the lambda's code
+                if (healthy.empty())
+                    continue;
+                const int c = any(healthy);
+                ClassSource& s = model_.files[static_cast<std::size_t>(c)];
+                s.marker = nextMarker_++;
+                if (shared < 15) {
+                    s.handler = nextMarker_++;
+                    return save("handler",
+                                fmt::format("{}: the handler is now OnBeat{}", s.name, s.handler),
+                                {c});
+                }
+                s.lambda = s.lambda % 5 + 2;
+                return save("lambda",
+                            fmt::format("{}: the lambda adds n * {}", s.name, s.lambda), {c});
+            }
+            // Subscribe a script's handler to an event (or remove one), through the scripts'
+            // own code: the test sets `peer` and `subscribe`, Update does the rest.
+            if (live.empty())
+                continue;
+            Edit edit;
+            edit.kind = "subscribe";
+            edit.slot = any(live);
+            edit.publisher = any(live);
+            const ClassSource& cls =
+                model_.running[static_cast<std::size_t>(model_.slots[static_cast<std::size_t>(edit.slot)].cls)];
+            const Subscription method{edit.publisher, edit.slot, false, cls.handler};
+            const auto handlers = model_.handlersOf(edit.publisher);
+            if (std::ranges::find(handlers, method) != handlers.end() && chance(0.3))
+                edit.mode = -1;
+            else if (handlers.size() >= 6)
+                continue;
+            else
+                edit.mode = chance(0.3) ? 2 : 1;
+            edit.description = fmt::format(
+                "slot {} {} slot {}'s Beat", edit.slot,
+                edit.mode == -1 ? "unsubscribes OnBeat from"
+                                : (edit.mode == 1 ? "subscribes OnBeat to" : "subscribes a lambda to"),
+                edit.publisher);
+            ++counts_[edit.kind];
+            return edit;
+        }
         const int roll = pick(100);
         if (roll < 6) { // the coroutine's body: a reload restarts it in the new code
             if (healthy.empty())
@@ -250,7 +429,7 @@ Edit EditGenerator::next() {
                 continue;
             const int c = any(present);
             ClassSource& s = model_.files[static_cast<std::size_t>(c)];
-            std::string text = schemaEdit(c);
+            std::string text = schemaEdit(s.fields, removed_[c], false);
             if (text.empty())
                 continue;
             s.marker = nextMarker_++;
@@ -282,8 +461,8 @@ Edit EditGenerator::next() {
                     : static_cast<std::size_t>(pick(static_cast<int>(slot.values.size())));
             const SavedField& f = slot.values[at];
             edit.field = f.name;
-            edit.value =
-                randomValue(f.kind, rng_, static_cast<int>(model_.entityNames.size()), live);
+            edit.value = randomValue(f.kind, rng_, static_cast<int>(model_.entityNames.size()),
+                                     live, *model_.runningTypes);
             edit.description = fmt::format("set {} on {} (slot {}) = {}", f.name,
                                            model_.running[static_cast<std::size_t>(slot.cls)].name,
                                            edit.slot, describe(f.kind, edit.value));
@@ -337,13 +516,13 @@ Edit EditGenerator::next() {
             s.marker = nextMarker_++;
             versions.push_back(classSource(s));
         }
-        const std::string text = schemaEdit(c);
+        const std::string text = schemaEdit(s.fields, removed_[c], false);
         s.marker = nextMarker_++;
         Edit edit =
             save("burst", fmt::format("{}: {} saves, the last: {}", s.name, saves, text), {c});
         std::vector<Edit::Save> all;
         for (std::string& v : versions)
-            all.push_back({c, false, std::move(v)});
+            all.push_back({fileOf(s), false, std::move(v)});
         all.push_back(edit.saves.back());
         edit.saves = std::move(all);
         return edit;

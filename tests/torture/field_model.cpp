@@ -3,27 +3,13 @@
 #include <bit>
 #include <cmath>
 #include <fmt/format.h>
+#include <algorithm>
+#include <fmt/ranges.h>
 #include <limits>
 
 namespace scripthost::torture {
 
 namespace {
-
-const MoodMember* moodByName(const std::string& name) {
-    for (const MoodMember& m : kMoodMembers) {
-        if (name == m.name)
-            return &m;
-    }
-    return nullptr;
-}
-
-const MoodMember* moodByValue(std::int64_t value) {
-    for (const MoodMember& m : kMoodMembers) {
-        if (value == m.value)
-            return &m;
-    }
-    return nullptr;
-}
 
 bool isWhole(double d) {
     return std::isfinite(d) && std::trunc(d) == d;
@@ -60,6 +46,44 @@ bool Vec3::operator==(const Vec3& o) const {
            std::bit_cast<std::uint32_t>(z) == std::bit_cast<std::uint32_t>(o.z);
 }
 
+const MoodMember* SharedTypes::moodByName(const std::string& name) const {
+    for (const MoodMember& m : mood) {
+        if (m.name == name)
+            return &m;
+    }
+    return nullptr;
+}
+
+const MoodMember* SharedTypes::moodByValue(std::int64_t value) const {
+    for (const MoodMember& m : mood) {
+        if (m.value == value)
+            return &m;
+    }
+    return nullptr;
+}
+
+bool sameShape(FieldKind a, const SharedTypes& at, FieldKind b, const SharedTypes& bt) {
+    if (a != b)
+        return false;
+    switch (a) {
+    case FieldKind::Mood:
+        return at.mood == bt.mood;
+    case FieldKind::Loadout:
+    case FieldKind::LoadoutList:
+        return std::ranges::equal(at.loadout, bt.loadout, [](const FieldDecl& x, const FieldDecl& y) {
+            return x.name == y.name && x.kind == y.kind;
+        });
+    default:
+        return true;
+    }
+}
+
+bool isScalar(FieldKind kind) {
+    using K = FieldKind;
+    return kind == K::Int || kind == K::Long || kind == K::Float || kind == K::Double ||
+           kind == K::String || kind == K::Bool;
+}
+
 const char* csharpType(FieldKind kind) {
     switch (kind) {
     case FieldKind::Int:
@@ -82,6 +106,14 @@ const char* csharpType(FieldKind kind) {
         return "UEntity";
     case FieldKind::ScriptRef:
         return "UMonoScriptComponent";
+    case FieldKind::IntArray:
+        return "int[]";
+    case FieldKind::IntList:
+        return "List<int>";
+    case FieldKind::Loadout:
+        return "Loadout";
+    case FieldKind::LoadoutList:
+        return "List<Loadout>";
     }
     return "?";
 }
@@ -107,6 +139,13 @@ const char* hostKindName(FieldKind kind) {
     case FieldKind::EntityRef:
     case FieldKind::ScriptRef:
         return "reference";
+    case FieldKind::IntArray:
+        return "array";
+    case FieldKind::IntList:
+    case FieldKind::LoadoutList:
+        return "list";
+    case FieldKind::Loadout:
+        return "record";
     }
     return "?";
 }
@@ -115,11 +154,37 @@ const char* kindLabel(FieldKind kind) {
     return csharpType(kind);
 }
 
+Record defaultRecord(const SharedTypes& types) {
+    Record r;
+    for (const FieldDecl& m : types.loadout)
+        r.members.push_back(m.initial);
+    return r;
+}
+
+ModelValue initialOf(const FieldDecl& decl, const SharedTypes& types) {
+    if (decl.kind == FieldKind::Loadout)
+        return std::vector<Record>{defaultRecord(types)};
+    if (decl.kind == FieldKind::LoadoutList) {
+        const std::size_t n = std::get<std::vector<Record>>(decl.initial).size();
+        return std::vector<Record>(n, defaultRecord(types));
+    }
+    return decl.initial;
+}
+
 ModelValue randomValue(FieldKind kind, std::mt19937& rng, int entityCount,
-                       const std::vector<int>& liveSlots) {
+                       const std::vector<int>& liveSlots, const SharedTypes& types) {
     auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
     auto quarter = [&] {
         return static_cast<float>(std::uniform_int_distribution<int>(-400, 400)(rng)) / 4.0f;
+    };
+    auto anyMood = [&] {
+        return types.mood[static_cast<std::size_t>(pick(static_cast<int>(types.mood.size())))].name;
+    };
+    auto randomRecord = [&] {
+        Record r;
+        for (const FieldDecl& m : types.loadout)
+            r.members.push_back(randomValue(m.kind, rng, entityCount, liveSlots, types));
+        return r;
     };
     switch (kind) {
     case FieldKind::Int: {
@@ -148,14 +213,14 @@ ModelValue randomValue(FieldKind kind, std::mt19937& rng, int entityCount,
     }
     case FieldKind::String: {
         if (pick(3) == 0)
-            return std::string(kMoodMembers[pick(3)].name);
+            return anyMood();
         static constexpr const char* words[] = {"alpha", "beta gamma", "", "x y z", "Sad", "zeta"};
         return std::string(words[pick(6)]) + (pick(2) ? std::to_string(pick(1000)) : "");
     }
     case FieldKind::Bool:
         return pick(2) == 1;
     case FieldKind::Mood:
-        return std::string(kMoodMembers[pick(3)].name);
+        return anyMood();
     case FieldKind::Vector3:
         return Vec3{quarter(), quarter(), quarter()};
     case FieldKind::EntityRef:
@@ -167,6 +232,21 @@ ModelValue randomValue(FieldKind kind, std::mt19937& rng, int entityCount,
             return std::optional<ObjectRef>{};
         return std::optional<ObjectRef>{ObjectRef{
             true, liveSlots[static_cast<std::size_t>(pick(static_cast<int>(liveSlots.size())))]}};
+    case FieldKind::IntArray:
+    case FieldKind::IntList: {
+        std::vector<std::int64_t> items(static_cast<std::size_t>(pick(5)));
+        for (std::int64_t& i : items)
+            i = std::get<std::int64_t>(randomValue(FieldKind::Int, rng, entityCount, liveSlots, types));
+        return items;
+    }
+    case FieldKind::Loadout:
+        return std::vector<Record>{randomRecord()};
+    case FieldKind::LoadoutList: {
+        std::vector<Record> items;
+        for (int n = pick(4); n > 0; --n)
+            items.push_back(randomRecord());
+        return items;
+    }
     }
     return std::int64_t{0};
 }
@@ -198,14 +278,34 @@ std::string csharpLiteral(FieldKind kind, const ModelValue& value) {
     case FieldKind::EntityRef:
     case FieldKind::ScriptRef:
         return "null";
+    case FieldKind::IntArray:
+    case FieldKind::IntList: {
+        std::string items;
+        for (std::int64_t i : std::get<std::vector<std::int64_t>>(value))
+            items += (items.empty() ? "" : ", ") + csharpLiteral(FieldKind::Int, i);
+        return fmt::format("new {} {{ {} }}", kind == FieldKind::IntArray ? "int[]" : "List<int>",
+                           items);
+    }
+    case FieldKind::Loadout:
+        return "new Loadout()";
+    case FieldKind::LoadoutList: {
+        std::string items;
+        for (std::size_t n = std::get<std::vector<Record>>(value).size(); n > 0; --n)
+            items += std::string(items.empty() ? "" : ", ") + "new Loadout()";
+        return "new List<Loadout> { " + items + " }";
+    }
     }
     return "";
 }
 
-std::optional<ModelValue> convert(const ModelValue& value, FieldKind from, FieldKind to) {
-    if (from == to)
-        return value;
+std::optional<ModelValue> convert(const ModelValue& value, FieldKind from,
+                                  const SharedTypes& fromTypes, FieldKind to,
+                                  const SharedTypes& toTypes) {
     using K = FieldKind;
+    if (sameShape(from, fromTypes, to, toTypes))
+        return value;
+    if ((from == K::IntArray || from == K::IntList) && (to == K::IntArray || to == K::IntList))
+        return value; // array <-> list of the same element type
     // Everything numeric goes through its exact value as a long double.
     auto numeric = [&]() -> std::optional<long double> {
         switch (from) {
@@ -217,20 +317,21 @@ std::optional<ModelValue> convert(const ModelValue& value, FieldKind from, Field
         case K::Double:
             return static_cast<long double>(std::get<double>(value));
         case K::Mood:
-            return static_cast<long double>(moodByName(std::get<std::string>(value))->value);
+            return static_cast<long double>(
+                fromTypes.moodByName(std::get<std::string>(value))->value);
         default:
             return std::nullopt;
         }
     };
     if (to == K::Mood) {
-        if (from == K::String) {
-            if (moodByName(std::get<std::string>(value)) != nullptr)
+        if (from == K::String || from == K::Mood) { // by member name
+            if (toTypes.moodByName(std::get<std::string>(value)) != nullptr)
                 return value;
             return std::nullopt;
         }
         if (from == K::Int || from == K::Long) {
-            if (const MoodMember* m = moodByValue(std::get<std::int64_t>(value)))
-                return std::string(m->name);
+            if (const MoodMember* m = toTypes.moodByValue(std::get<std::int64_t>(value)))
+                return m->name;
         }
         return std::nullopt;
     }
@@ -262,7 +363,14 @@ std::optional<ModelValue> convert(const ModelValue& value, FieldKind from, Field
     }
 }
 
-nlohmann::json toJson(FieldKind kind, const ModelValue& value, const IdTable& ids) {
+nlohmann::json toJson(FieldKind kind, const ModelValue& value, const IdTable& ids,
+                      const SharedTypes& types) {
+    auto record = [&](const Record& r) {
+        nlohmann::json out = nlohmann::json::object();
+        for (std::size_t i = 0; i < types.loadout.size(); ++i)
+            out[types.loadout[i].name] = toJson(types.loadout[i].kind, r.members.at(i), ids, types);
+        return out;
+    };
     switch (kind) {
     case FieldKind::Int:
     case FieldKind::Long:
@@ -287,18 +395,40 @@ nlohmann::json toJson(FieldKind kind, const ModelValue& value, const IdTable& id
             return nullptr;
         return {{"id", idOf(*ref, ids)}};
     }
+    case FieldKind::IntArray:
+    case FieldKind::IntList:
+        return std::get<std::vector<std::int64_t>>(value);
+    case FieldKind::Loadout:
+        return record(std::get<std::vector<Record>>(value).at(0));
+    case FieldKind::LoadoutList: {
+        nlohmann::json out = nlohmann::json::array();
+        for (const Record& r : std::get<std::vector<Record>>(value))
+            out.push_back(record(r));
+        return out;
+    }
     }
     return nullptr;
 }
 
 bool matches(FieldKind kind, const ModelValue& expected, const nlohmann::json& actual,
-             const IdTable& ids) {
+             const IdTable& ids, const SharedTypes& types) {
     auto sameFloat = [](float want, const nlohmann::json& got) {
         if (!got.is_number())
             return false;
         // However the host spells a float, it must read back as exactly `want`.
         const float f = static_cast<float>(got.get<double>());
         return std::bit_cast<std::uint32_t>(f) == std::bit_cast<std::uint32_t>(want);
+    };
+    auto record = [&](const Record& r, const nlohmann::json& got) {
+        if (!got.is_object() || got.size() != types.loadout.size() ||
+            r.members.size() != types.loadout.size())
+            return false;
+        for (std::size_t i = 0; i < types.loadout.size(); ++i) {
+            const FieldDecl& m = types.loadout[i];
+            if (!got.contains(m.name) || !matches(m.kind, r.members[i], got[m.name], ids, types))
+                return false;
+        }
+        return true;
     };
     switch (kind) {
     case FieldKind::Int:
@@ -328,11 +458,58 @@ bool matches(FieldKind kind, const ModelValue& expected, const nlohmann::json& a
         return actual.is_object() && actual.contains("id") && actual["id"].is_number_unsigned() &&
                actual["id"].get<std::uint64_t>() == idOf(*ref, ids);
     }
+    case FieldKind::IntArray:
+    case FieldKind::IntList: {
+        const auto& items = std::get<std::vector<std::int64_t>>(expected);
+        if (!actual.is_array() || actual.size() != items.size())
+            return false;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (!actual[i].is_number_integer() || actual[i].get<std::int64_t>() != items[i])
+                return false;
+        }
+        return true;
+    }
+    case FieldKind::Loadout:
+        return record(std::get<std::vector<Record>>(expected).at(0), actual);
+    case FieldKind::LoadoutList: {
+        const auto& items = std::get<std::vector<Record>>(expected);
+        if (!actual.is_array() || actual.size() != items.size())
+            return false;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (!record(items[i], actual[i]))
+                return false;
+        }
+        return true;
+    }
     }
     return false;
 }
 
 std::string describe(FieldKind kind, const ModelValue& value) {
+    auto record = [](const Record& r) {
+        std::string text;
+        for (const ModelValue& m : r.members) {
+            text += text.empty() ? "{" : ", ";
+            text += std::visit(
+                [](const auto& v) -> std::string {
+                    using T = std::decay_t<decltype(v)>;
+                    if constexpr (std::is_same_v<T, std::int64_t>)
+                        return std::to_string(v);
+                    else if constexpr (std::is_same_v<T, float>)
+                        return floatText(v) + "f";
+                    else if constexpr (std::is_same_v<T, double>)
+                        return doubleText(v);
+                    else if constexpr (std::is_same_v<T, std::string>)
+                        return "\"" + v + "\"";
+                    else if constexpr (std::is_same_v<T, bool>)
+                        return v ? "true" : "false";
+                    else
+                        return "?";
+                },
+                m);
+        }
+        return text.empty() ? std::string("{}") : text + "}";
+    };
     switch (kind) {
     case FieldKind::Int:
     case FieldKind::Long:
@@ -357,6 +534,17 @@ std::string describe(FieldKind kind, const ModelValue& value) {
         if (!ref)
             return "null";
         return fmt::format("{}#{}", ref->isScript ? "slot" : "entity", ref->index);
+    }
+    case FieldKind::IntArray:
+    case FieldKind::IntList:
+        return fmt::format("[{}]", fmt::join(std::get<std::vector<std::int64_t>>(value), ", "));
+    case FieldKind::Loadout:
+        return record(std::get<std::vector<Record>>(value).at(0));
+    case FieldKind::LoadoutList: {
+        std::string text = "[";
+        for (const Record& r : std::get<std::vector<Record>>(value))
+            text += (text.size() > 1 ? ", " : "") + record(r);
+        return text + "]";
     }
     }
     return "?";

@@ -11,9 +11,17 @@ namespace {
 
 using migration_cases::identical;
 
-FieldType hostType(FieldKind kind) {
+FieldType hostType(FieldKind kind, const SharedTypes& types) {
+    using migration_cases::record;
     using migration_cases::reference;
     using migration_cases::scalar;
+    using migration_cases::sequence;
+    auto loadout = [&] {
+        std::vector<MemberType> members;
+        for (const FieldDecl& m : types.loadout)
+            members.push_back(MemberType{m.name, hostType(m.kind, types), m.formerNames});
+        return record("Torture.Loadout", true, std::move(members));
+    };
     switch (kind) {
     case FieldKind::Int:
         return scalar(ValueKind::Int32, "System.Int32");
@@ -29,7 +37,7 @@ FieldType hostType(FieldKind kind) {
         return scalar(ValueKind::Bool, "System.Boolean");
     case FieldKind::Mood: {
         FieldType t = scalar(ValueKind::Enum, "Torture.Mood");
-        for (const MoodMember& m : kMoodMembers)
+        for (const MoodMember& m : types.mood)
             t.enumMembers.emplace_back(m.name, m.value);
         return t;
     }
@@ -39,6 +47,14 @@ FieldType hostType(FieldKind kind) {
         return reference(RefTarget::Entity, "UEngine.UEntity");
     case FieldKind::ScriptRef:
         return reference(RefTarget::Script, "UEngine.UMonoScriptComponent");
+    case FieldKind::IntArray:
+        return sequence(ValueKind::Array, scalar(ValueKind::Int32, "System.Int32"));
+    case FieldKind::IntList:
+        return sequence(ValueKind::List, scalar(ValueKind::Int32, "System.Int32"));
+    case FieldKind::Loadout:
+        return loadout();
+    case FieldKind::LoadoutList:
+        return sequence(ValueKind::List, loadout());
     }
     return {};
 }
@@ -49,13 +65,17 @@ ObjectId idOf(const ObjectRef& ref) {
     return ObjectId{static_cast<std::uint32_t>(ref.index + 1), ref.isScript ? 2u : 1u};
 }
 
-Value hostValue(FieldKind kind, const ModelValue& value) {
+Value hostValue(FieldKind kind, const ModelValue& value, const SharedTypes& types) {
+    auto record = [&](const Record& r) {
+        ValueList members;
+        for (std::size_t i = 0; i < types.loadout.size(); ++i)
+            members.push_back(hostValue(types.loadout[i].kind, r.members.at(i), types));
+        return Value{std::move(members)};
+    };
     switch (kind) {
     case FieldKind::Mood:
-        for (const MoodMember& m : kMoodMembers) {
-            if (std::get<std::string>(value) == m.name)
-                return Value{m.value};
-        }
+        if (const MoodMember* m = types.moodByName(std::get<std::string>(value)))
+            return Value{m->value};
         return Value{std::int64_t{-1}}; // the model only holds members
     case FieldKind::Vector3: {
         const Vec3& v = std::get<Vec3>(value);
@@ -66,51 +86,94 @@ Value hostValue(FieldKind kind, const ModelValue& value) {
         const auto& ref = std::get<std::optional<ObjectRef>>(value);
         return Value{scripthost::ObjectRef{ref ? idOf(*ref) : ObjectId{}}};
     }
+    case FieldKind::IntArray:
+    case FieldKind::IntList: {
+        ValueList items;
+        for (std::int64_t i : std::get<std::vector<std::int64_t>>(value))
+            items.push_back(Value{i});
+        return Value{std::move(items)};
+    }
+    case FieldKind::Loadout:
+        return record(std::get<std::vector<Record>>(value).at(0));
+    case FieldKind::LoadoutList: {
+        ValueList items;
+        for (const Record& r : std::get<std::vector<Record>>(value))
+            items.push_back(record(r));
+        return Value{std::move(items)};
+    }
     default:
         return std::visit(
             [](const auto& v) -> Value {
                 using T = std::decay_t<decltype(v)>;
-                if constexpr (std::is_same_v<T, Vec3> ||
-                              std::is_same_v<T, std::optional<ObjectRef>>)
-                    return Value{};
-                else
+                if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, float> ||
+                              std::is_same_v<T, double> || std::is_same_v<T, std::string> ||
+                              std::is_same_v<T, bool>)
                     return Value{v};
+                else
+                    return Value{};
             },
             value);
     }
 }
 
+// A value the host writes with KeepDefault in it (a gained record member): what the new
+// instance holds there, from the model's default of the same place.
+void fillDefaults(Value& value, const Value& fallback) {
+    if (std::holds_alternative<KeepDefault>(value)) {
+        value = fallback;
+        return;
+    }
+    auto* items = std::get_if<ValueList>(&value);
+    const auto* defaults = std::get_if<ValueList>(&fallback);
+    if (items == nullptr || defaults == nullptr)
+        return;
+    for (std::size_t i = 0; i < items->size() && i < defaults->size(); ++i)
+        fillDefaults((*items)[i], (*defaults)[i]);
+}
+
 std::vector<FieldSnapshot> snapshots(const std::vector<SavedField>& fields) {
     std::vector<FieldSnapshot> out;
     for (const SavedField& f : fields)
-        out.push_back(FieldSnapshot{f.name, hostType(f.kind), hostValue(f.kind, f.value)});
+        out.push_back(FieldSnapshot{f.name, hostType(f.kind, *f.types),
+                                    hostValue(f.kind, f.value, *f.types)});
     return out;
 }
 
-ScriptClassInfo classInfo(const ClassSource& source) {
+ScriptClassInfo classInfo(const ClassSource& source, const SharedTypes& types) {
     ScriptClassInfo info;
     info.name = "Torture." + source.name;
     for (const FieldDecl& decl : source.fields)
-        info.fields.push_back(
-            FieldInfo{decl.name, decl.name, hostType(decl.kind), decl.formerNames, info.name});
+        info.fields.push_back(FieldInfo{decl.name, decl.name, hostType(decl.kind, types),
+                                        decl.formerNames, info.name});
     return info;
 }
 
 // The model's fields of one slot after the reload against migrateFields' writes (defaults
 // where it writes nothing).
 std::optional<std::string> compareFields(const ScriptClassInfo& info, const ClassSource& source,
-                                         const Slot& slot, int index, const FieldMigration& m) {
+                                         const SharedTypes& types, const Slot& slot, int index,
+                                         const FieldMigration& m) {
     if (slot.values.size() != info.fields.size())
         return fmt::format("{} slot {}: the model has {} fields, the class {}", info.name, index,
                            slot.values.size(), info.fields.size());
     for (std::size_t i = 0; i < info.fields.size(); ++i) {
         const SavedField& model = slot.values[i];
         auto write = std::ranges::find(m.writes, i, &FieldWrite::index);
-        const Value expected = write != m.writes.end()
-                                   ? write->value
-                                   : hostValue(source.fields[i].kind, source.fields[i].initial);
+        const Value initial =
+            hostValue(source.fields[i].kind, initialOf(source.fields[i], types), types);
+        Value expected = write != m.writes.end() ? write->value : initial;
+        if (source.fields[i].kind == FieldKind::LoadoutList) {
+            // Each element's gained members: what a fresh Loadout holds.
+            const Value fresh = hostValue(FieldKind::Loadout,
+                                          std::vector<Record>{defaultRecord(types)}, types);
+            if (auto* items = std::get_if<ValueList>(&expected))
+                for (Value& item : *items)
+                    fillDefaults(item, fresh);
+        } else {
+            fillDefaults(expected, initial);
+        }
         if (model.name != info.fields[i].name || model.kind != source.fields[i].kind ||
-            !identical(hostValue(model.kind, model.value), expected)) {
+            !identical(hostValue(model.kind, model.value, types), expected)) {
             return fmt::format("{}.{} (slot {}): the model says {} ({}), migrateFields {} {}",
                                info.name, info.fields[i].name, index,
                                describe(model.kind, model.value), kindLabel(model.kind),
@@ -126,8 +189,8 @@ std::optional<std::string> compareParked(const ScriptClassInfo& info, const Slot
                                          const FieldMigration& m) {
     for (const SavedField& model : slot.parked) {
         auto host = std::ranges::find(m.parked, model.name, &FieldSnapshot::name);
-        if (host == m.parked.end() || !(host->type == hostType(model.kind)) ||
-            !identical(host->value, hostValue(model.kind, model.value))) {
+        if (host == m.parked.end() || !(host->type == hostType(model.kind, *model.types)) ||
+            !identical(host->value, hostValue(model.kind, model.value, *model.types))) {
             return fmt::format(
                 "{}.{} (slot {}): the model parks {} ({}), migrateFields {}", info.name, model.name,
                 index, describe(model.kind, model.value), kindLabel(model.kind),
@@ -157,12 +220,12 @@ std::optional<std::string> migrationDisagreement(const WorldModel& before,
             continue;
         const Slot& was = before.slots[s];
         const ClassSource& source = after.running[static_cast<std::size_t>(now.cls)];
-        const ScriptClassInfo info = classInfo(source);
+        const ScriptClassInfo info = classInfo(source, *after.runningTypes);
         const FieldMigration m =
             migrateFields(ObjectId{static_cast<std::uint32_t>(s + 1), 2}, info,
                           snapshots(was.values), snapshots(was.parked), !was.live, usable);
         const int index = static_cast<int>(s);
-        if (auto fields = compareFields(info, source, now, index, m))
+        if (auto fields = compareFields(info, source, *after.runningTypes, now, index, m))
             return fields;
         if (auto parked = compareParked(info, now, index, m))
             return parked;

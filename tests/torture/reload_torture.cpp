@@ -23,6 +23,8 @@
 #include <fmt/ranges.h>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
@@ -125,11 +127,23 @@ private:
     /// since (restarted by a reload, or started by Initialize when its class came back).
     std::vector<std::int64_t> lastPulses_;
     std::vector<bool> pulseRestarted_;
+    /// Per slot: the last `heard` and `statics` read (neither ever goes back), and whether
+    /// the slot's class came back since (its [PreserveStatic] static starts again then).
+    std::vector<std::int64_t> lastHeard_, lastStatics_;
+    std::vector<bool> revived_;
     /// Checks what the report says of each slot's coroutine Pulse against the model.
     void checkCoroutines(const json& report, const WorldModel& before, const WorldModel& after);
+    /// Checks what the report says of every handler on every event against the model.
+    void checkDelegates(const json& report, const WorldModel& after);
+    /// Sets `peer` and `subscribe` and waits until the subscriber's Update has acted on them.
+    void subscribe(const Edit& edit, Clock::time_point deadline);
+    /// Waits until the loop has run `frames` more frames (so every Update saw the last change).
+    void waitFrames(int frames);
+    json getField(int slot, const std::string& field);
     // Figures.
     int reloadsOk_ = 0, rollbacks_ = 0, buildFailures_ = 0, extraReports_ = 0, checks_ = 0;
     int coroutinesResumed_ = 0, coroutinesRestarted_ = 0, coroutinesStopped_ = 0;
+    int delegatesRebound_ = 0, delegatesDropped_ = 0, subscriptionsMade_ = 0;
 };
 
 std::string Torture::slotName(int slot) const {
@@ -157,14 +171,13 @@ json Torture::call(std::string_view cmd, const json& args) {
 }
 
 void Torture::write(const Edit::Save& save) {
-    const ClassSource& s = model_.files[static_cast<std::size_t>(save.cls)];
-    const fs::path target = scripts_ / (s.name + ".cs");
+    const fs::path target = scripts_ / save.file;
     if (save.remove) {
         fs::remove(target);
         return;
     }
     // Written beside, then renamed in: the watcher never sees a half-written file.
-    const fs::path temp = staging_ / (s.name + ".cs");
+    const fs::path temp = staging_ / save.file;
     scripthost::testing::writeFile(temp, save.text);
     fs::rename(temp, target);
 }
@@ -174,13 +187,18 @@ void Torture::setUp() {
     // Slots are made once; nothing has been read of their coroutines yet.
     lastPulses_.assign(model_.slots.size(), 0);
     pulseRestarted_.assign(model_.slots.size(), true);
+    lastHeard_.assign(model_.slots.size(), 0);
+    lastStatics_.assign(model_.slots.size(), 0);
+    revived_.assign(model_.slots.size(), true);
     scripts_ = dir_ / "scripts";
     staging_ = dir_ / "staging";
     scene_ = dir_ / "scene.json";
     socket_ = dir_ / "control.sock";
     fs::create_directories(scripts_);
     fs::create_directories(staging_);
-    scripthost::testing::writeFile(scripts_ / "Mood.cs", moodSource());
+    scripthost::testing::writeFile(scripts_ / "Mood.cs", moodSource(*model_.filesTypes));
+    scripthost::testing::writeFile(scripts_ / "Loadout.cs", loadoutSource(*model_.filesTypes));
+    scripthost::testing::writeFile(scripts_ / "Beat.cs", beatSource());
     for (const ClassSource& c : model_.files)
         scripthost::testing::writeFile(scripts_ / (c.name + ".cs"), classSource(c));
     json entities = json::array();
@@ -347,6 +365,10 @@ void Torture::settle() {
 
 void Torture::step(const Edit& edit) {
     const auto deadline = stepDeadline();
+    if (edit.kind == "subscribe") {
+        subscribe(edit, deadline);
+        return;
+    }
     if (edit.kind == "set") {
         const Slot& slot = model_.slots[static_cast<std::size_t>(edit.slot)];
         SavedField* field = model_.value(edit.slot, edit.field);
@@ -354,7 +376,7 @@ void Torture::step(const Edit& edit) {
             call("set", {{"entity", ids_.entities[static_cast<std::size_t>(slot.entity)]},
                          {"script", ids_.slots[static_cast<std::size_t>(edit.slot)]},
                          {"field", edit.field},
-                         {"value", toJson(field->kind, edit.value, ids_)}});
+                         {"value", toJson(field->kind, edit.value, ids_, *model_.runningTypes)}});
         if (!reply.value("ok", false))
             throw Failure("set was refused: " + reply.dump());
         field->value = edit.value;
@@ -425,6 +447,7 @@ void Torture::step(const Edit& edit) {
         sawSuccess = true;
         if (hostRunsModelCode(after)) {
             checkCoroutines(report, model_, after);
+            checkDelegates(report, after);
             break;
         }
         ++extraReports_; // an intermediate version of a burst (only the marker differs)
@@ -450,6 +473,7 @@ void Torture::checkCoroutines(const json& report, const WorldModel& before,
                 throw Failure(fmt::format("the report carried a coroutine of parked {}: {}",
                                           slotName(static_cast<int>(s)), outcomes[0].dump()));
             pulseRestarted_[s] = true;
+            revived_[s] = true;
             continue;
         }
         const int oldVersion = before.running[static_cast<std::size_t>(was.cls)].coroutine;
@@ -473,6 +497,98 @@ void Torture::checkCoroutines(const json& report, const WorldModel& before,
     }
 }
 
+json Torture::getField(int slot, const std::string& field) {
+    const Slot& s = model_.slots[static_cast<std::size_t>(slot)];
+    const json got = call("get", {{"entity", ids_.entities[static_cast<std::size_t>(s.entity)]},
+                                  {"script", ids_.slots[static_cast<std::size_t>(slot)]},
+                                  {"field", field}});
+    if (!got.value("ok", false))
+        throw Failure(fmt::format("get {} of {} failed: {}", field, slotName(slot), got.dump()));
+    return got["result"]["value"];
+}
+
+void Torture::waitFrames(int frames) {
+    const std::int64_t start = call("status")["result"]["frame"].get<std::int64_t>();
+    const auto deadline = stepDeadline();
+    while (call("status")["result"]["frame"].get<std::int64_t>() < start + frames) {
+        if (Clock::now() > deadline)
+            throw Failure("the loop stopped running frames");
+        std::this_thread::sleep_for(5ms);
+    }
+}
+
+void Torture::subscribe(const Edit& edit, Clock::time_point deadline) {
+    const Slot& slot = model_.slots[static_cast<std::size_t>(edit.slot)];
+    auto set = [&](const char* field, const json& value) {
+        const json reply =
+            call("set", {{"entity", ids_.entities[static_cast<std::size_t>(slot.entity)]},
+                         {"script", ids_.slots[static_cast<std::size_t>(edit.slot)]},
+                         {"field", field},
+                         {"value", value}});
+        if (!reply.value("ok", false))
+            throw Failure(fmt::format("set {} was refused: {}", field, reply.dump()));
+    };
+    set("peer", {{"id", ids_.slots[static_cast<std::size_t>(edit.publisher)]}});
+    set("subscribe", edit.mode);
+    while (getField(edit.slot, "subscribe") != 0) {
+        if (Clock::now() > deadline)
+            throw Failure("Update did not act on `subscribe`");
+        std::this_thread::sleep_for(5ms);
+    }
+    const ClassSource& cls = model_.running[static_cast<std::size_t>(slot.cls)];
+    if (edit.mode == -1) {
+        // `-=` removes the last handler equal to the one given.
+        const Subscription method{edit.publisher, edit.slot, false, cls.handler};
+        const auto last = std::find(model_.subscriptions.rbegin(), model_.subscriptions.rend(), method);
+        if (last == model_.subscriptions.rend())
+            throw Failure("the generator removed a handler the model does not have");
+        model_.subscriptions.erase(std::next(last).base());
+    } else {
+        model_.subscriptions.push_back(
+            {edit.publisher, edit.slot, edit.mode == 2, edit.mode == 2 ? cls.lambda : cls.handler});
+        ++subscriptionsMade_;
+    }
+}
+
+void Torture::checkDelegates(const json& report, const WorldModel& after) {
+    std::vector<json> reported;
+    for (const json& d : report.value("delegates", json::array())) {
+        if (d["field"] == "Beat")
+            reported.push_back(d);
+    }
+    auto describeAll = [&] { return json(reported).dump(); };
+    if (reported.size() != after.lastCarry.size()) {
+        throw Failure(fmt::format("the model carried {} handlers across the reload, the report "
+                                  "names {}: {}",
+                                  after.lastCarry.size(), reported.size(), describeAll()));
+    }
+    // Per event, in subscription order: the same handlers, rebound or dropped as predicted.
+    std::map<int, std::size_t> nextOf;
+    for (const auto& [sub, rebound] : after.lastCarry) {
+        const std::uint64_t publisher = ids_.slots[static_cast<std::size_t>(sub.publisher)];
+        const std::uint64_t subscriber = ids_.slots[static_cast<std::size_t>(sub.subscriber)];
+        std::size_t& from = nextOf[sub.publisher];
+        while (from < reported.size() && reported[from]["script"].get<std::uint64_t>() != publisher)
+            ++from;
+        if (from == reported.size())
+            throw Failure(fmt::format("the report lacks a handler on slot {}'s Beat: {}",
+                                      sub.publisher, describeAll()));
+        const json& d = reported[from++];
+        const std::string target = d["target"].get<std::string>();
+        const std::string on = fmt::format(" on #{}:{}", subscriber & 0xffffffffU, subscriber >> 32);
+        const std::string method =
+            sub.lambda ? std::string("m__") : fmt::format(".OnBeat{}", sub.version);
+        if (target.find(on) == std::string::npos || target.find(method) == std::string::npos ||
+            d["outcome"] != (rebound ? "rebound" : "dropped")) {
+            throw Failure(fmt::format(
+                "slot {}'s Beat: the model says slot {}'s {} handler was {}, the report: {}",
+                sub.publisher, sub.subscriber, sub.lambda ? "lambda" : "method",
+                rebound ? "rebound" : "dropped", d.dump()));
+        }
+        ++(rebound ? delegatesRebound_ : delegatesDropped_);
+    }
+}
+
 void Torture::verify(const std::string& when) {
     for (std::size_t s = 0; s < model_.slots.size(); ++s) {
         const Slot& slot = model_.slots[s];
@@ -489,7 +605,9 @@ void Torture::verify(const std::string& when) {
         std::vector<std::string> names;
         for (const json& f : fields)
             names.push_back(f["name"]);
-        std::vector<std::string> expected{"marker", "pulse", "pulses"};
+        std::vector<std::string> expected{"marker",    "pulse", "pulses",  "peer",
+                                          "subscribe", "listeners", "heard", "statics"};
+        const std::size_t fixed = expected.size();
         for (const SavedField& f : slot.values)
             expected.push_back(f.name);
         if (names != expected) {
@@ -517,12 +635,36 @@ void Torture::verify(const std::string& when) {
         }
         lastPulses_[s] = pulses;
         pulseRestarted_[s] = false;
-        for (std::size_t i = 3; i < fields.size(); ++i) {
+        // The event: as many handlers as the model holds; what they heard never goes back.
+        const std::size_t handlers = model_.handlersOf(static_cast<int>(s)).size();
+        if (fields[5]["value"] != handlers) {
+            throw Failure(fmt::format("{}: {}'s event Beat has {} handlers, the model {}", when,
+                                      slotName(static_cast<int>(s)), fields[5]["value"].dump(),
+                                      handlers));
+        }
+        const std::int64_t heard = fields[6]["value"].get<std::int64_t>();
+        if (heard < lastHeard_[s]) {
+            throw Failure(fmt::format("{}: {}.heard went back from {} to {}", when,
+                                      slotName(static_cast<int>(s)), lastHeard_[s], heard));
+        }
+        lastHeard_[s] = heard;
+        // The [PreserveStatic] count goes on across every reload (it starts again only when
+        // the class itself was gone).
+        const std::int64_t statics = fields[7]["value"].get<std::int64_t>();
+        if (!revived_[s] && statics < lastStatics_[s]) {
+            throw Failure(fmt::format("{}: {}.statics went back from {} to {}: a [PreserveStatic] "
+                                      "static was not carried",
+                                      when, slotName(static_cast<int>(s)), lastStatics_[s],
+                                      statics));
+        }
+        lastStatics_[s] = statics;
+        revived_[s] = false;
+        for (std::size_t i = fixed; i < fields.size(); ++i) {
             const json& got = fields[i];
-            const SavedField& want = slot.values[i - 3];
+            const SavedField& want = slot.values[i - fixed];
             ++checks_;
             if (got["type"] != hostKindName(want.kind) ||
-                !matches(want.kind, want.value, got["value"], ids_)) {
+                !matches(want.kind, want.value, got["value"], ids_, *model_.runningTypes)) {
                 throw Failure(fmt::format("{}: {}.{} is {} ({}), the model expects {} ({})", when,
                                           slotName(static_cast<int>(s)), want.name,
                                           got["value"].dump(),
@@ -568,6 +710,7 @@ int Torture::run() {
                 std::fflush(stdout);
             }
             step(edit);
+            waitFrames(2); // every Update has run once since: `listeners` counts the handlers
             verify("after the step");
             if (!host_->running())
                 throw Failure("the host exited");
@@ -607,7 +750,10 @@ int Torture::run() {
                      {"removedParked", t.parkedRemoved},
                      {"scriptsParked", t.scriptsParked},
                      {"scriptsRevived", t.scriptsRevived},
-                     {"referencesCleared", t.referencesCleared}};
+                     {"referencesCleared", t.referencesCleared},
+                     {"recordsMigrated", t.membersMigrated},
+                     {"membersParked", t.membersParked},
+                     {"membersUnparked", t.membersUnparked}};
     std::string outcomes;
     for (const auto& [name, n] : tally.items())
         outcomes += fmt::format("{}{} {}", outcomes.empty() ? "" : ", ", name, n.get<int>());
@@ -619,11 +765,13 @@ int Torture::run() {
         "  %d reloads ok, %d rolled back after loading, %d build failures, %d extra reports, "
         "%d field checks, 0 failures\n"
         "  coroutines: %d resumed, %d restarted, %d stopped, as the model predicts\n"
+        "  event handlers: %d subscribed, %d rebound, %d dropped, as the model predicts\n"
         "  model outcomes: %s\n"
         "  host RSS %ld KiB -> %ld KiB (%+ld KiB), GC handles %s -> %s, app domains %s, %.1f s\n",
         static_cast<unsigned long long>(options_.seed), stepNumber_ - 1, counts.c_str(), reloadsOk_,
         rollbacks_, buildFailures_, extraReports_, checks_, coroutinesResumed_,
-        coroutinesRestarted_, coroutinesStopped_, outcomes.c_str(), rssBefore, rssAfter,
+        coroutinesRestarted_, coroutinesStopped_, subscriptionsMade_, delegatesRebound_,
+        delegatesDropped_, outcomes.c_str(), rssBefore, rssAfter,
         rssAfter - rssBefore, handlesBefore.dump().c_str(), handlesAfter.dump().c_str(),
         domainsAfter.dump().c_str(), seconds);
     if (!options_.report.empty()) {
@@ -639,6 +787,10 @@ int Torture::run() {
                   {{"resumed", coroutinesResumed_},
                    {"restarted", coroutinesRestarted_},
                    {"stopped", coroutinesStopped_}}},
+                 {"eventHandlers",
+                  {{"subscribed", subscriptionsMade_},
+                   {"rebound", delegatesRebound_},
+                   {"dropped", delegatesDropped_}}},
                  {"failures", 0},
                  {"modelOutcomes", tally},
                  {"rssKiBBefore", rssBefore},
