@@ -98,6 +98,51 @@ TEST_SUITE("ChangeCoalescer") {
         CHECK(coalescer.overdue(t0 + 100ms));
     }
 
+    TEST_CASE("deadline: at once when every pending file was closed or moved into place") {
+        ChangeCoalescer coalescer({}, 30ms, 1s);
+        const auto t0 = Clock::now();
+        coalescer.noteExists("/r/a.cs", t0);               // IN_MODIFY: still being written
+        CHECK(coalescer.deadline() == t0 + 30ms);
+        coalescer.noteExists("/r/a.cs", t0 + 2ms, true);   // IN_CLOSE_WRITE: the save is done
+        CHECK(coalescer.deadline() == t0 + 2ms);
+        CHECK(coalescer.due(t0 + 2ms));
+        coalescer.noteExists("/r/b.cs", t0 + 3ms);         // another file opened for writing
+        CHECK(coalescer.deadline() == t0 + 33ms);
+        coalescer.noteExists("/r/b.cs", t0 + 4ms, true);   // renamed into place
+        CHECK(coalescer.deadline() == t0 + 4ms);
+    }
+
+    TEST_CASE("deadline: saves right after a flush wait for the quiet window (autosave bursts)") {
+        TempFolder temp;
+        writeFile(temp / "a.cs", "v1");
+        ChangeCoalescer coalescer({}, 30ms, 1s);
+        const auto t0 = Clock::now();
+        coalescer.noteExists(temp / "a.cs", t0, true);
+        REQUIRE(coalescer.due(t0));
+        (void)coalescer.flush();
+        coalescer.noteExists(temp / "a.cs", t0 + 10ms, true); // 10 ms later: a burst
+        CHECK(coalescer.deadline() == t0 + 40ms);
+        (void)coalescer.flush();
+        coalescer.noteExists(temp / "a.cs", t0 + 80ms, true); // after a quiet window: at once
+        CHECK(coalescer.deadline() == t0 + 80ms);
+    }
+
+    TEST_CASE("deadline: a deletion waits for the quiet window (a backup rename's first half)") {
+        TempFolder temp;
+        writeFile(temp / "a.cs", "v1");
+        ChangeCoalescer coalescer(indexOf({temp / "a.cs"}), 30ms, 1s);
+        const auto t0 = Clock::now();
+        coalescer.noteGone(temp / "a.cs", t0); // vim: a.cs -> a.cs~
+        CHECK(coalescer.deadline() == t0 + 30ms);
+        CHECK_FALSE(coalescer.due(t0 + 29ms));
+        writeFile(temp / "a.cs", "v2"); // the new a.cs, written and closed
+        coalescer.noteExists(temp / "a.cs", t0 + 1ms, true);
+        CHECK(coalescer.due(t0 + 1ms));
+        const ChangeSet changes = coalescer.flush();
+        CHECK(changes.modified == Paths{temp / "a.cs"});
+        CHECK(changes.removed.empty());
+    }
+
     TEST_CASE("rescan diffs a full scan against the last reported state and drops pending") {
         TempFolder temp;
         writeFile(temp / "Same.cs", "x");

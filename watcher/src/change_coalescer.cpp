@@ -17,14 +17,14 @@ void ChangeCoalescer::touch(Clock::time_point now) {
     lastEvent_ = now;
 }
 
-void ChangeCoalescer::noteExists(const fs::path& file, Clock::time_point now) {
+void ChangeCoalescer::noteExists(const fs::path& file, Clock::time_point now, bool complete) {
     touch(now);
-    pending_[file] = true;
+    pending_[file] = Observation{true, complete};
 }
 
 void ChangeCoalescer::noteGone(const fs::path& file, Clock::time_point now) {
     touch(now);
-    pending_[file] = false;
+    pending_[file] = Observation{};
 }
 
 void ChangeCoalescer::noteSubtreeGone(const fs::path& folder, Clock::time_point now) {
@@ -32,17 +32,23 @@ void ChangeCoalescer::noteSubtreeGone(const fs::path& folder, Clock::time_point 
     // Paths compare component-wise, so a folder's descendants are contiguous after it.
     for (auto it = known_.lower_bound(folder); it != known_.end() && isWithin(it->first, folder);
          ++it) {
-        pending_[it->first] = false;
+        pending_[it->first] = Observation{};
     }
     for (auto it = pending_.lower_bound(folder);
          it != pending_.end() && isWithin(it->first, folder); ++it) {
-        it->second = false;
+        it->second = Observation{};
     }
 }
 
 std::optional<ChangeCoalescer::Clock::time_point> ChangeCoalescer::deadline() const {
     if (pending_.empty()) {
         return std::nullopt;
+    }
+    const bool settled = std::all_of(pending_.begin(), pending_.end(),
+                                     [](const auto& entry) { return entry.second.complete; });
+    const bool afterQuiet = !flushedEvent_ || firstEvent_ >= *flushedEvent_ + quietWindow_;
+    if (settled && afterQuiet) {
+        return lastEvent_;
     }
     return std::min(lastEvent_ + quietWindow_, firstEvent_ + maxLatency_);
 }
@@ -58,8 +64,8 @@ bool ChangeCoalescer::overdue(Clock::time_point now) const {
 
 ChangeSet ChangeCoalescer::flush() {
     ChangeSet changes;
-    for (const auto& [file, observedExisting] : pending_) {
-        const auto stamp = observedExisting ? stampOf(file) : std::nullopt;
+    for (const auto& [file, observed] : pending_) {
+        const auto stamp = observed.exists ? stampOf(file) : std::nullopt;
         const auto knownIt = known_.find(file);
         const bool wasKnown = knownIt != known_.end();
         if (stamp) {
@@ -71,6 +77,7 @@ ChangeSet ChangeCoalescer::flush() {
         }
     }
     pending_.clear();
+    flushedEvent_ = lastEvent_;
     return changes; // pending_ is a sorted map, so the lists are sorted and unique
 }
 

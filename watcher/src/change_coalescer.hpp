@@ -16,6 +16,13 @@ namespace scripthost::watcher::detail {
 // known+gone = removed, new+gone = nothing. That is what makes editors' save dances
 // (temp-file-and-rename, backup renames, probe files) come out as one modification, and
 // create+delete cancel out. Time is passed in, so the logic is testable without a clock.
+//
+// When every pending file is known to be completely written (the writer closed it, or it
+// was renamed into place: editors' saves end one of these two ways) and the files had been
+// quiet for a quiet window before, the changes are due at once: nothing is gained by
+// waiting, and a later save supersedes the build anyway. A file still being written, any
+// deletion (the first half of a backup rename, say), and saves that follow the last flush
+// closely (an autosave burst) wait for the quiet window as before.
 class ChangeCoalescer {
 public:
     using Clock = std::chrono::steady_clock;
@@ -24,8 +31,10 @@ public:
     ChangeCoalescer(FileIndex known, std::chrono::milliseconds quietWindow,
                     std::chrono::milliseconds maxLatency);
 
-    // The file was created, written, or moved in.
-    void noteExists(const std::filesystem::path& file, Clock::time_point now);
+    // The file was created, written, or moved in. `complete`: the event says the file is
+    // whole now (closed after writing, or moved into place), not that it is being written.
+    void noteExists(const std::filesystem::path& file, Clock::time_point now,
+                    bool complete = false);
     // The file was deleted or moved away.
     void noteGone(const std::filesystem::path& file, Clock::time_point now);
     // The folder was deleted or moved away: every known or pending file below it is gone.
@@ -33,7 +42,8 @@ public:
 
     // Anything noted since the last flush?
     [[nodiscard]] bool hasPending() const noexcept { return !pending_.empty(); }
-    // When the pending changes should be flushed (quiet window or max latency reached).
+    // When the pending changes should be flushed: at once when every pending file is
+    // complete, else when the quiet window (or max latency) is reached.
     [[nodiscard]] std::optional<Clock::time_point> deadline() const;
     // Pending changes and the quiet window (or max latency) has passed.
     [[nodiscard]] bool due(Clock::time_point now) const;
@@ -56,11 +66,16 @@ private:
     void touch(Clock::time_point now);
 
     FileIndex known_;
-    std::map<std::filesystem::path, bool> pending_; // file -> exists at the latest observation
+    struct Observation {
+        bool exists = false;   // at the latest observation
+        bool complete = false; // exists, and the latest event said it is whole
+    };
+    std::map<std::filesystem::path, Observation> pending_;
     std::chrono::milliseconds quietWindow_;
     std::chrono::milliseconds maxLatency_;
     Clock::time_point firstEvent_{};
     Clock::time_point lastEvent_{};
+    std::optional<Clock::time_point> flushedEvent_; // the last event of the last flush
 };
 
 } // namespace scripthost::watcher::detail

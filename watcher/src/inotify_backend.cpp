@@ -241,7 +241,8 @@ bool InotifyBackend::handleEvent(const inotify_event& event, LoopContext& contex
     if ((event.mask & (IN_DELETE | IN_MOVED_FROM)) != 0) {
         context.coalescer.noteGone(path, now);
     } else if ((event.mask & (IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE)) != 0) {
-        context.coalescer.noteExists(path, now);
+        // Closed after writing, or renamed into place: the file is whole (a save is done).
+        context.coalescer.noteExists(path, now, (event.mask & (IN_MOVED_TO | IN_CLOSE_WRITE)) != 0);
     }
     return true;
 }
