@@ -37,6 +37,8 @@ std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,
         if (period > Clock::duration::zero()) {
             const auto now = Clock::now();
             if (nextFrame > now) {
+                if (hooks.idle)
+                    hooks.idle(nextFrame);
                 std::this_thread::sleep_until(nextFrame);
                 nextFrame += period;
             } else {

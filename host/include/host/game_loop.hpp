@@ -2,6 +2,7 @@
 // GameLoop: paces frames and drives a ScriptHost until told to stop.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 
@@ -22,6 +23,10 @@ struct FrameHooks {
     std::function<bool(double deltaSeconds)> beforeTick;
     /// After the tick (or the paused frame): control requests, reload stages, drawing.
     std::function<void()> afterFrame;
+    /// When the loop is paced and the frame ended early: the time until the next frame is
+    /// due (the argument) is the hook's to use — reload stages run there — before the loop
+    /// sleeps off whatever is left. The hook must return by then.
+    std::function<void(std::chrono::steady_clock::time_point nextFrame)> idle;
 };
 
 /// Runs frames at a steady rate: each frame's delta is the measured wall time since the

@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+namespace scripthost::compiler {
+struct FinishedBuild;
+}
+
 namespace scripthost {
 
 class ScriptHost;
@@ -58,6 +62,13 @@ public:
     std::optional<ReloadReport>
     update(std::optional<std::chrono::steady_clock::time_point> waitForBuild = std::nullopt);
 
+    /// In the time a paced loop would sleep, until `until` (when the next frame is due): runs
+    /// further stages of the reload in progress, and starts a reload from a build that
+    /// finishes meanwhile, as long as each stage is expected to end before `until` (by what
+    /// the same stage took in recent reloads, with a margin). update() at the next frame
+    /// boundary still runs a stage whatever the time, so a reload never waits on this.
+    void useIdleTime(std::chrono::steady_clock::time_point until);
+
     /// Rebuilds and reloads even though no file changed.
     void requestReload();
 
@@ -78,6 +89,12 @@ public:
     struct Impl;
 
 private:
+    /// Submits a build for the changes noted so far (a newer one supersedes a build in
+    /// flight); the report when the sources cannot even be collected.
+    std::optional<ReloadReport> submitChanges();
+    /// A finished build becomes the reload in progress (its first stage not run yet); the
+    /// report when it failed or its assembly cannot be read.
+    std::optional<ReloadReport> startReload(compiler::FinishedBuild finished);
     explicit ReloadCoordinator(std::unique_ptr<Impl> impl);
     void publish(ReloadReport report);
     std::optional<ReloadReport> advance(); // the next stage of the reload in progress

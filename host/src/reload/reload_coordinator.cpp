@@ -11,6 +11,7 @@
 #include "watcher/source_watcher.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
 #include <set>
 #include <spdlog/spdlog.h>
@@ -20,6 +21,47 @@ namespace scripthost {
 // The most JIT work the warm stage does between two frames; it takes as many frames as
 // it needs (one to three for the demo, more for thousands of script classes).
 constexpr std::chrono::microseconds kWarmSlice{2000};
+
+// Idle time is only used when the stage is expected to end this long before the next frame
+// is due (a stage can take longer than it did the last time).
+constexpr std::chrono::microseconds kIdleMargin{1500};
+
+using Clock = std::chrono::steady_clock;
+
+// What a stage is expected to cost on the main thread: the most it took in its last three
+// runs, or a first guess on the high side before it has run (a first reload's load and swap
+// take longest).
+class StageCosts {
+public:
+    [[nodiscard]] Clock::duration expected(ReloadStage stage) const {
+        const auto& runs = runs_[index(stage)];
+        if (runs.empty())
+            return firstGuess(stage);
+        return *std::max_element(runs.begin(), runs.end());
+    }
+    void record(ReloadStage stage, Clock::duration took) {
+        auto& runs = runs_[index(stage)];
+        runs.push_back(took);
+        if (runs.size() > 3)
+            runs.erase(runs.begin());
+    }
+
+private:
+    static std::size_t index(ReloadStage stage) { return static_cast<std::size_t>(stage); }
+    static Clock::duration firstGuess(ReloadStage stage) {
+        using namespace std::chrono_literals;
+        switch (stage) {
+        case ReloadStage::Load:
+        case ReloadStage::Swap:
+            return 12ms;
+        case ReloadStage::Warm:
+            return kWarmSlice + 1ms;
+        default:
+            return 3ms;
+        }
+    }
+    std::array<std::vector<Clock::duration>, 6> runs_;
+};
 
 struct ReloadCoordinator::Impl {
     ScriptHost* host = nullptr;
@@ -34,6 +76,7 @@ struct ReloadCoordinator::Impl {
     std::optional<ReloadReport> awaitingStall; // done: reported once its last frame is measured
     std::int64_t lastFrameSeen = 0;
     std::vector<double> reloadFrameMs; // the frames that carried a stage
+    StageCosts costs;
 
     void log(const ReloadReport& report) const {
         if (report.success) {
@@ -67,15 +110,18 @@ struct ReloadCoordinator::Impl {
         return report;
     }
 
-    void takeChanges() {
-        while (auto changes = watcher ? watcher->poll() : std::nullopt) {
-            for (const auto* list : {&changes->added, &changes->modified, &changes->removed}) {
-                for (const auto& path : *list)
-                    pendingTrigger.insert(path.string());
-            }
-            if (changes->rescanned)
-                pendingTrigger.insert("(rescan)");
+    void note(const watcher::ChangeSet& changes) {
+        for (const auto* list : {&changes.added, &changes.modified, &changes.removed}) {
+            for (const auto& path : *list)
+                pendingTrigger.insert(path.string());
         }
+        if (changes.rescanned)
+            pendingTrigger.insert("(rescan)");
+    }
+
+    void takeChanges() {
+        while (auto changes = watcher ? watcher->poll() : std::nullopt)
+            note(*changes);
     }
 };
 
@@ -178,29 +224,78 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
         m.reloadFrameMs.clear();
         publish(std::move(report));
     }
-    m.takeChanges();
-    if (!m.pendingTrigger.empty() || m.forced) {
-        auto request = m.request();
-        m.inFlightTrigger.assign(m.pendingTrigger.begin(), m.pendingTrigger.end());
-        if (m.forced && m.inFlightTrigger.empty())
-            m.inFlightTrigger.push_back("forced");
-        m.pendingTrigger.clear();
-        m.forced = false;
-        if (!request) {
-            ReloadReport report = m.failedBefore("build", {request.error().message}, 0);
-            m.log(report);
-            publish(report);
-            return report;
-        }
-        (void)m.builds->submit(std::move(*request)); // supersedes a build in flight
-    }
+    if (auto failed = submitChanges())
+        return failed;
     if (m.reload) // one reload at a time, one stage per frame boundary
         return newFrame ? advance() : std::nullopt;
 
     auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();
     if (!finished)
         return std::nullopt;
-    const compiler::CompileResult& result = finished->result;
+    if (auto failed = startReload(std::move(*finished)))
+        return failed;
+    return advance(); // the load stage runs at this frame boundary
+}
+
+void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until) {
+    Impl& m = *impl_;
+    for (;;) {
+        const auto now = Clock::now();
+        if (m.reload) {
+            if (now + m.costs.expected(m.reload->next()) + kIdleMargin > until)
+                return;
+            (void)advance();
+            continue;
+        }
+        if (submitChanges())
+            continue;
+        // A build in flight that ends while the loop would sleep starts its reload now, as
+        // long as its load stage still fits before the next frame.
+        const auto lastStart = until - m.costs.expected(ReloadStage::Load) - kIdleMargin;
+        if (m.builds->idle()) {
+            // Nothing to build yet: a save seen while the loop would sleep starts its build
+            // now rather than at the next frame boundary.
+            if (!m.watcher || now + kIdleMargin >= until)
+                return;
+            auto changes = m.watcher->waitFor(until - kIdleMargin);
+            if (!changes)
+                return;
+            m.note(*changes);
+            continue;
+        }
+        if (now >= lastStart)
+            return;
+        auto finished = m.builds->waitFor(lastStart);
+        if (!finished)
+            return;
+        (void)startReload(std::move(*finished));
+    }
+}
+
+std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
+    Impl& m = *impl_;
+    m.takeChanges();
+    if (m.pendingTrigger.empty() && !m.forced)
+        return std::nullopt;
+    auto request = m.request();
+    m.inFlightTrigger.assign(m.pendingTrigger.begin(), m.pendingTrigger.end());
+    if (m.forced && m.inFlightTrigger.empty())
+        m.inFlightTrigger.push_back("forced");
+    m.pendingTrigger.clear();
+    m.forced = false;
+    if (!request) {
+        ReloadReport report = m.failedBefore("build", {request.error().message}, 0);
+        m.log(report);
+        publish(report);
+        return report;
+    }
+    (void)m.builds->submit(std::move(*request)); // supersedes a build in flight
+    return std::nullopt;
+}
+
+std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBuild finished) {
+    Impl& m = *impl_;
+    const compiler::CompileResult& result = finished.result;
     const double buildMs = double(result.duration.count());
     if (!result.success) {
         ReloadReport report = m.failedBefore("build", compiler::errorLines(result), buildMs);
@@ -220,12 +315,15 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
                                                    buildMs);
     m.reload->beforeStage = beforeStage;
     m.reload->afterStage = afterStage;
-    return advance(); // the load stage runs at this frame boundary
+    return std::nullopt;
 }
 
 std::optional<ReloadReport> ReloadCoordinator::advance() {
     Impl& m = *impl_;
+    const ReloadStage stage = m.reload->next();
+    const auto started = Clock::now();
     m.reload->step(kWarmSlice);
+    m.costs.record(stage, Clock::now() - started);
     if (!m.reload->done())
         return std::nullopt;
     ReloadReport report = m.reload->takeReport();

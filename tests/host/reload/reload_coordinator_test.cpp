@@ -2,6 +2,7 @@
 // the real watcher, the real compiler (warm server, cold mcs), reports awaited with deadlines.
 #include "../mono_test_support.hpp"
 #include "compiler_bridge/compile_failure.hpp"
+#include "host/game_loop.hpp"
 #include "host/reload_coordinator.hpp"
 
 using namespace scripthost;
@@ -89,6 +90,49 @@ TEST_CASE("Live reload: saving a changed script swaps the code and keeps every v
     CHECK(report.buildMs > 0);
     CHECK(fieldOf<std::string>(*live.host, t, "note") == "set while running");
     CHECK(fieldOf<ObjectRef>(*live.host, t, "buddy").id == buddy);
+    const std::int64_t at = fieldOf<std::int64_t>(*live.host, t, "count");
+    live.frame();
+    CHECK(fieldOf<std::int64_t>(*live.host, t, "count") == at + 1000);
+}
+
+TEST_CASE("Live reload: in a paced loop the reload's stages run in the time the loop would "
+          "sleep, not one per frame boundary") {
+    LiveHost live({{"Ticker.cs", counterSource("1")}});
+    const ObjectId t = spawnScript(*live.host, "Ticker");
+    bool inIdle = false;
+    std::vector<std::pair<ReloadStage, bool>> stages; // each stage run, and whether in idle time
+    live.coordinator->beforeStage = [&](ReloadStage stage) { stages.emplace_back(stage, inIdle); };
+    std::atomic<bool> stop{false};
+    bool saved = false;
+    FrameHooks hooks;
+    hooks.afterFrame = [&] {
+        live.coordinator->update();
+        if (!saved && live.host->frame() >= 3) {
+            writeFile(live.dir / "scripts" / "Ticker.cs", counterSource("1000"));
+            saved = true;
+        }
+        if (!live.reports.empty())
+            stop = true;
+    };
+    hooks.idle = [&](std::chrono::steady_clock::time_point nextFrame) {
+        inIdle = true;
+        live.coordinator->useIdleTime(nextFrame);
+        inIdle = false;
+    };
+    // 20 frames a second: each frame has ~50 ms to spare, more than any stage here takes.
+    GameLoop(GameLoopOptions{20.0, 2000}).run(*live.host, stop, hooks);
+    REQUIRE(live.reports.size() == 1);
+    REQUIRE_MESSAGE(live.reports[0].success, live.reports[0].describe());
+    std::vector<ReloadStage> order;
+    std::size_t idleStages = 0;
+    for (const auto& [stage, idle] : stages) {
+        order.push_back(stage);
+        idleStages += idle ? 1 : 0;
+    }
+    REQUIRE(order.size() >= 4);
+    CHECK(order.front() == ReloadStage::Load);
+    CHECK(std::ranges::find(order, ReloadStage::Swap) != order.end());
+    CHECK_MESSAGE(idleStages > 0, "every stage waited for a frame boundary");
     const std::int64_t at = fieldOf<std::int64_t>(*live.host, t, "count");
     live.frame();
     CHECK(fieldOf<std::int64_t>(*live.host, t, "count") == at + 1000);
