@@ -101,7 +101,8 @@ void BuildQueue::run() {
             ++shared_->stats.superseded; // a newer request arrived while this one built
             continue;
         }
-        shared_->ready = FinishedBuild{id, std::move(request), std::move(result)};
+        shared_->ready = FinishedBuild{id, std::move(request), std::move(result),
+                                       std::chrono::steady_clock::now()};
         shared_->finished.notify_all();
     }
 }

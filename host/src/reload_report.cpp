@@ -62,6 +62,13 @@ std::string ReloadReport::describe() const {
         text = fmt::format("reload #{} failed in {}: generation {} keeps running", sequence,
                            failedPhase.empty() ? "?" : failedPhase, fromGeneration);
     }
+    if (timeline) {
+        text += fmt::format("\n  timeline: live {:.1f} ms after the save (watcher {:.1f}, build "
+                            "{:.1f}, wait {:.1f}, load {:.1f}, warm {:.1f}, swap {:.1f})",
+                            timeline->totalMs, timeline->watcherMs, timeline->buildMs,
+                            timeline->waitMs, timeline->loadMs, timeline->warmMs,
+                            timeline->swapMs);
+    }
     if (!trigger.empty()) {
         text += "\n  trigger: ";
         for (std::size_t i = 0; i < trigger.size() && i < 5; ++i)
@@ -159,7 +166,15 @@ nlohmann::json ReloadReport::toJson() const {
             {"coroutines", coroutinesJson},
             {"delegates", delegatesJson},
             {"cancelledAwaits", cancelledAwaits},
-            {"stoppedThreads", stoppedThreads}};
+            {"stoppedThreads", stoppedThreads},
+            {"timeline", timeline ? nlohmann::json{{"watcherMs", timeline->watcherMs},
+                                                   {"buildMs", timeline->buildMs},
+                                                   {"waitMs", timeline->waitMs},
+                                                   {"loadMs", timeline->loadMs},
+                                                   {"warmMs", timeline->warmMs},
+                                                   {"swapMs", timeline->swapMs},
+                                                   {"totalMs", timeline->totalMs}}
+                                  : nlohmann::json(nullptr)}};
 }
 
 } // namespace scripthost

@@ -99,7 +99,7 @@ TEST_SUITE("ChangeCoalescer") {
     }
 
     TEST_CASE("deadline: at once when every pending file was closed or moved into place") {
-        ChangeCoalescer coalescer({}, 30ms, 1s);
+        ChangeCoalescer coalescer({}, 30ms, 1s, /*flushCompleteSaves*/ true);
         const auto t0 = Clock::now();
         coalescer.noteExists("/r/a.cs", t0);               // IN_MODIFY: still being written
         CHECK(coalescer.deadline() == t0 + 30ms);
@@ -115,7 +115,7 @@ TEST_SUITE("ChangeCoalescer") {
     TEST_CASE("deadline: saves right after a flush wait for the quiet window (autosave bursts)") {
         TempFolder temp;
         writeFile(temp / "a.cs", "v1");
-        ChangeCoalescer coalescer({}, 30ms, 1s);
+        ChangeCoalescer coalescer({}, 30ms, 1s, true);
         const auto t0 = Clock::now();
         coalescer.noteExists(temp / "a.cs", t0, true);
         REQUIRE(coalescer.due(t0));
@@ -130,7 +130,7 @@ TEST_SUITE("ChangeCoalescer") {
     TEST_CASE("deadline: a deletion waits for the quiet window (a backup rename's first half)") {
         TempFolder temp;
         writeFile(temp / "a.cs", "v1");
-        ChangeCoalescer coalescer(indexOf({temp / "a.cs"}), 30ms, 1s);
+        ChangeCoalescer coalescer(indexOf({temp / "a.cs"}), 30ms, 1s, true);
         const auto t0 = Clock::now();
         coalescer.noteGone(temp / "a.cs", t0); // vim: a.cs -> a.cs~
         CHECK(coalescer.deadline() == t0 + 30ms);
@@ -141,6 +141,13 @@ TEST_SUITE("ChangeCoalescer") {
         const ChangeSet changes = coalescer.flush();
         CHECK(changes.modified == Paths{temp / "a.cs"});
         CHECK(changes.removed.empty());
+    }
+
+    TEST_CASE("deadline: without flushCompleteSaves a complete save still waits the quiet window") {
+        ChangeCoalescer coalescer({}, 30ms, 1s);
+        const auto t0 = Clock::now();
+        coalescer.noteExists("/r/a.cs", t0, true);
+        CHECK(coalescer.deadline() == t0 + 30ms);
     }
 
     TEST_CASE("rescan diffs a full scan against the last reported state and drops pending") {

@@ -116,3 +116,42 @@ TEST_SUITE("SourceWatcher editor saves") {
         }
     }
 }
+
+TEST_SUITE("SourceWatcher complete saves") {
+    // With flushCompleteSaves a save that ends in a close or a rename is reported without
+    // waiting out the quiet window — here 20 s, so a set that arrives within 10 s can only
+    // have been flushed at once (with the option off the same save takes the full window).
+    WatchOptions slowWindow(const fs::path& root, bool flushCompleteSaves) {
+        WatchOptions options = testOptions(root, Backend::Inotify);
+        options.quietWindow = std::chrono::seconds(20);
+        options.maxLatency = std::chrono::seconds(40);
+        options.flushCompleteSaves = flushCompleteSaves;
+        return options;
+    }
+
+    TEST_CASE("a save renamed into place is flushed at once, the next one soon after is not") {
+        TempFolder temp;
+        writeFile(temp / "Hot.cs", "0");
+        auto watcher = startOrFail(slowWindow(temp.path(), true));
+        writeFile(temp / "staging.tmp", "// saved atomically");
+        fs::rename(temp / "staging.tmp", temp / "Hot.cs");
+        auto set = watcher->waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(10));
+        REQUIRE(set.has_value());
+        CHECK(set->modified == Paths{temp / "Hot.cs"});
+        CHECK(set->firstSeen.has_value());
+
+        // A second save right after it (within a quiet window of the flushed one) is taken for
+        // part of a burst: it waits for the window.
+        writeWithSyscalls(temp / "Hot.cs", O_WRONLY | O_TRUNC, "// written ", "in place");
+        CHECK_FALSE(watcher->waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(2)));
+    }
+
+    TEST_CASE("without flushCompleteSaves the same save waits for the quiet window") {
+        TempFolder temp;
+        writeFile(temp / "Hot.cs", "0");
+        auto watcher = startOrFail(slowWindow(temp.path(), false));
+        writeFile(temp / "staging.tmp", "// saved atomically");
+        fs::rename(temp / "staging.tmp", temp / "Hot.cs");
+        CHECK_FALSE(watcher->waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(2)));
+    }
+}

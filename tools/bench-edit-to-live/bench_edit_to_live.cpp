@@ -38,12 +38,17 @@
 // The first edit of every host is a warm-up (first build of the compile server, first
 // reload's JIT) and not measured.
 //
-//   bench_edit_to_live [--quick] [--json] [--edits N]   --quick: 5 edits per case, else 15
+//   bench_edit_to_live [--quick] [--json] [--edits N] [--baseline OLD_SCRIPTHOST]
+//   --quick: 5 edits per case, else 15; --baseline: an older build measured warm in the same
+//   run (the ratio is baseline / this build). The warm edits' time is broken down by the
+//   reload report's timeline line (watcher, build, wait for the loop, load, warm, swap) and
+//   what is left (first tick: the new code's first frame and its log line).
 // Table to stdout by default; --json prints one JSON object to stdout. Progress to stderr.
 #include "../bench-common/sample_stats.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <boost/process.hpp>
 #include <chrono>
 #include <cmath>
@@ -291,8 +296,15 @@ private:
     bool closed_ = false;
 };
 
+// Where each edit's time went, from the reload report's timeline line (the host's own
+// clock from the first file event to the swap) plus what is left: the first frame of the new
+// code and its log line ("first tick").
+constexpr const char* kParts[] = {"watcher", "build", "wait", "load", "warm", "swap", "first tick"};
+constexpr std::size_t kPartCount = std::size(kParts);
+
 struct Samples {
     std::vector<double> latencyMs, buildMs;
+    std::array<std::vector<double>, kPartCount> partsMs; // empty when the host has no timeline
 };
 
 /// Starts a host on the project, makes `edits` measured edits (after one warm-up), stops it.
@@ -305,6 +317,9 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
     host.waitFor([](const std::string& m) { return m == "[script] edit-to-live probe 1"; },
                  kStartTimeout, "the host's first frame");
     static const std::regex buildTime(R"(^reload #\d+ ok: .* build ([0-9.]+) ms)");
+    static const std::regex timeline(
+        R"(timeline: live ([0-9.]+) ms after the save \(watcher ([0-9.]+), build ([0-9.]+), )"
+        R"(wait ([0-9.]+), load ([0-9.]+), warm ([0-9.]+), swap ([0-9.]+)\))");
     Samples out;
     for (int e = 0; e <= edits; ++e) {
         const int edit = ++nextEdit;
@@ -321,8 +336,15 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
             kEditTimeout, fmt::format("the reload report of edit {}", edit));
         std::regex_search(report.message, m, buildTime);
         if (e > 0) { // edit 0: warm-up
-            out.latencyMs.push_back(msBetween(saved, live.at));
+            const double latency = msBetween(saved, live.at);
+            out.latencyMs.push_back(latency);
             out.buildMs.push_back(std::stod(m[1].str()));
+            std::smatch t;
+            if (std::regex_search(report.message, t, timeline)) {
+                for (std::size_t i = 0; i + 1 < kPartCount; ++i)
+                    out.partsMs[i].push_back(std::stod(t[i + 2].str()));
+                out.partsMs[kPartCount - 1].push_back(latency - std::stod(t[1].str()));
+            }
         }
         std::this_thread::sleep_for(kSettle);
     }
@@ -332,7 +354,17 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
 struct Case {
     std::string label; // "demo (7 files)"
     Samples warm, cold;
+    std::optional<Samples> baseline; // warm, with the --baseline binary
 };
+
+nlohmann::ordered_json partsJson(const Samples& s) {
+    nlohmann::ordered_json parts = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < kPartCount; ++i) {
+        if (!s.partsMs[i].empty())
+            parts[kParts[i]] = median(s.partsMs[i]);
+    }
+    return parts;
+}
 
 } // namespace
 
@@ -341,11 +373,14 @@ int main(int argc, char** argv) {
                  "warm compile server vs cold mcs, with the real scripthost binary"};
     bool quick = false, json = false;
     int edits = 0;
-    fs::path exe = SCRIPTHOST_EXE, game = DEMO_GAME_MODULE, demo = DEMO_GAME_DIR;
+    fs::path exe = SCRIPTHOST_EXE, game = DEMO_GAME_MODULE, demo = DEMO_GAME_DIR, baseline;
     app.add_flag("--quick", quick, "5 measured edits per case instead of 15");
     app.add_flag("--json", json, "Print one JSON object instead of a table");
     app.add_option("--edits", edits, "Measured edits per case")->check(CLI::PositiveNumber);
     app.add_option("--scripthost", exe, "The scripthost binary")->capture_default_str();
+    app.add_option("--baseline", baseline,
+                   "Another scripthost binary (an older build) measured warm in the same run; "
+                   "its ratio is reported");
     app.add_option("--game", game, "The demo game module")->capture_default_str();
     app.add_option("--demo", demo, "The demo-game folder (scripts/, scene.json)")
         ->capture_default_str();
@@ -365,6 +400,8 @@ int main(int argc, char** argv) {
             Case c{fmt::format("{} ({} files)", p.name, p.files), {}, {}};
             c.cold = measure(exe, p, true, edits, nextEdit);
             c.warm = measure(exe, p, false, edits, nextEdit);
+            if (!baseline.empty())
+                c.baseline = measure(baseline, p, false, edits, nextEdit);
             cases.push_back(std::move(c));
         }
     } catch (const std::exception& e) {
@@ -386,12 +423,25 @@ int main(int argc, char** argv) {
                                {"build_median_ms", median(c.cold.buildMs)},
                                {"baseline", ""},
                                {"ratio", 1.0}});
-            results.push_back({{"name", fmt::format("edit-to-live, {}: warm server", c.label)},
+            const std::string warm = fmt::format("edit-to-live, {}: warm server", c.label);
+            results.push_back({{"name", warm},
                                {"median_ms", median(c.warm.latencyMs)},
                                {"p95_ms", p95(c.warm.latencyMs)},
                                {"build_median_ms", median(c.warm.buildMs)},
+                               {"breakdown_median_ms", partsJson(c.warm)},
                                {"baseline", cold},
                                {"ratio", median(c.warm.latencyMs) / median(c.cold.latencyMs)}});
+            if (c.baseline) {
+                results.push_back(
+                    {{"name", fmt::format("edit-to-live, {}: warm server, baseline build", c.label)},
+                     {"scripthost", baseline.string()},
+                     {"median_ms", median(c.baseline->latencyMs)},
+                     {"p95_ms", p95(c.baseline->latencyMs)},
+                     {"build_median_ms", median(c.baseline->buildMs)},
+                     {"breakdown_median_ms", partsJson(*c.baseline)},
+                     {"baseline", warm},
+                     {"ratio", median(c.baseline->latencyMs) / median(c.warm.latencyMs)}});
+            }
         }
         fmt::print("{}\n", nlohmann::ordered_json{{"benchmark", "edit-to-live"},
                                                   {"edits", edits},
@@ -409,6 +459,27 @@ int main(int argc, char** argv) {
                    median(c.cold.latencyMs), p95(c.cold.latencyMs), median(c.warm.latencyMs),
                    p95(c.warm.latencyMs), median(c.warm.latencyMs) / median(c.cold.latencyMs),
                    fmt::format("{:.1f} / {:.1f}", median(c.cold.buildMs), median(c.warm.buildMs)));
+        if (c.baseline) {
+            fmt::print("{:<24} {:>12} {:>9} {:>12.1f} {:>9.1f} {:>10} {:>18}\n",
+                       "  baseline build", "", "", median(c.baseline->latencyMs),
+                       p95(c.baseline->latencyMs), "", fmt::format("warm {:.1f}", median(c.baseline->buildMs)));
+        }
+    }
+    fmt::print("\nwhere the warm edits' time went (medians, ms; the host's timeline, first tick = "
+               "the rest)\n{:<24}", "case");
+    for (const char* part : kParts)
+        fmt::print(" {:>10}", part);
+    fmt::print("\n");
+    auto row = [](const std::string& label, const Samples& s) {
+        fmt::print("{:<24}", label);
+        for (const auto& part : s.partsMs)
+            fmt::print(" {:>10}", part.empty() ? std::string("-") : fmt::format("{:.1f}", median(part)));
+        fmt::print("\n");
+    };
+    for (const Case& c : cases) {
+        row(c.label, c.warm);
+        if (c.baseline)
+            row("  baseline build", *c.baseline);
     }
     return 0;
 }

@@ -7,8 +7,9 @@ namespace scripthost::watcher::detail {
 namespace fs = std::filesystem;
 
 ChangeCoalescer::ChangeCoalescer(FileIndex known, std::chrono::milliseconds quietWindow,
-                                 std::chrono::milliseconds maxLatency)
-    : known_(std::move(known)), quietWindow_(quietWindow), maxLatency_(maxLatency) {}
+                                 std::chrono::milliseconds maxLatency, bool flushCompleteSaves)
+    : known_(std::move(known)), quietWindow_(quietWindow), maxLatency_(maxLatency),
+      flushCompleteSaves_(flushCompleteSaves) {}
 
 void ChangeCoalescer::touch(Clock::time_point now) {
     if (pending_.empty()) {
@@ -47,7 +48,7 @@ std::optional<ChangeCoalescer::Clock::time_point> ChangeCoalescer::deadline() co
     const bool settled = std::all_of(pending_.begin(), pending_.end(),
                                      [](const auto& entry) { return entry.second.complete; });
     const bool afterQuiet = !flushedEvent_ || firstEvent_ >= *flushedEvent_ + quietWindow_;
-    if (settled && afterQuiet) {
+    if (flushCompleteSaves_ && settled && afterQuiet) {
         return lastEvent_;
     }
     return std::min(lastEvent_ + quietWindow_, firstEvent_ + maxLatency_);
@@ -64,6 +65,9 @@ bool ChangeCoalescer::overdue(Clock::time_point now) const {
 
 ChangeSet ChangeCoalescer::flush() {
     ChangeSet changes;
+    if (!pending_.empty()) {
+        changes.firstSeen = firstEvent_;
+    }
     for (const auto& [file, observed] : pending_) {
         const auto stamp = observed.exists ? stampOf(file) : std::nullopt;
         const auto knownIt = known_.find(file);

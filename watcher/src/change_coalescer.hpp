@@ -17,7 +17,7 @@ namespace scripthost::watcher::detail {
 // (temp-file-and-rename, backup renames, probe files) come out as one modification, and
 // create+delete cancel out. Time is passed in, so the logic is testable without a clock.
 //
-// When every pending file is known to be completely written (the writer closed it, or it
+// With flushCompleteSaves: when every pending file is known to be completely written (the writer closed it, or it
 // was renamed into place: editors' saves end one of these two ways) and the files had been
 // quiet for a quiet window before, the changes are due at once: nothing is gained by
 // waiting, and a later save supersedes the build anyway. A file still being written, any
@@ -29,7 +29,7 @@ public:
 
     // Starts from the files known to exist (the initial scan).
     ChangeCoalescer(FileIndex known, std::chrono::milliseconds quietWindow,
-                    std::chrono::milliseconds maxLatency);
+                    std::chrono::milliseconds maxLatency, bool flushCompleteSaves = false);
 
     // The file was created, written, or moved in. `complete`: the event says the file is
     // whole now (closed after writing, or moved into place), not that it is being written.
@@ -73,6 +73,7 @@ private:
     std::map<std::filesystem::path, Observation> pending_;
     std::chrono::milliseconds quietWindow_;
     std::chrono::milliseconds maxLatency_;
+    bool flushCompleteSaves_;
     Clock::time_point firstEvent_{};
     Clock::time_point lastEvent_{};
     std::optional<Clock::time_point> flushedEvent_; // the last event of the last flush

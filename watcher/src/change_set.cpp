@@ -26,6 +26,9 @@ void ChangeSet::normalize() {
 }
 
 void ChangeSet::mergeLater(const ChangeSet& later) {
+    if (later.firstSeen && (!firstSeen || *later.firstSeen < *firstSeen)) {
+        firstSeen = later.firstSeen;
+    }
     std::map<fs::path, Kind> state;
     for (const auto& p : added) {
         state[p] = Kind::Added;

@@ -158,7 +158,7 @@ SourceWatcher::start(WatchOptions options) {
     }
 
     ChangeCoalescer coalescer(std::move(initial), impl->options.quietWindow,
-                              impl->options.maxLatency);
+                              impl->options.maxLatency, impl->options.flushCompleteSaves);
     try {
         impl->thread = std::jthread(
             [raw = impl.get(), coalescer = std::move(coalescer)](std::stop_token stop) mutable {

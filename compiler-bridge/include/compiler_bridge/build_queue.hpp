@@ -19,6 +19,7 @@ struct FinishedBuild {
     BuildId id = 0;
     CompileRequest request;
     CompileResult result;
+    std::chrono::steady_clock::time_point finishedAt{}; ///< when the worker had the result
 };
 
 /// Counters since construction.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,19 @@ struct DelegateOutcome {
 
 [[nodiscard]] const char* outcomeName(DelegateOutcome::Kind kind) noexcept;
 
+/// Where a live reload's wall time went, from the first file event the watcher saw to the
+/// swap (the new code runs from the next frame). Each span includes whatever waited in it
+/// (the frames between stages among them), so they add up to `totalMs`.
+struct ReloadTimeline {
+    double watcherMs = 0; ///< first file event -> the reload coordinator took the change
+    double buildMs = 0;   ///< build submitted -> finished (behind a superseded build too)
+    double waitMs = 0;    ///< build finished -> the reload's first stage began
+    double loadMs = 0;    ///< the load and reserve stages
+    double warmMs = 0;    ///< the JIT warm-up slices
+    double swapMs = 0;    ///< warm-up done -> swapped
+    double totalMs = 0;   ///< first file event -> swapped
+};
+
 /// One reload, successful or not. A failed reload changed nothing: the old generation
 /// kept running.
 struct ReloadReport {
@@ -105,6 +119,8 @@ struct ReloadReport {
     /// are aborted as it unloads; the unloader logs whether they stopped, and one that
     /// did not is a warning in the next report.
     std::vector<std::string> stoppedThreads;
+    /// For a reload started by a file change and run by the reload coordinator.
+    std::optional<ReloadTimeline> timeline;
 
     /// A readable block: one line of outcome and timings, then one line per notable event.
     [[nodiscard]] std::string describe() const;

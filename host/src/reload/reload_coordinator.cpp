@@ -77,6 +77,14 @@ struct ReloadCoordinator::Impl {
     std::int64_t lastFrameSeen = 0;
     std::vector<double> reloadFrameMs; // the frames that carried a stage
     StageCosts costs;
+    // The timeline of the build in flight and of the reload in progress (ReloadTimeline).
+    struct Timing {
+        std::optional<Clock::time_point> firstSeen; ///< the first file event (none: forced)
+        Clock::time_point submitted, finished, started, loaded, warmed;
+    };
+    std::optional<Clock::time_point> pendingSince; // the earliest first event not yet built
+    Timing building, reloading;
+    std::optional<Clock::time_point> swappedAt;
 
     void log(const ReloadReport& report) const {
         if (report.success) {
@@ -111,6 +119,8 @@ struct ReloadCoordinator::Impl {
     }
 
     void note(const watcher::ChangeSet& changes) {
+        if (changes.firstSeen && (!pendingSince || *changes.firstSeen < *pendingSince))
+            pendingSince = changes.firstSeen;
         for (const auto* list : {&changes.added, &changes.modified, &changes.removed}) {
             for (const auto& path : *list)
                 pendingTrigger.insert(path.string());
@@ -138,6 +148,7 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
         watcher::WatchOptions watch;
         watch.roots = impl->options.scriptDirs;
         watch.quietWindow = impl->options.quietWindow;
+        watch.flushCompleteSaves = true; // a save builds at once; a later one supersedes it
         watch.backend =
             impl->options.pollingWatcher ? watcher::Backend::Polling : watcher::Backend::Automatic;
         auto started = watcher::SourceWatcher::start(std::move(watch));
@@ -283,6 +294,8 @@ std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
         m.inFlightTrigger.push_back("forced");
     m.pendingTrigger.clear();
     m.forced = false;
+    m.building = Impl::Timing{m.pendingSince, Clock::now(), {}, {}, {}, {}};
+    m.pendingSince.reset();
     if (!request) {
         ReloadReport report = m.failedBefore("build", {request.error().message}, 0);
         m.log(report);
@@ -315,6 +328,9 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
                                                    buildMs);
     m.reload->beforeStage = beforeStage;
     m.reload->afterStage = afterStage;
+    m.reloading = m.building; // the queue only hands out the newest submission's build
+    m.reloading.finished = finished.finishedAt;
+    m.reloading.started = m.reloading.loaded = m.reloading.warmed = Clock::now();
     return std::nullopt;
 }
 
@@ -323,11 +339,31 @@ std::optional<ReloadReport> ReloadCoordinator::advance() {
     const ReloadStage stage = m.reload->next();
     const auto started = Clock::now();
     m.reload->step(kWarmSlice);
-    m.costs.record(stage, Clock::now() - started);
+    const auto ended = Clock::now();
+    m.costs.record(stage, ended - started);
+    if (stage == ReloadStage::Load || stage == ReloadStage::Reserve)
+        m.reloading.loaded = m.reloading.warmed = ended;
+    else if (stage == ReloadStage::Warm)
+        m.reloading.warmed = ended;
+    else if (stage == ReloadStage::Swap)
+        m.swappedAt = ended;
     if (!m.reload->done())
         return std::nullopt;
     ReloadReport report = m.reload->takeReport();
     m.reload.reset();
+    if (report.success && m.reloading.firstSeen) {
+        // The swap ended in the stage just run (the unload after it is not on the way).
+        const Impl::Timing& t = m.reloading;
+        const auto swapped = m.swappedAt.value_or(Clock::now());
+        auto ms = [](Clock::time_point from, Clock::time_point to) {
+            return std::chrono::duration<double, std::milli>(to - from).count();
+        };
+        report.timeline = ReloadTimeline{ms(*t.firstSeen, t.submitted), ms(t.submitted, t.finished),
+                                         ms(t.finished, t.started),     ms(t.started, t.loaded),
+                                         ms(t.loaded, t.warmed),        ms(t.warmed, swapped),
+                                         ms(*t.firstSeen, swapped)};
+    }
+    m.swappedAt.reset();
     m.log(report);
     m.awaitingStall = report;
     return report;

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 namespace scripthost::watcher {
@@ -14,6 +16,9 @@ struct ChangeSet {
     // Events were missed (inotify queue overflow, backend switch, explicit rescan): the lists
     // come from comparing a full scan with the last reported state.
     bool rescanned = false;
+    // When the watcher saw the first event of this set (none for a rescan): where a reload's
+    // edit-to-live time starts.
+    std::optional<std::chrono::steady_clock::time_point> firstSeen;
 
     // True when no file is listed (a rescanned set may still be empty).
     [[nodiscard]] bool empty() const noexcept {
@@ -32,7 +37,11 @@ struct ChangeSet {
     // Sorts and deduplicates the three lists.
     void normalize();
 
-    friend bool operator==(const ChangeSet&, const ChangeSet&) = default;
+    // The same files and the same flag (when they were seen is not part of what changed).
+    friend bool operator==(const ChangeSet& a, const ChangeSet& b) {
+        return a.added == b.added && a.modified == b.modified && a.removed == b.removed &&
+               a.rescanned == b.rescanned;
+    }
 };
 
 } // namespace scripthost::watcher

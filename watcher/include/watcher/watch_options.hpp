@@ -32,6 +32,13 @@ struct WatchOptions {
     PathFilter filter = PathFilter::scriptSources();
     // Events separated by less than this are coalesced into one ChangeSet.
     std::chrono::milliseconds quietWindow{30};
+    // Flush a ChangeSet at once, without waiting out the quiet window, when every file in it
+    // is complete — closed after writing or renamed into place (inotify only) — and nothing
+    // had changed for a quiet window before: what a host that rebuilds on save wants (a later
+    // save supersedes its build). Writes still open, deletions (which may be half of a backup
+    // rename) and saves in quick succession still wait for the quiet window. Off: every set
+    // waits for the quiet window, so a burst of saves to several files comes as one set.
+    bool flushCompleteSaves = false;
     // A ChangeSet is emitted at most this long after its first event, even if events keep
     // arriving (a file written continuously is still reported).
     std::chrono::milliseconds maxLatency{1000};
