@@ -25,12 +25,13 @@
 //          folder beside the scripts (same file system) and renaming it over the old one,
 //          as editors that save atomically do;
 //   end    the moment the probe's line for this edit is read from the host's stderr.
-// So the figure includes: the inotify event and the watcher's quiet window (30 ms
-// debounce), collecting the sources and the whole build (every file of the project; warm
-// server or a cold mcs), the wait for the next frame boundary and the reload's stages,
-// one per frame boundary as ReloadCoordinator spreads them (load, warm/JIT, snapshot-
-// restore-swap), the new generation's first tick up to the probe's Update, and the log
-// line's trip through spdlog and a pipe (microseconds). The host runs paced at its default
+// So the figure includes: the inotify event and the watcher (a rename into place is a
+// complete save, flushed without the 30 ms quiet window), collecting the sources and the
+// whole build (every file of the project; warm server or a cold mcs), the wait for the loop
+// and the reload's stages as ReloadCoordinator runs them (load, warm/JIT, snapshot-restore-
+// swap: at frame boundaries and in the time the paced loop would sleep), the new
+// generation's first tick up to the probe's Update, and the log line's trip through spdlog
+// and a pipe (microseconds). The host runs paced at its default
 // 60 Hz, as a game would, so the frame boundaries cost what they cost a game.
 // After each edit the bench waits for the reload's report line (logged once the old
 // generation is unloaded and the stall measured) and reads its build time from it
