@@ -329,12 +329,23 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
         const auto saved = Clock::now();
         writeFile(staged, probeSource(edit));
         fs::rename(staged, p.scripts / "EditProbe.cs");
-        const Line live = host.waitFor([&](const std::string& m) { return m == marker; },
-                                       kEditTimeout, fmt::format("edit {} to go live", edit));
+        // The probe's line and the reload's report, in either order: the report is logged
+        // when the reload's last stage ends, which can be before or after the first frame of
+        // the new code.
+        std::optional<Line> liveLine, reportLine;
+        while (!liveLine || !reportLine) {
+            Line line = host.waitFor(
+                [&](const std::string& msg) {
+                    return (!liveLine && msg == marker) ||
+                           (!reportLine && std::regex_search(msg, buildTime));
+                },
+                kEditTimeout,
+                fmt::format("edit {} to go live and its reload report", edit));
+            (line.message == marker ? liveLine : reportLine) = std::move(line);
+        }
+        const Line& live = *liveLine;
+        const Line& report = *reportLine;
         std::smatch m;
-        const Line report = host.waitFor(
-            [&](const std::string& msg) { return std::regex_search(msg, m, buildTime); },
-            kEditTimeout, fmt::format("the reload report of edit {}", edit));
         std::regex_search(report.message, m, buildTime);
         if (e > 0) { // edit 0: warm-up
             const double latency = msBetween(saved, live.at);

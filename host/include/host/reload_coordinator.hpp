@@ -97,7 +97,8 @@ private:
     std::optional<ReloadReport> startReload(compiler::FinishedBuild finished);
     explicit ReloadCoordinator(std::unique_ptr<Impl> impl);
     void publish(ReloadReport report);
-    std::optional<ReloadReport> advance(); // the next stage of the reload in progress
+    /// The next stage of the reload in progress (the warm stage: one slice of `warmSlice`).
+    std::optional<ReloadReport> advance(std::chrono::microseconds warmSlice);
     std::unique_ptr<Impl> impl_;
     std::deque<ReloadReport> reports_;
 };

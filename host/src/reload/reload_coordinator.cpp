@@ -238,14 +238,14 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     if (auto failed = submitChanges())
         return failed;
     if (m.reload) // one reload at a time, one stage per frame boundary
-        return newFrame ? advance() : std::nullopt;
+        return newFrame ? advance(kWarmSlice) : std::nullopt;
 
     auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();
     if (!finished)
         return std::nullopt;
     if (auto failed = startReload(std::move(*finished)))
         return failed;
-    return advance(); // the load stage runs at this frame boundary
+    return advance(kWarmSlice); // the load stage runs at this frame boundary
 }
 
 void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until) {
@@ -253,9 +253,18 @@ void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
     for (;;) {
         const auto now = Clock::now();
         if (m.reload) {
+            // The warm stage JITs in slices: here a slice is as long as the time left allows.
+            if (m.reload->next() == ReloadStage::Warm) {
+                const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+                    until - now - kIdleMargin);
+                if (left < kWarmSlice / 2)
+                    return;
+                (void)advance(left);
+                continue;
+            }
             if (now + m.costs.expected(m.reload->next()) + kIdleMargin > until)
                 return;
-            (void)advance();
+            (void)advance(kWarmSlice);
             continue;
         }
         if (submitChanges())
@@ -334,11 +343,11 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
     return std::nullopt;
 }
 
-std::optional<ReloadReport> ReloadCoordinator::advance() {
+std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds warmSlice) {
     Impl& m = *impl_;
     const ReloadStage stage = m.reload->next();
     const auto started = Clock::now();
-    m.reload->step(kWarmSlice);
+    m.reload->step(warmSlice);
     const auto ended = Clock::now();
     m.costs.record(stage, ended - started);
     if (stage == ReloadStage::Load || stage == ReloadStage::Reserve)
