@@ -125,6 +125,8 @@ Result<Scene> Daemon::startingScene() {
         auto loaded = state_->load();
         if (!loaded)
             return std::unexpected(loaded.error());
+        for (const std::filesystem::path& stale : loaded->staleRemoved)
+            spdlog::info("removed {}, a save a host that is gone never finished", stale.string());
         if (!loaded->movedAsideTo.empty()) {
             spdlog::error("state file {} is corrupt ({}); moved it to {} and started without it",
                           state_->path().string(), loaded->problem, loaded->movedAsideTo.string());

@@ -23,26 +23,13 @@ std::string idText(ObjectId id) {
     return std::to_string(id.index) + ":" + std::to_string(id.generation);
 }
 
-/// "3:1", "#3:1" or a packed number → an id; anything else → null id.
+/// A packed number or any text form ObjectId::fromText reads → an id; anything else → null id.
 ObjectId parseId(const json& value) {
     if (value.is_number_unsigned())
         return ObjectId::unpack(value.get<std::uint64_t>());
     if (!value.is_string())
         return {};
-    std::string_view text = value.get_ref<const std::string&>();
-    if (text.starts_with('#'))
-        text.remove_prefix(1);
-    const std::size_t colon = text.find(':');
-    if (colon == std::string_view::npos)
-        return {};
-    ObjectId id;
-    const auto a = std::from_chars(text.data(), text.data() + colon, id.index);
-    const auto b =
-        std::from_chars(text.data() + colon + 1, text.data() + text.size(), id.generation);
-    if (a.ec != std::errc() || b.ec != std::errc() || a.ptr != text.data() + colon ||
-        b.ptr != text.data() + text.size())
-        return {};
-    return id;
+    return ObjectId::fromText(value.get_ref<const std::string&>()).value_or(ObjectId{});
 }
 
 std::expected<std::string, control::CommandError> requireString(const json& body,

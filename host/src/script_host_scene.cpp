@@ -11,11 +11,17 @@ RefResolver ScriptHost::sceneResolver(const std::unordered_map<std::uint64_t, Ob
                                       const std::vector<ObjectId>& sceneEntities) const {
     return [this, &remap, &sceneEntities](const nlohmann::json& ref) -> Result<ObjectId> {
         if (auto id = ref.find("id"); id != ref.end()) {
-            if (!id->is_number_unsigned())
-                return fail("a reference's id must be a number");
-            if (auto it = remap.find(id->get<std::uint64_t>()); it != remap.end())
+            // The packed number, or the text forms `entities` and the logs print ("3:1").
+            std::optional<ObjectId> text;
+            if (id->is_string())
+                text = ObjectId::fromText(id->get_ref<const std::string&>());
+            if (!id->is_number_unsigned() && !text)
+                return fail("a reference's id is a number or \"index:generation\" (\"3:1\", "
+                            "\"#3:1\"), got " + id->dump());
+            const std::uint64_t packed = text ? text->packed() : id->get<std::uint64_t>();
+            if (auto it = remap.find(packed); it != remap.end())
                 return it->second;
-            const ObjectId direct = ObjectId::unpack(id->get<std::uint64_t>());
+            const ObjectId direct = ObjectId::unpack(packed);
             if (world_.isAlive(direct))
                 return direct;
             return fail("no object with id " + id->dump() + " in the scene or the world");

@@ -1,6 +1,8 @@
 #include "host/state_file.hpp"
 
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
@@ -16,10 +18,35 @@ std::string systemError(const std::string& what) {
     return what + ": " + std::strerror(errno);
 }
 
+// FILE.tmp-<pid> beside `path` whose process is gone: a save that never reached its rename.
+std::vector<std::filesystem::path> removeStaleTemporaries(const std::filesystem::path& path) {
+    std::vector<std::filesystem::path> removed;
+    const std::string prefix = path.filename().string() + ".tmp-";
+    const std::filesystem::path folder =
+        path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!name.starts_with(prefix) || !entry.is_regular_file(ec))
+            continue;
+        const std::string pidText = name.substr(prefix.size());
+        pid_t pid = 0;
+        const auto parsed = std::from_chars(pidText.data(), pidText.data() + pidText.size(), pid);
+        if (parsed.ec != std::errc() || parsed.ptr != pidText.data() + pidText.size() || pid <= 0)
+            continue; // not ours
+        if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH)
+            continue; // a live host may be saving right now
+        if (std::filesystem::remove(entry.path(), ec))
+            removed.push_back(entry.path());
+    }
+    return removed;
+}
+
 } // namespace
 
 Result<StateFile::Loaded> StateFile::load() const {
     Loaded loaded;
+    loaded.staleRemoved = removeStaleTemporaries(path_);
     std::error_code ec;
     if (!std::filesystem::exists(path_, ec))
         return loaded;

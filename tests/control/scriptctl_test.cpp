@@ -106,6 +106,18 @@ TEST_CASE("scriptctl: --json status prints the result object and exits 0") {
     CHECK(ctl.err().empty());
 }
 
+TEST_CASE("scriptctl: --json and --control are accepted after the command too") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"status", "--json", "--control", server->path().string()});
+    answerOne(*server, "status", [&](const Request& request) {
+        server->replyOk(request.client, request.id, kStatus);
+    });
+    CHECK(ctl.wait() == 0);
+    CHECK(json::parse(ctl.out()) == kStatus);
+    CHECK(ctl.err().empty());
+}
+
 TEST_CASE("scriptctl: status prints aligned key: value lines with the last reload's timings") {
     TempDir dir("control");
     auto server = openServer(dir / "control.sock");

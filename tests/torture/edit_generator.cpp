@@ -233,9 +233,10 @@ std::string EditGenerator::schemaEdit(std::vector<FieldDecl>& fields, Removed& r
 std::string EditGenerator::moodEdit(std::vector<int>& touched) {
     SharedTypes& types = editTypes();
     auto& mood = types.mood;
+    // At most 8 members, values from 0 to 15: an unused value is always there.
     auto unusedValue = [&] {
         for (;;) {
-            const std::int64_t v = pick(13);
+            const std::int64_t v = pick(16);
             if (types.moodByValue(v) == nullptr)
                 return v;
         }
@@ -243,6 +244,8 @@ std::string EditGenerator::moodEdit(std::vector<int>& touched) {
     for (int attempt = 0; attempt < 10; ++attempt) {
         switch (pick(4)) {
         case 0: { // add a member
+            if (mood.size() >= 8)
+                continue;
             MoodMember m{"M" + std::to_string(nextField_++), unusedValue()};
             mood.insert(mood.begin() + pick(static_cast<int>(mood.size()) + 1), m);
             return fmt::format("add member {} = {}", m.name, m.value);
@@ -277,7 +280,7 @@ std::string EditGenerator::moodEdit(std::vector<int>& touched) {
         default: { // bring a removed member back (its value parked at removal may return)
             std::erase_if(removedMoods_,
                           [&](const MoodMember& m) { return types.moodByName(m.name) != nullptr; });
-            if (removedMoods_.empty())
+            if (removedMoods_.empty() || mood.size() >= 8)
                 continue;
             MoodMember m = removedMoods_[static_cast<std::size_t>(
                 pick(static_cast<int>(removedMoods_.size())))];

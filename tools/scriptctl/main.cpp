@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
                  "3 cannot connect / timeout / connection lost."};
     app.set_version_flag("--version", std::string("scriptctl ") + SCRIPTHOST_VERSION);
     app.require_subcommand(1);
+    // --json, --control and --timeout anywhere on the line: `scriptctl status --json` too.
+    app.fallthrough();
 
     std::string socket;
     double timeoutSeconds = 10;

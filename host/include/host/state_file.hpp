@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 namespace scripthost {
 
@@ -22,9 +23,13 @@ public:
         std::optional<Scene> scene;         ///< empty: no state yet, or it was corrupt
         std::filesystem::path movedAsideTo; ///< where a corrupt file went, if it was
         std::string problem;                ///< why it was moved aside
+        /// Temporary files of saves a host that is gone never finished (FILE.tmp-<pid>, the
+        /// process no longer running), removed before reading.
+        std::vector<std::filesystem::path> staleRemoved;
     };
     /// Reads the state. A missing file is not an error (a first start); a corrupt one is
-    /// moved aside and reported in `problem`; failing to move it aside is an error.
+    /// moved aside and reported in `problem`; failing to move it aside is an error. First
+    /// removes what a host killed in the middle of a save left beside the file.
     [[nodiscard]] Result<Loaded> load() const;
     [[nodiscard]] Result<void> save(const Scene& scene) const;
     [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }

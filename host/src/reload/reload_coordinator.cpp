@@ -52,6 +52,7 @@ private:
         using namespace std::chrono_literals;
         switch (stage) {
         case ReloadStage::Load:
+        case ReloadStage::Reserve: // JIT-compiles the collections' code in the new domain
         case ReloadStage::Swap:
             return 12ms;
         case ReloadStage::Warm:

@@ -207,3 +207,26 @@ TEST_CASE("The schema describes arrays, lists and references") {
     CHECK(field("counterIn").typeName == "Tests.Counter");
     CHECK(field("entitiesOut").elementType().refTarget == RefTarget::Entity);
 }
+
+TEST_CASE("A reference written as JSON takes every id form the host prints: packed, \"3:1\", "
+          "\"#3:1\", \"e3v1\"") {
+    auto host = makeHost();
+    const ObjectId a = host->world().createEntity("Alpha");
+    const std::string index = std::to_string(a.index), generation = std::to_string(a.generation);
+    for (const json& id : {json(a.packed()), json(index + ":" + generation),
+                           json("#" + index + ":" + generation),
+                           json("e" + index + "v" + generation)}) {
+        CAPTURE(id.dump());
+        const ObjectId s = spawnScript(*host, "Tests.MarshalEcho", json{{"entityIn", {{"id", id}}}});
+        CHECK(fieldOf<ObjectRef>(*host, s, "entityIn").id == a);
+    }
+    for (const json& bad : {json("3:"), json("x:1"), json(index + ":0"), json(-1)}) {
+        CAPTURE(bad.dump());
+        const ObjectId entity = host->world().createEntity("Holder");
+        auto added = host->addScript(entity, SceneScript{"Tests.MarshalEcho",
+                                                         json{{"entityIn", {{"id", bad}}}}});
+        REQUIRE_FALSE(added);
+        CHECK_MESSAGE(added.error().message.find("\"index:generation\"") != std::string::npos,
+                      added.error().message);
+    }
+}
