@@ -3,6 +3,8 @@
 #include "server_protocol.hpp"
 
 #include <boost/process/args.hpp>
+#include <boost/process/env.hpp>
+#include <boost/process/environment.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/posix.hpp>
 #include <cerrno>
@@ -58,9 +60,13 @@ CompileServerProcess::spawn(const ServerCommand& command) {
         args.emplace_back("--warmup");
     }
     try {
+        bp::environment environment = boost::this_process::environment();
+        if (!command.gcParams.empty() && environment.find("MONO_GC_PARAMS") == environment.end()) {
+            environment["MONO_GC_PARAMS"] = command.gcParams;
+        }
         // dup2 onto 0/1/2 clears close-on-exec for those three; every other descriptor
         // made here stays close-on-exec, so neither mcs nor any later child inherits them.
-        bp::child child(bp::exe = command.mono.string(), bp::args = args,
+        bp::child child(bp::exe = command.mono.string(), bp::args = args, bp::env = environment,
                         bp::posix::fd.bind(0, theirs.get()), bp::posix::fd.bind(1, theirs.get()),
                         bp::posix::fd.bind(2, errorsWrite.get()));
         return std::unique_ptr<CompileServerProcess>(

@@ -22,6 +22,9 @@ struct ServerCommand {
     std::filesystem::path server;      ///< scripthost-compile-server.exe
     std::filesystem::path mcsAssembly; ///< mcs.exe the server loads
     bool warmUp = true;                ///< let the server JIT mcs with a throw-away build first
+    /// MONO_GC_PARAMS for the server (empty: none set). Only used when the environment has
+    /// none of its own, so an exported MONO_GC_PARAMS still wins.
+    std::string gcParams;
 };
 
 /// The server's answer to one BUILD.

@@ -60,8 +60,8 @@ struct WarmCompiler::State {
         if (!std::filesystem::is_regular_file(options.server, ec)) {
             return "cannot find the compile server at " + options.server.string();
         }
-        auto started = CompileServerProcess::spawn(
-            {mono, options.server, options.mcsAssembly, options.serverWarmUp});
+        auto started = CompileServerProcess::spawn({mono, options.server, options.mcsAssembly,
+                                                    options.serverWarmUp, options.serverGcParams});
         if (!started) {
             return started.error();
         }

@@ -1,10 +1,13 @@
 // WarmCompiler: the resident compile server, its state across builds, and its fallbacks.
+#include "compiler_bridge/cold_compiler.hpp"
 #include "compiler_bridge/warm_compiler.hpp"
 #include "compiler_test_support.hpp"
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <doctest/doctest.h>
+#include <optional>
 
 using namespace scripthost::compiler;
 using namespace scripthost::testing;
@@ -257,4 +260,118 @@ TEST_CASE("warm: recycling after N builds restarts the server and keeps results 
         CHECK(fileContains(result.output, "Generation" + std::to_string(i)));
     }
     CHECK(compiler.stats().serverStarts == 3); // 2 + 2 + 1 builds
+}
+
+namespace {
+
+/// MONO_GC_PARAMS in a running process's environment (nullopt when it has none).
+std::optional<std::string> gcParamsOf(int pid) {
+    const std::string environ = readFile("/proc/" + std::to_string(pid) + "/environ");
+    const std::string key = "MONO_GC_PARAMS=";
+    for (std::size_t at = 0; at < environ.size();) {
+        const std::size_t end = std::min(environ.find('\0', at), environ.size());
+        if (environ.compare(at, key.size(), key) == 0) {
+            return environ.substr(at + key.size(), end - at - key.size());
+        }
+        at = end + 1;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+TEST_CASE("warm: the server runs with its GC parameters, unless the environment sets its own") {
+    TempDir dir("warm-gc");
+    const auto source = dir / "Script.cs";
+    writeFile(source, generationSource(1, false));
+    const char* exported = std::getenv("MONO_GC_PARAMS");
+    const std::optional<std::string> saved =
+        exported ? std::optional<std::string>(exported) : std::nullopt;
+    ::unsetenv("MONO_GC_PARAMS");
+    {
+        WarmCompilerOptions options;
+        options.serverGcParams = "nursery-size=16m";
+        WarmCompiler compiler(options);
+        const CompileResult result = compiler.compile(libraryRequest(dir / "a", {source}, "A"));
+        CHECK_MESSAGE(result.success, describe(result));
+        CHECK(result.backend == Backend::Warm);
+        REQUIRE(compiler.serverPid().has_value());
+        CHECK(gcParamsOf(*compiler.serverPid()) == std::optional<std::string>("nursery-size=16m"));
+    }
+    {
+        WarmCompilerOptions options;
+        options.serverGcParams = "";
+        WarmCompiler compiler(options);
+        compiler.warmUp();
+        REQUIRE(compiler.serverPid().has_value());
+        CHECK(gcParamsOf(*compiler.serverPid()) == std::nullopt);
+    }
+    ::setenv("MONO_GC_PARAMS", "nursery-size=8m", 1);
+    {
+        WarmCompiler compiler; // the default nursery-size=32m yields to the exported value
+        compiler.warmUp();
+        REQUIRE(compiler.serverPid().has_value());
+        CHECK(gcParamsOf(*compiler.serverPid()) == std::optional<std::string>("nursery-size=8m"));
+    }
+    if (saved) {
+        ::setenv("MONO_GC_PARAMS", saved->c_str(), 1);
+    } else {
+        ::unsetenv("MONO_GC_PARAMS");
+    }
+}
+
+TEST_CASE("warm: every default reference of mcs is still there (System.Xml, dynamic, LINQ)") {
+    // The server first builds without System.Xml and Microsoft.CSharp (CompileServer.cs,
+    // LeanArguments); a script that needs them must still build, warm.
+    TempDir dir("warm-refs");
+    WarmCompiler compiler;
+    const auto xml = dir / "Xml.cs";
+    writeFile(xml, "using System.Xml;\npublic class UsesXml {\n"
+                   "  public string F() { var d = new XmlDocument(); d.LoadXml(\"<a>7</a>\"); "
+                   "return d.DocumentElement.InnerText; }\n}\n");
+    const auto dyn = dir / "Dynamic.cs";
+    writeFile(dyn, "public class UsesDynamic {\n"
+                   "  public object F(dynamic d) { return d.Length + 1; }\n}\n");
+    const auto linq = dir / "Linq.cs";
+    writeFile(linq, "using System.Linq;\nusing System.Collections.Generic;\n"
+                    "public class UsesLinq {\n"
+                    "  public int F(List<int> xs) { return xs.Where(x => x > 1).Sum() + "
+                    "new Queue<int>().Count; }\n}\n");
+    int n = 0;
+    for (const auto& source : {xml, dyn, linq}) {
+        CAPTURE(source);
+        const CompileResult result =
+            compiler.compile(libraryRequest(dir / ("g" + std::to_string(n++)), {source}, "S"));
+        CHECK_MESSAGE(result.success, describe(result));
+        CHECK(result.backend == Backend::Warm);
+        CHECK(result.diagnostics.empty());
+    }
+    // A qualified name from System.Xml, with no using, too.
+    const auto qualified = dir / "Qualified.cs";
+    writeFile(qualified, "public class Q { public System.Xml.XmlNode Node; }\n");
+    const CompileResult result = compiler.compile(libraryRequest(dir / "q", {qualified}, "Q"));
+    CHECK_MESSAGE(result.success, describe(result));
+    CHECK(fileContains(result.output, "System.Xml"));
+}
+
+TEST_CASE("warm: a failing build reports exactly what cold mcs reports") {
+    TempDir dir("warm-same-errors");
+    WarmCompiler warm;
+    ColdCompiler cold;
+    const auto source = dir / "Broken.cs";
+    writeFile(source, "using System.Xml;\nusing Nowhere.AtAll;\n"
+                      "public class Broken {\n  XmlDocument doc;\n  Missing m;\n"
+                      "  int F() { return undefinedName; }\n}\n");
+    const CompileResult w = warm.compile(libraryRequest(dir / "w", {source}, "B"));
+    const CompileResult c = cold.compile(libraryRequest(dir / "c", {source}, "B"));
+    CHECK(w.backend == Backend::Warm);
+    CHECK_FALSE(w.success);
+    CHECK_FALSE(c.success);
+    REQUIRE(w.diagnostics.size() == c.diagnostics.size());
+    // Nowhere and Missing (mcs stops before method bodies); XmlDocument resolves.
+    REQUIRE(w.errorCount() == 2);
+    for (std::size_t i = 0; i < w.diagnostics.size(); ++i) {
+        CAPTURE(i);
+        CHECK(format(w.diagnostics[i]) == format(c.diagnostics[i]));
+    }
 }

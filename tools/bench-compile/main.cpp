@@ -1,4 +1,4 @@
-// bench_compile [--quick] [--json] [--runs N]
+// bench_compile [--quick] [--json] [--runs N] [--pause-ms N] [--server-gc-params P]
 // Save-to-assembly latency for 1 file and for 200 generated files, cold mcs vs the warm
 // compile server, measured two ways:
 //   compile — from compile() being called to the .dll existing (the compiler alone);
@@ -18,6 +18,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 #include <unistd.h>
 
 namespace {
@@ -107,10 +108,12 @@ void buildOnce(compiler::Compiler& compiler, const Project& project,
 }
 
 Samples measureCompile(compiler::Compiler& compiler, const Project& project,
-                       compiler::OutputGenerations& outputs, int runs, compiler::Backend expected) {
+                       compiler::OutputGenerations& outputs, int runs, compiler::Backend expected,
+                       std::chrono::milliseconds pause) {
     Samples samples;
     for (int run = -2; run < runs; ++run) { // two unmeasured runs first
         write(project.edited, classSource(0, run + 100));
+        std::this_thread::sleep_for(pause); // untimed: the gap between saves, if any
         const auto started = Clock::now();
         buildOnce(compiler, project, outputs, expected);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
@@ -173,10 +176,21 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     app.add_option("--server", server, "Path of scripthost-compile-server.exe")
         ->capture_default_str();
+    int pauseMs = 0;
+    app.add_option("--pause-ms", pauseMs,
+                   "Untimed pause before each compile case's build (0: back to back; the "
+                   "server empties its nursery after 100 ms idle, as between real saves)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    std::optional<std::string> serverGcParams;
+    app.add_option("--server-gc-params", serverGcParams,
+                   "MONO_GC_PARAMS of the compile server (none: Mono's defaults; default: "
+                   "WarmCompilerOptions' own)");
     CLI11_PARSE(app, argc, argv);
     if (quick && app.count("--runs") == 0) {
         runs = 5;
     }
+    const std::chrono::milliseconds pause(pauseMs);
 
     const fs::path scratch =
         fs::temp_directory_path() / fmt::format("scripthost-bench-compile-{}", ::getpid());
@@ -186,6 +200,9 @@ int main(int argc, char** argv) {
         compiler::ColdCompiler cold;
         compiler::WarmCompilerOptions options;
         options.server = server;
+        if (serverGcParams) {
+            options.serverGcParams = *serverGcParams == "none" ? "" : *serverGcParams;
+        }
         compiler::WarmCompiler warm(options);
         warm.warmUp();
         compiler::OutputGenerations outputs(scratch / "out", "Scripts");
@@ -194,8 +211,8 @@ int main(int argc, char** argv) {
             const std::string label = files == 1 ? "1 file" : fmt::format("{} files", files);
             using compiler::Backend;
             rows.push_back({"compile, " + label,
-                            measureCompile(cold, project, outputs, runs, Backend::Cold),
-                            measureCompile(warm, project, outputs, runs, Backend::Warm)});
+                            measureCompile(cold, project, outputs, runs, Backend::Cold, pause),
+                            measureCompile(warm, project, outputs, runs, Backend::Warm, pause)});
             rows.push_back({"save->dll, " + label,
                             measureSave(cold, project, outputs, runs, Backend::Cold),
                             measureSave(warm, project, outputs, runs, Backend::Warm)});
@@ -241,9 +258,11 @@ int main(int argc, char** argv) {
             results.push_back(cold);
             results.push_back(warm);
         }
-        fmt::print(
-            "{}\n",
-            nlohmann::json{{"benchmark", "compile"}, {"runs", runs}, {"results", results}}.dump());
+        fmt::print("{}\n", nlohmann::json{{"benchmark", "compile"},
+                                          {"runs", runs},
+                                          {"pause_ms", pauseMs},
+                                          {"results", results}}
+                               .dump());
         return 0;
     }
     fmt::print("bench_compile: {} runs per case (after 2 unmeasured), times in ms\n", runs);

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using UEngine;
 
 namespace Bench
@@ -29,12 +30,74 @@ namespace Bench
             return sum;
         }
 
+        /// The breakdown of the position read: n calls of each probe below (bench_dispatch
+        /// registers them), each doing one more part of UTransform.position's work.
+        public static float ReadProbe(string entity, int n, int which)
+        {
+            ulong id = UEntity.Find(entity).nativeId;
+            float sum = 0f;
+            Vector3 v;
+            switch (which)
+            {
+            case 0: for (int i = 0; i < n; i++) { IcallProbe.Empty(id, out v); sum += v.x; } break;
+            case 1: for (int i = 0; i < n; i++) { IcallProbe.Guard(id, out v); sum += v.x; } break;
+            case 2: for (int i = 0; i < n; i++) { IcallProbe.Lookup(id, out v); sum += v.x; } break;
+            case 3: for (int i = 0; i < n; i++) sum += IcallProbe.ByValue(id).x; break;
+            case 4: for (int i = 0; i < n; i++) { IcallProbe.RawEmpty(id, out v); sum += v.x; } break;
+            case 5: for (int i = 0; i < n; i++) { IcallProbe.RawLookup(id, out v); sum += v.x; } break;
+            case 6: { var t = new PreviousTransform(id); for (int i = 0; i < n; i++) sum += t.position.x; } break;
+            }
+            return sum;
+        }
+
         /// Baseline: n reads of a managed Vector3 (a static field; no transition).
         public static float ReadManagedVector(string entity, int n)
         {
             float sum = 0f;
             for (int i = 0; i < n; i++) sum += s_Field.x;
             return sum;
+        }
+    }
+}
+
+namespace Bench
+{
+    /// Internal calls with UTransform.position's signature that do part of its work each,
+    /// so the benchmark can say where the time of one call goes.
+    public static class IcallProbe
+    {
+        /// The transition alone: writes a constant.
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        public static extern void Empty(ulong entity, out Vector3 value);
+        /// The transition and the guard (the bound ScriptContext, the try/catch).
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        public static extern void Guard(ulong entity, out Vector3 value);
+        /// The transition, the guard and the lookup: the body of Internal_GetPosition.
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        public static extern void Lookup(ulong entity, out Vector3 value);
+        /// The transition with the Vector3 returned by value instead of through `out`.
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        public static extern Vector3 ByValue(ulong entity);
+        /// Empty, registered raw (mono_dangerous_add_raw_internal_call: no GC-safe transition).
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        public static extern void RawEmpty(ulong entity, out Vector3 value);
+        /// Lookup, registered raw.
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        public static extern void RawLookup(ulong entity, out Vector3 value);
+        /// UTransform.Internal_GetPosition as it was before the raw registration and the
+        /// hot path: the same-run baseline of the position figure.
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        public static extern void PreviousGetPosition(ulong entity, out Vector3 value);
+    }
+
+    /// UTransform.position's getter over the previous internal call.
+    public sealed class PreviousTransform
+    {
+        readonly ulong m_EntityId;
+        public PreviousTransform(ulong entityId) { m_EntityId = entityId; }
+        public Vector3 position
+        {
+            get { Vector3 v; IcallProbe.PreviousGetPosition(m_EntityId, out v); return v; }
         }
     }
 }

@@ -4,10 +4,13 @@
 //   managed dispatcher   one thunk call per frame; ScriptRuntime iterates the scripts
 //   thunk per script     one unmanaged thunk call per script per frame (C++ loop)
 //   runtime_invoke       one mono_runtime_invoke per script per frame (the baseline)
-//   icall Vector3 get    UTransform.position from C#, vs reading a managed Vector3
+//   icall Vector3 get    UTransform.position from C#, vs reading a managed Vector3; and its
+//                        breakdown: probes with the same signature doing the transition only,
+//                        + the guard, + the lookup (the real body), and a by-value return
 //   coroutine            a coroutine doing Mover's work (yield return null each frame), per
 //                        coroutine per frame at 10,000 of them, vs the same work in Update
 #include "../bench-common/sample_stats.hpp"
+#include "glue/glue_access.hpp"
 #include "host/script_context.hpp"
 #include "host/script_host.hpp"
 #include "mono/gc_handle.hpp"
@@ -20,6 +23,7 @@
 #include <mono/jit/jit.h>
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/class.h>
+#include <mono/metadata/loader.h>
 #include <mono/metadata/object.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -43,6 +47,28 @@ struct Figure {
     std::string baseline;
     double ratio; // value / baseline value
 };
+
+// The breakdown probes (Bench.IcallProbe): each does one more part of
+// UTransform.Internal_GetPosition's work (host/src/glue/transform_glue.cpp).
+void probeEmpty(std::uint64_t, glm::vec3* out) {
+    *out = glm::vec3(1.0f);
+}
+void probeGuard(std::uint64_t, glm::vec3* out) {
+    glue::guarded("probe", [&] {
+        (void)glue::context();
+        *out = glm::vec3(1.0f);
+    });
+}
+void probeLookup(std::uint64_t e, glm::vec3* out) {
+    glue::guarded("probe", [&] { *out = glue::requireEntity(e).transform.position; });
+}
+glm::vec3 probeByValue(std::uint64_t) {
+    return glm::vec3(1.0f);
+}
+// Internal_GetPosition before the hot path; registered with mono_add_internal_call.
+void previousGetPosition(std::uint64_t e, glm::vec3* out) {
+    glue::guarded("UTransform.position", [&] { *out = glue::requireEntity(e).transform.position; });
+}
 
 [[noreturn]] void die(const std::string& message) {
     spdlog::error("{}", message);
@@ -73,6 +99,17 @@ int main(int argc, char** argv) {
     auto host = ScriptHost::create(options);
     if (!host)
         die(host.error().message);
+    mono_add_internal_call("Bench.IcallProbe::Empty", reinterpret_cast<const void*>(&probeEmpty));
+    mono_add_internal_call("Bench.IcallProbe::Guard", reinterpret_cast<const void*>(&probeGuard));
+    mono_add_internal_call("Bench.IcallProbe::Lookup", reinterpret_cast<const void*>(&probeLookup));
+    mono_add_internal_call("Bench.IcallProbe::ByValue",
+                           reinterpret_cast<const void*>(&probeByValue));
+    mono_add_internal_call("Bench.IcallProbe::PreviousGetPosition",
+                           reinterpret_cast<const void*>(&previousGetPosition));
+    mono_dangerous_add_raw_internal_call("Bench.IcallProbe::RawEmpty",
+                                         reinterpret_cast<const void*>(&probeEmpty));
+    mono_dangerous_add_raw_internal_call("Bench.IcallProbe::RawLookup",
+                                         reinterpret_cast<const void*>(&probeLookup));
     auto bench = AssemblyFile::read(benchDll);
     if (!bench)
         die(bench.error().message);
@@ -165,10 +202,35 @@ int main(int argc, char** argv) {
         }
         return median(samples);
     };
-    if (!readPosition || !readManaged)
+    MonoMethod* readProbe = mono_class_get_method_from_name(loops, "ReadProbe", 3);
+    if (!readPosition || !readManaged || !readProbe)
         die("Bench.Loops methods not found");
+    auto probeNs = [&](int which) {
+        std::vector<double> samples;
+        MonoString* entity = mono_string_new(domain, "E0");
+        for (int r = -1; r < repetitions; ++r) {
+            int n = r < 0 ? 1000 : icalls;
+            void* args[] = {entity, &n, &which};
+            MonoObject* exc = nullptr;
+            const double s =
+                timeSeconds([&] { mono_runtime_invoke(readProbe, nullptr, args, &exc); });
+            if (exc != nullptr)
+                die("an internal-call probe threw");
+            if (r >= 0)
+                samples.push_back(s * 1e9 / n);
+        }
+        return median(samples);
+    };
+    // Interleaved so that a burst of load on the machine hits every figure alike.
     const double icall = perCallNs(readPosition);
     const double managed = perCallNs(readManaged);
+    const double previousIcall = probeNs(6);
+    const double probeTransition = probeNs(0);
+    const double probeGuarded = probeNs(1);
+    const double probeLookedUp = probeNs(2);
+    const double probeReturn = probeNs(3);
+    const double probeRawTransition = probeNs(4);
+    const double probeRawLookedUp = probeNs(5);
 
     // Coroutines: the frame with 10,000 scripts doing the work in Update, then the frame with
     // 10,000 scripts each running one coroutine that does it (and nothing in Update).
@@ -213,6 +275,20 @@ int main(int argc, char** argv) {
         {"internal call: UTransform.position (Vector3 get)", icall, "ns/call",
          "managed Vector3 read", managed > 0 ? icall / managed : 0.0},
         {"managed Vector3 read (baseline)", managed, "ns/call", "managed Vector3 read", 1.0},
+        {"internal call: UTransform.position, previous path", previousIcall, "ns/call",
+         "managed Vector3 read", managed > 0 ? previousIcall / managed : 0.0},
+        {"icall probe: transition only (out Vector3)", probeTransition, "ns/call",
+         "managed Vector3 read", managed > 0 ? probeTransition / managed : 0.0},
+        {"icall probe: + guard (ScriptContext, try/catch)", probeGuarded, "ns/call",
+         "managed Vector3 read", managed > 0 ? probeGuarded / managed : 0.0},
+        {"icall probe: + lookup (id -> entity), no property", probeLookedUp, "ns/call",
+         "managed Vector3 read", managed > 0 ? probeLookedUp / managed : 0.0},
+        {"icall probe: transition only, Vector3 returned", probeReturn, "ns/call",
+         "managed Vector3 read", managed > 0 ? probeReturn / managed : 0.0},
+        {"icall probe: raw registration, transition only", probeRawTransition, "ns/call",
+         "managed Vector3 read", managed > 0 ? probeRawTransition / managed : 0.0},
+        {"icall probe: raw registration, + guard + lookup", probeRawLookedUp, "ns/call",
+         "managed Vector3 read", managed > 0 ? probeRawLookedUp / managed : 0.0},
         {"coroutine step (10,000 running, yield null)", coroutineWork, "ns/coroutine",
          "the same work in Update", updateWork > 0 ? coroutineWork / updateWork : 0.0},
         {"the same work in Update (10,000 scripts)", updateWork, "ns/script",

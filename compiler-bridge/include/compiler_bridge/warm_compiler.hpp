@@ -39,6 +39,11 @@ struct WarmCompilerOptions {
     std::size_t recycleAfterBuilds = 500;
     /// Let the server compile a throw-away file at start-up so the first real build is fast.
     bool serverWarmUp = true;
+    /// MONO_GC_PARAMS of the server process, unless the environment sets its own. A build
+    /// allocates tens of MB (mcs imports every type of every reference); Mono's default 4 MB
+    /// nursery collects ~2 times per one-file build, each copying the live import graph.
+    /// Empty: Mono's defaults. See compiler-bridge/README.md, "Where a warm build's time goes".
+    std::string serverGcParams = "nursery-size=32m";
     /// Test hook: runs on the compiling thread right after a request was sent to the server,
     /// with the server's pid (lets a test kill the server mid-build).
     std::function<void(int pid)> onRequestSent;

@@ -42,6 +42,12 @@ public:
     /// calls survive every reload; register them before the first domain uses them.
     void registerInternalCall(const std::string& name, const void* function);
 
+    /// Registers an internal call that Mono calls without its thread-state transition (Mono's
+    /// "raw" internal calls, docs/MONO.md §6): about half the cost of one call. Only for
+    /// functions that finish in bounded time, never block or take a lock, and call no managed
+    /// code except through Mono's embedding API (raising a managed exception is fine).
+    void registerRawInternalCall(const std::string& name, const void* function);
+
     /// "6.8.0.105 (Debian …)".
     [[nodiscard]] std::string version() const;
 

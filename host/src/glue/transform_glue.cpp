@@ -28,14 +28,28 @@ template <typename T> const T& requireArg(const T* value, const char* name) {
     return *value;
 }
 
+// The getters and setters take liveTransform()'s hot path and fall back to requireEntity()
+// (which raises the exception that says why) only when it finds nothing.
 void getPosition(std::uint64_t e, glm::vec3* out) {
+    if (const Transform* t = liveTransform(e)) {
+        *out = t->position;
+        return;
+    }
     guarded("UTransform.position", [&] { *out = requireEntity(e).transform.position; });
 }
 void setPosition(std::uint64_t e, const glm::vec3* value) {
+    if (Transform* t = liveTransform(e); t != nullptr && value != nullptr) {
+        t->position = *value;
+        return;
+    }
     guarded("UTransform.position",
             [&] { requireEntity(e).transform.position = requireArg(value, "value"); });
 }
 void getRotation(std::uint64_t e, glm::quat* out) {
+    if (const Transform* t = liveTransform(e)) {
+        *out = t->rotation;
+        return;
+    }
     guarded("UTransform.rotation", [&] { *out = requireEntity(e).transform.rotation; });
 }
 void setRotation(std::uint64_t e, const glm::quat* value) {
@@ -50,9 +64,17 @@ void setRotation(std::uint64_t e, const glm::quat* value) {
     });
 }
 void getScaling(std::uint64_t e, glm::vec3* out) {
+    if (const Transform* t = liveTransform(e)) {
+        *out = t->scale;
+        return;
+    }
     guarded("UTransform.scaling", [&] { *out = requireEntity(e).transform.scale; });
 }
 void setScaling(std::uint64_t e, const glm::vec3* value) {
+    if (Transform* t = liveTransform(e); t != nullptr && value != nullptr) {
+        t->scale = *value;
+        return;
+    }
     guarded("UTransform.scaling",
             [&] { requireEntity(e).transform.scale = requireArg(value, "value"); });
 }
@@ -81,23 +103,27 @@ void scale(std::uint64_t e, const glm::vec3* factor) {
 } // namespace
 
 void registerTransformCalls(MonoRuntime& runtime) {
+    // Raw registration (no thread-state transition, docs/MONO.md §6): every one of these
+    // finishes in bounded time, blocks on nothing, takes no lock, and reaches managed code
+    // only through raiseManaged (Mono's embedding API).
     const std::string c = "UEngine.UTransform::";
-    runtime.registerInternalCall(c + "Internal_GetPosition",
-                                 reinterpret_cast<const void*>(&getPosition));
-    runtime.registerInternalCall(c + "Internal_SetPosition",
-                                 reinterpret_cast<const void*>(&setPosition));
-    runtime.registerInternalCall(c + "Internal_GetRotation",
-                                 reinterpret_cast<const void*>(&getRotation));
-    runtime.registerInternalCall(c + "Internal_SetRotation",
-                                 reinterpret_cast<const void*>(&setRotation));
-    runtime.registerInternalCall(c + "Internal_GetScaling",
-                                 reinterpret_cast<const void*>(&getScaling));
-    runtime.registerInternalCall(c + "Internal_SetScaling",
-                                 reinterpret_cast<const void*>(&setScaling));
-    runtime.registerInternalCall(c + "Internal_GetAxis", reinterpret_cast<const void*>(&getAxis));
-    runtime.registerInternalCall(c + "Internal_Move", reinterpret_cast<const void*>(&move));
-    runtime.registerInternalCall(c + "Internal_Rotate", reinterpret_cast<const void*>(&rotate));
-    runtime.registerInternalCall(c + "Internal_Scale", reinterpret_cast<const void*>(&scale));
+    runtime.registerRawInternalCall(c + "Internal_GetPosition",
+                                    reinterpret_cast<const void*>(&getPosition));
+    runtime.registerRawInternalCall(c + "Internal_SetPosition",
+                                    reinterpret_cast<const void*>(&setPosition));
+    runtime.registerRawInternalCall(c + "Internal_GetRotation",
+                                    reinterpret_cast<const void*>(&getRotation));
+    runtime.registerRawInternalCall(c + "Internal_SetRotation",
+                                    reinterpret_cast<const void*>(&setRotation));
+    runtime.registerRawInternalCall(c + "Internal_GetScaling",
+                                    reinterpret_cast<const void*>(&getScaling));
+    runtime.registerRawInternalCall(c + "Internal_SetScaling",
+                                    reinterpret_cast<const void*>(&setScaling));
+    runtime.registerRawInternalCall(c + "Internal_GetAxis",
+                                    reinterpret_cast<const void*>(&getAxis));
+    runtime.registerRawInternalCall(c + "Internal_Move", reinterpret_cast<const void*>(&move));
+    runtime.registerRawInternalCall(c + "Internal_Rotate", reinterpret_cast<const void*>(&rotate));
+    runtime.registerRawInternalCall(c + "Internal_Scale", reinterpret_cast<const void*>(&scale));
 }
 
 } // namespace scripthost::glue

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <mono/jit/jit.h>
+#include <mono/metadata/loader.h>
 #include <mono/metadata/mono-config.h>
 #include <mono/metadata/mono-debug.h>
 #include <mono/metadata/threads.h>
@@ -106,6 +107,12 @@ void MonoRuntime::shutdown() noexcept {
 
 void MonoRuntime::registerInternalCall(const std::string& name, const void* function) {
     mono_add_internal_call(name.c_str(), function);
+}
+
+void MonoRuntime::registerRawInternalCall(const std::string& name, const void* function) {
+    // Public in Mono 6.8's loader.h: registered "cooperative", so the managed-to-native
+    // wrapper skips mono_threads_enter/exit_gc_safe_region_unbalanced around the call.
+    mono_dangerous_add_raw_internal_call(name.c_str(), function);
 }
 
 std::string MonoRuntime::version() const {

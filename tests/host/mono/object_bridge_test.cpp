@@ -77,6 +77,31 @@ TEST_CASE("Every UTransform member on a destroyed entity raises MissingReference
     CHECK(host->scriptFailureCount() == 0);
 }
 
+TEST_CASE("A transform held past its entity's destruction raises, even when the slot is reused") {
+    auto host = makeHost();
+    const ObjectId old = host->world().createEntity("Old");
+    const ObjectId s = spawnScript(*host, "Tests.StaleTransform");
+    host->tick(0.016);
+    REQUIRE(host->destroyEntity(old));
+    Transform placed;
+    placed.position = {1.5f, -2.0f, 3.25f};
+    placed.scale = {0.5f, 0.5f, 0.5f};
+    const ObjectId fresh = host->world().createEntity("New", placed);
+    REQUIRE(fresh.index == old.index); // the slot is reused, with a new generation
+    REQUIRE(fresh.generation != old.generation);
+    host->tick(0.016);
+    CHECK(fieldOf<bool>(*host, s, "checkedNow"));
+    CHECK(fieldOf<std::int64_t>(*host, s, "staleThrown") == 5);
+    CHECK(fieldOf<glm::vec3>(*host, s, "newPosition") == glm::vec3(1.5f, -2.0f, 3.25f));
+    CHECK(fieldOf<glm::vec3>(*host, s, "newScaling") == glm::vec3(0.5f, 0.5f, 0.5f));
+    CHECK(fieldOf<glm::quat>(*host, s, "newRotation") == placed.rotation);
+    const Entity* e = host->world().entity(fresh);
+    REQUIRE(e != nullptr);
+    CHECK(e->transform.position == glm::vec3(2.5f, -2.0f, 3.25f)); // the stale writes missed it
+    CHECK(e->transform.scale == glm::vec3(2.0f, 3.0f, 4.0f));
+    CHECK(host->scriptFailureCount() == 0);
+}
+
 TEST_CASE("Factory functions from C#: new UEntity, AddComponent (native and script), Destroy") {
     auto host = makeHost();
     const ObjectId f = spawnScript(*host, "Tests.Factory");

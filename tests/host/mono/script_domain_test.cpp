@@ -15,13 +15,26 @@ TEST_CASE("ScriptDomain: finds exactly the concrete script classes, and what the
     std::vector<std::string> names;
     for (const auto& c : host->domain()->scriptClasses())
         names.push_back(c.name);
-    CHECK(names == std::vector<std::string>{
-                       "Tests.BadArguments", "Tests.CameraDriver", "Tests.Counter", "Tests.Factory",
-                       "Tests.FieldZoo", "Tests.FixedOnly", "Tests.Idle", "Tests.MarshalConstants",
-                       "Tests.MarshalEcho", "Tests.MathProbe", "Tests.NeedsArgument",
-                       "Tests.ProxyHolder", "Tests.Spawner", "Tests.StaleUser", "Tests.Thrower",
-                       "Tests.ThrowsInConstructor", "Tests.ThrowsInInitialize",
-                       "Tests.TransformOnDestroyed", "Tests.ZooBase"});
+    CHECK(names == std::vector<std::string>{"Tests.BadArguments",
+                                            "Tests.CameraDriver",
+                                            "Tests.Counter",
+                                            "Tests.Factory",
+                                            "Tests.FieldZoo",
+                                            "Tests.FixedOnly",
+                                            "Tests.Idle",
+                                            "Tests.MarshalConstants",
+                                            "Tests.MarshalEcho",
+                                            "Tests.MathProbe",
+                                            "Tests.NeedsArgument",
+                                            "Tests.ProxyHolder",
+                                            "Tests.Spawner",
+                                            "Tests.StaleTransform",
+                                            "Tests.StaleUser",
+                                            "Tests.Thrower",
+                                            "Tests.ThrowsInConstructor",
+                                            "Tests.ThrowsInInitialize",
+                                            "Tests.TransformOnDestroyed",
+                                            "Tests.ZooBase"});
     const ScriptClassInfo* counter = host->domain()->findScriptClass("Counter"); // short name
     REQUIRE(counter != nullptr);
     CHECK(counter->overridesUpdate);

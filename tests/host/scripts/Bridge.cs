@@ -76,6 +76,38 @@ namespace Tests
         }
     }
 
+    // Holds the transform of "Old", which the test destroys and whose slot it gives to "New":
+    // reading and writing through the held transform must raise, never reach "New". Also reads
+    // and writes "New"'s transform through its own proxy.
+    public class StaleTransform : UMonoScriptComponent
+    {
+        [SerializeField] int staleThrown;
+        [SerializeField] Vector3 newPosition;
+        [SerializeField] Vector3 newScaling;
+        [SerializeField] Quaternion newRotation;
+        [SerializeField] bool checkedNow;
+        UTransform held;
+
+        public override void Initialize() { held = UEntity.Find("Old").transform; }
+
+        public override void Update(float deltaTime)
+        {
+            var fresh = UEntity.Find("New");
+            if (fresh == null || checkedNow) return;
+            checkedNow = true;
+            try { var p = held.position; } catch (MissingReferenceException) { staleThrown++; }
+            try { held.position = new Vector3(9, 9, 9); } catch (MissingReferenceException) { staleThrown++; }
+            try { var s = held.scaling; } catch (MissingReferenceException) { staleThrown++; }
+            try { held.scaling = new Vector3(9, 9, 9); } catch (MissingReferenceException) { staleThrown++; }
+            try { var r = held.rotation; } catch (MissingReferenceException) { staleThrown++; }
+            newPosition = fresh.transform.position;
+            newScaling = fresh.transform.scaling;
+            newRotation = fresh.transform.rotation;
+            fresh.transform.position = newPosition + new Vector3(1, 0, 0);
+            fresh.transform.scaling = new Vector3(2, 3, 4);
+        }
+    }
+
     // Uses the factory functions from C#.
     public class Factory : UMonoScriptComponent
     {
