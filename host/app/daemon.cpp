@@ -217,6 +217,9 @@ bool Daemon::beforeTick(double deltaSeconds) {
     if (replay_)
         replay_->apply(host_->frame(), host_->input());
     serveControl();
+    // The reload's next stage runs here, right before the tick: when it is the swap, this
+    // very frame already runs the new code (after the tick, it would wait a whole frame).
+    coordinator_->update();
     ticked_ = false;
     if (stopRequested_ || (paused_ && stepsLeft_ == 0))
         return false;
@@ -235,7 +238,6 @@ void Daemon::afterFrame() {
         game_->runSystems(game::SystemPhase::AfterScripts,
                           game::FrameTime{host_->time(), 0.0, host_->frame()});
     }
-    coordinator_->update();
     if (control_) {
         for (nlohmann::json& line : logs_.controlQueue().take())
             control_->publish("log", line);
