@@ -265,27 +265,51 @@ namespace UEngine.Internal
         /// <summary>
         /// Exercises, on throw-away collections, the generic code Attach and the phases
         /// use, so the JIT compiles it while the host prepares a generation rather than in
-        /// the frame that swaps it in. Touches no script and no dispatcher state.
+        /// the frame that swaps it in. Touches no script and no dispatcher state. In
+        /// <see cref="WarmParts"/> parts of a few milliseconds of JIT each, so that the host
+        /// can stop between any two of them (its warm-up slices).
         /// </summary>
-        static void Warm()
+        static void Warm(int part)
         {
-            var byId = new Dictionary<ulong, object>(4);
-            UMonoScriptComponent script;
-            byId[1] = null;
-            TryGet(byId, 1, out script);
-            byId.Remove(1);
-            object found;
-            byId.TryGetValue(1, out found);
-            List<UMonoScriptComponent> list = new List<UMonoScriptComponent>(2);
-            byId.Add(1, list);
-            var byEntity = byId;
-            list.Add(null);
-            list.Remove(null);
-            list.Capacity = 8;
-            byEntity.Remove(1);
-            list.RemoveAll(s => s == null);
-            foreach (UMonoScriptComponent s in list) { }
+            switch (part)
+            {
+                case 0:
+                {
+                    var byId = new Dictionary<ulong, object>(4);
+                    UMonoScriptComponent script;
+                    byId[1] = null;
+                    TryGet(byId, 1, out script);
+                    break;
+                }
+                case 1:
+                {
+                    var byId = new Dictionary<ulong, object>(4);
+                    byId.Add(1, null);
+                    byId.Remove(1);
+                    object found;
+                    byId.TryGetValue(1, out found);
+                    break;
+                }
+                case 2:
+                {
+                    var list = new List<UMonoScriptComponent>(2);
+                    list.Add(null);
+                    list.Remove(null);
+                    list.Capacity = 8;
+                    break;
+                }
+                default:
+                {
+                    var list = new List<UMonoScriptComponent>(2);
+                    list.RemoveAll(s => s == null);
+                    foreach (UMonoScriptComponent s in list) { }
+                    break;
+                }
+            }
         }
+
+        /// <summary>How many parts <see cref="Warm"/> has (the host's ManagedDispatcher::kWarmParts).</summary>
+        internal const int WarmParts = 4;
 
         /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate), disabled ones excluded.</summary>
         static int CountScheduled(int phase)

@@ -10,17 +10,18 @@ namespace scripthost {
 
 namespace {
 
-// The dispatcher's steps after its thunks: its per-script loops, then its Warm method.
+// The dispatcher's steps after its thunks: its per-script loops, then the parts of its Warm
+// method (each a few ms of JIT: a slice can stop between any two).
 constexpr std::size_t kCompileLoopsStep = mono::ManagedDispatcher::kThunkCount;
 constexpr std::size_t kRunWarmStep = kCompileLoopsStep + 1;
-constexpr std::size_t kDispatcherSteps = kRunWarmStep + 1;
+constexpr std::size_t kDispatcherSteps = kRunWarmStep + mono::ManagedDispatcher::kWarmParts;
 
 void warmDispatcher(mono::ManagedDispatcher& dispatcher, std::size_t step) {
     if (step < mono::ManagedDispatcher::kThunkCount) {
         dispatcher.makeThunk(step);
     } else if (step == kCompileLoopsStep) {
         dispatcher.compileLoops();
-    } else if (auto warmed = dispatcher.runWarm(); !warmed) {
+    } else if (auto warmed = dispatcher.runWarm(static_cast<int>(step - kRunWarmStep)); !warmed) {
         spdlog::warn("{}", warmed.error().message); // ScriptCore's own code: never expected
     }
 }
@@ -40,12 +41,16 @@ void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
 
 // What a reload's swap calls in this generation when it replaces it (ScriptDomain::
 // carryCoroutines, inFlightAwaits): called once now, when there is nothing to carry, so its
-// code and runtime-invoke wrappers are compiled and that swap does not pay for them.
-void warmCarryCalls(ScriptDomain::Impl& m) {
-    if (auto exported = mono::prepareExport(m.domain.get(), m.coreImage); !exported)
-        spdlog::warn("{}", exported.error().message); // ScriptCore's own code
-    if (auto awaits = m.dispatcher.describeInFlightAwaits(); !awaits)
+// code and runtime-invoke wrappers are compiled and that swap does not pay for them. Two
+// steps (`part` 0 and 1) of a few ms each.
+constexpr std::size_t kCarrySteps = 2;
+void warmCarryCalls(ScriptDomain::Impl& m, std::size_t part) {
+    if (part == 0) {
+        if (auto exported = mono::prepareExport(m.domain.get(), m.coreImage); !exported)
+            spdlog::warn("{}", exported.error().message); // ScriptCore's own code
+    } else if (auto awaits = m.dispatcher.describeInFlightAwaits(); !awaits) {
         spdlog::warn("{}", awaits.error().message);
+    }
 }
 
 } // namespace
@@ -58,14 +63,14 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
     const auto start = std::chrono::steady_clock::now();
     // The work in small steps, so a slice can stop between any two of them.
     const auto& classes = m.classes.entries();
-    const std::size_t total = kDispatcherSteps + 1 + classes.size();
+    const std::size_t total = kDispatcherSteps + kCarrySteps + classes.size();
     while (m.warmStep < total) {
         if (m.warmStep < kDispatcherSteps) {
             warmDispatcher(m.dispatcher, m.warmStep);
-        } else if (m.warmStep == kDispatcherSteps) {
-            warmCarryCalls(m);
+        } else if (m.warmStep < kDispatcherSteps + kCarrySteps) {
+            warmCarryCalls(m, m.warmStep - kDispatcherSteps);
         } else {
-            warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps - 1]);
+            warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps - kCarrySteps]);
         }
         ++m.warmStep;
         if (std::chrono::steady_clock::now() - start >= slice)

@@ -156,11 +156,12 @@ void ManagedDispatcher::compileLoops() {
     }
 }
 
-Result<void> ManagedDispatcher::runWarm() {
-    MonoMethod* warm = runtime_ ? mono_class_get_method_from_name(runtime_, "Warm", 0) : nullptr;
+Result<void> ManagedDispatcher::runWarm(int part) {
+    MonoMethod* warm = runtime_ ? mono_class_get_method_from_name(runtime_, "Warm", 1) : nullptr;
     if (warm == nullptr)
         return {};
-    auto ran = invokeChecked(domain_, warm, nullptr, "warming the dispatcher failed: ");
+    void* args[] = {&part};
+    auto ran = invokeChecked(domain_, warm, nullptr, args, "warming the dispatcher failed: ");
     if (!ran)
         return std::unexpected(ran.error());
     return {};

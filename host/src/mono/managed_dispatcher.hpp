@@ -68,10 +68,13 @@ public:
     [[nodiscard]] Result<std::string> describeInFlightAwaits();
 
     /// JIT warm-up steps: makes thunk `index` (< kThunkCount); compiles the dispatcher's
-    /// per-script loops; runs ScriptRuntime.Warm (ScriptCore's own code, no script code).
+    /// per-script loops; runs part `part` (< kWarmParts) of ScriptRuntime.Warm (ScriptCore's
+    /// own code, no script code; a few ms of JIT each).
     void makeThunk(std::size_t index);
     void compileLoops();
-    [[nodiscard]] Result<void> runWarm();
+    [[nodiscard]] Result<void> runWarm(int part);
+    /// ScriptRuntime.WarmParts.
+    static constexpr int kWarmParts = 4;
 
 private:
     /// Runs ScriptRuntime's static string method `method` (no arguments).
