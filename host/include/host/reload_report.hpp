@@ -71,8 +71,8 @@ struct ReloadTimeline {
     double watcherMs = 0; ///< first file event -> the reload coordinator took the change
     double buildMs = 0;   ///< build submitted -> finished (behind a superseded build too)
     double waitMs = 0;    ///< build finished -> the reload's first stage began
-    double loadMs = 0;    ///< the load and reserve stages
-    double warmMs = 0;    ///< the JIT warm-up slices
+    double loadMs = 0;    ///< the load stage
+    double warmMs = 0;    ///< the JIT warm-up slices and the reserve stage
     double swapMs = 0;    ///< warm-up done -> swapped
     double totalMs = 0;   ///< first file event -> swapped
 };

@@ -18,12 +18,12 @@ class ScriptHost;
 
 /// The stages of a reload, in order. Each runs between two frames; a frame loop runs one
 /// per frame boundary (the warm stage as many times as it needs) so that no frame pays for
-/// the whole reload, and "reload now" runs them back to back. Load, Reserve, Warm and Swap
+/// the whole reload, and "reload now" runs them back to back. Load, Warm, Reserve and Swap
 /// can fail: the new generation is then unloaded and the old one keeps running (rollback).
 enum class ReloadStage {
     Load,    ///< a new app domain beside the running one; ScriptCore + the scripts from bytes
-    Reserve, ///< size the new dispatcher for today's scripts (JITs the collections' code)
     Warm,    ///< JIT the dispatcher and every script's constructor and messages, in slices
+    Reserve, ///< size the new dispatcher for today's scripts (its code JIT-compiled by Warm)
     Swap,    ///< snapshot, instantiate, restore by the migration rules, hooks, commit
     Unload,  ///< let go of the old generation; Mono unloads it on the unloader thread
     Done,    ///< nothing left: report() is final

@@ -351,9 +351,9 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
     m.reload->step(warmSlice);
     const auto ended = Clock::now();
     m.costs.record(stage, ended - started);
-    if (stage == ReloadStage::Load || stage == ReloadStage::Reserve)
+    if (stage == ReloadStage::Load)
         m.reloading.loaded = m.reloading.warmed = ended;
-    else if (stage == ReloadStage::Warm)
+    else if (stage == ReloadStage::Warm || stage == ReloadStage::Reserve)
         m.reloading.warmed = ended;
     else if (stage == ReloadStage::Swap)
         m.swappedAt = ended;

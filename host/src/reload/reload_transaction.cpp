@@ -94,26 +94,27 @@ void ReloadTransaction::State::runLoad() {
         }
     }
     report.loadMs = msSince(started);
-    next = ReloadStage::Reserve;
-}
-
-// Stage 2: the new dispatcher's maps sized for today's scripts. Its first run JIT-compiles
-// the collections' code in the new domain: milliseconds, so a frame boundary of its own.
-void ReloadTransaction::State::runReserve() {
-    const auto started = Clock::now();
-    incoming->reserve(slotCount);
-    report.warmMs += msSince(started);
     next = ReloadStage::Warm;
 }
 
-// Stage 3: JIT what the swap will call, at most `slice` per call, so the swap's frame does
+// Stage 2: JIT what the swap will call, at most `slice` per call, so the swap's frame does
 // not pay for compilation. No script code runs.
 void ReloadTransaction::State::runWarm(std::chrono::microseconds slice) {
     const auto started = Clock::now();
     const bool warmed = incoming->warmUp(slice);
     report.warmMs += msSince(started);
     if (warmed)
-        next = ReloadStage::Swap;
+        next = ReloadStage::Reserve;
+}
+
+// Stage 3: the new dispatcher's maps sized for today's scripts. After the warm-up, which
+// compiled the collections' code in slices, so its frame pays for little more than the
+// dispatcher's static constructor.
+void ReloadTransaction::State::runReserve() {
+    const auto started = Clock::now();
+    incoming->reserve(slotCount);
+    report.warmMs += msSince(started);
+    next = ReloadStage::Swap;
 }
 
 // Stage 4: snapshot, instantiate, restore, hooks, commit — or roll back.
