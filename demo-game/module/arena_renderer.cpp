@@ -36,7 +36,8 @@ char32_t cameraGlyph(const Transform& t) {
 
 void ArenaRenderer::draw(scripthost::game::GameWorld& world, const scripthost::game::HostStatus&,
                          TextCanvas& canvas) {
-    const int legendWidth = canvas.width() >= 60 ? 24 : 0;
+    // The legend (23 characters a line) to the right of the arena, one blank column between.
+    const int legendWidth = canvas.width() >= 60 ? 25 : 0;
     const int viewWidth = canvas.width() - legendWidth;
     const int viewHeight = canvas.height();
     if (viewWidth < 8 || viewHeight < 5)
@@ -94,7 +95,7 @@ void ArenaRenderer::draw(scripthost::game::GameWorld& world, const scripthost::g
             char line[64];
             std::snprintf(line, sizeof line, "%-11.11s%6.1f%6.1f", name.c_str(),
                           static_cast<double>(t->position.x), static_cast<double>(t->position.z));
-            canvas.text(viewWidth, legendRow++, line, TextColor::Default);
+            canvas.text(viewWidth + 1, legendRow++, line, TextColor::Default);
         }
     }
 }

@@ -364,12 +364,26 @@ void Daemon::draw() {
         }
     }
     const bool bad = lastReport_ && !lastReport_->success;
-    std::string line = fmt::format(
-        " scripthost | gen {} | {:.0f} fps | frame {} | {}{} | {}", status.generation, status.fps,
-        status.frame, status.paused ? "PAUSED | " : "",
-        status.lastReload.empty() ? "no reload yet" : status.lastReload,
-        keyboard_ && !keyboard_->bindings().empty() ? "w/s a/d move, p pause, r reload, q quit"
-                                                    : "p pause, r reload, q quit");
+    std::string line = fmt::format(" scripthost | gen {} | {:.0f} fps | frame {} | {}{}",
+                                   status.generation, status.fps, status.frame,
+                                   status.paused ? "PAUSED | " : "",
+                                   status.lastReload.empty() ? "no reload yet" : status.lastReload);
+    // The keys, as much of them as fits: quitting must always be in sight.
+    const bool moves = keyboard_ && !keyboard_->bindings().empty();
+    for (const char* keys : {moves ? "w/s a/d move, p pause, r reload, q quit"
+                                   : "p pause, r reload, q quit",
+                             "p pause, r reload, q quit", "q quit"}) {
+        const std::size_t room = static_cast<std::size_t>(std::max(columns, 0));
+        if (line.size() + 3 + std::string_view(keys).size() <= room) {
+            line += fmt::format(" | {}", keys);
+            break;
+        }
+        if (std::string_view(keys) == "q quit") { // shorten the status to keep it
+            if (room > 15)
+                line = line.substr(0, room - 15) + "...";
+            line += " | q quit";
+        }
+    }
     canvas_.text(0, gameRows, line, bad ? TextColor::Red : TextColor::Green, true);
     const auto lines = logs_.recentLines(kScreenLogLines);
     for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -94,3 +94,39 @@ TEST_CASE("terminal: the demo draws the arena and a status line, reacts to keys,
     CHECK_MESSAGE(exited, readFile(log));
     CHECK(readFile(log).find("stopped after") != std::string::npos);
 }
+
+TEST_CASE("terminal: on an 80x24 terminal the legend stands clear of the arena and quitting is "
+          "in sight") {
+    REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
+    TempDir dir("terminal-demo-small");
+    const fs::path scripts = dir.path() / "scripts";
+    fs::create_directories(scripts);
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(SCRIPTHOST_SOURCE_DIR) / "demo-game" / "scripts"))
+        fs::copy_file(entry.path(), scripts / entry.path().filename());
+    Tmux tmux{"small", dir.path() / "tmux.sock"};
+    const std::string command = std::string(SCRIPTHOST_EXE) + " run --scripts " + scripts.string() +
+                                " --scene " + SCRIPTHOST_SOURCE_DIR +
+                                "/demo-game/scene.json --game " + DEMO_GAME_MODULE +
+                                " --no-control 2>/dev/null; sleep 30";
+    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "80", "-y", "24", command}) ==
+            0);
+    std::string screen;
+    const bool drawn = waitUntil(
+        [&] {
+            screen = tmux.screen();
+            return screen.find("scripthost | gen 1") != std::string::npos &&
+                   screen.find("Spinner A") != std::string::npos;
+        },
+        60s);
+    REQUIRE_MESSAGE(drawn, screen);
+    CHECK_MESSAGE(screen.find("q quit") != std::string::npos, screen);
+    // Every legend line has a blank column between it and the arena's right wall.
+    for (const char* name : {"Camera", "Ball", "Spinner A", "Spinner B", "Heartbeat"}) {
+        const std::size_t at = screen.find(name);
+        REQUIRE_MESSAGE(at != std::string::npos, name);
+        CHECK_MESSAGE(at > 0, screen);
+        CHECK_MESSAGE(screen[at - 1] == ' ', name << " touches the arena:\n" << screen);
+    }
+    tmux.run({"send-keys", "-t", tmux.session, "q"});
+}
