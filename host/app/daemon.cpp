@@ -368,22 +368,21 @@ void Daemon::draw() {
                                    status.generation, status.fps, status.frame,
                                    status.paused ? "PAUSED | " : "",
                                    status.lastReload.empty() ? "no reload yet" : status.lastReload);
-    // The keys, as much of them as fits: quitting must always be in sight.
+    // The keys, as much of them as fits; quitting always stays in sight (the status is
+    // shortened for it when even "q quit" does not fit).
     const bool moves = keyboard_ && !keyboard_->bindings().empty();
-    for (const char* keys : {moves ? "w/s a/d move, p pause, r reload, q quit"
-                                   : "p pause, r reload, q quit",
-                             "p pause, r reload, q quit", "q quit"}) {
-        const std::size_t room = static_cast<std::size_t>(std::max(columns, 0));
-        if (line.size() + 3 + std::string_view(keys).size() <= room) {
-            line += fmt::format(" | {}", keys);
+    const std::size_t room = static_cast<std::size_t>(std::max(columns, 0));
+    std::string_view keys = "q quit";
+    for (std::string_view fuller : {moves ? "w/s a/d move, p pause, r reload, q quit" : "",
+                                    "p pause, r reload, q quit"}) {
+        if (!fuller.empty() && line.size() + 3 + fuller.size() <= room) {
+            keys = fuller;
             break;
         }
-        if (std::string_view(keys) == "q quit") { // shorten the status to keep it
-            if (room > 15)
-                line = line.substr(0, room - 15) + "...";
-            line += " | q quit";
-        }
     }
+    if (line.size() + 3 + keys.size() > room && room > keys.size() + 6)
+        line = line.substr(0, room - keys.size() - 6) + "...";
+    line += fmt::format(" | {}", keys);
     canvas_.text(0, gameRows, line, bad ? TextColor::Red : TextColor::Green, true);
     const auto lines = logs_.recentLines(kScreenLogLines);
     for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -486,27 +486,15 @@ bool matches(FieldKind kind, const ModelValue& expected, const nlohmann::json& a
 }
 
 std::string describe(FieldKind kind, const ModelValue& value) {
+    // A record's members are scalars: their kind follows from what the value holds.
     auto record = [](const Record& r) {
+        static constexpr FieldKind scalarOf[] = {FieldKind::Long, FieldKind::Float,
+                                                 FieldKind::Double, FieldKind::String,
+                                                 FieldKind::Bool};
         std::string text;
         for (const ModelValue& m : r.members) {
             text += text.empty() ? "{" : ", ";
-            text += std::visit(
-                [](const auto& v) -> std::string {
-                    using T = std::decay_t<decltype(v)>;
-                    if constexpr (std::is_same_v<T, std::int64_t>)
-                        return std::to_string(v);
-                    else if constexpr (std::is_same_v<T, float>)
-                        return floatText(v) + "f";
-                    else if constexpr (std::is_same_v<T, double>)
-                        return doubleText(v);
-                    else if constexpr (std::is_same_v<T, std::string>)
-                        return "\"" + v + "\"";
-                    else if constexpr (std::is_same_v<T, bool>)
-                        return v ? "true" : "false";
-                    else
-                        return "?";
-                },
-                m);
+            text += m.index() < std::size(scalarOf) ? describe(scalarOf[m.index()], m) : "?";
         }
         return text.empty() ? std::string("{}") : text + "}";
     };

@@ -140,6 +140,8 @@ private:
     /// Waits until the loop has run `frames` more frames (so every Update saw the last change).
     void waitFrames(int frames);
     json getField(int slot, const std::string& field);
+    /// `set` through the control socket; a refusal is a failure.
+    void setField(int slot, const std::string& field, const json& value);
     // Figures.
     int reloadsOk_ = 0, rollbacks_ = 0, buildFailures_ = 0, extraReports_ = 0, checks_ = 0;
     int coroutinesResumed_ = 0, coroutinesRestarted_ = 0, coroutinesStopped_ = 0;
@@ -370,15 +372,9 @@ void Torture::step(const Edit& edit) {
         return;
     }
     if (edit.kind == "set") {
-        const Slot& slot = model_.slots[static_cast<std::size_t>(edit.slot)];
         SavedField* field = model_.value(edit.slot, edit.field);
-        const json reply =
-            call("set", {{"entity", ids_.entities[static_cast<std::size_t>(slot.entity)]},
-                         {"script", ids_.slots[static_cast<std::size_t>(edit.slot)]},
-                         {"field", edit.field},
-                         {"value", toJson(field->kind, edit.value, ids_, *model_.runningTypes)}});
-        if (!reply.value("ok", false))
-            throw Failure("set was refused: " + reply.dump());
+        setField(edit.slot, edit.field,
+                 toJson(field->kind, edit.value, ids_, *model_.runningTypes));
         field->value = edit.value;
         return;
     }
@@ -507,6 +503,17 @@ json Torture::getField(int slot, const std::string& field) {
     return got["result"]["value"];
 }
 
+void Torture::setField(int slot, const std::string& field, const json& value) {
+    const Slot& s = model_.slots[static_cast<std::size_t>(slot)];
+    const json reply = call("set", {{"entity", ids_.entities[static_cast<std::size_t>(s.entity)]},
+                                    {"script", ids_.slots[static_cast<std::size_t>(slot)]},
+                                    {"field", field},
+                                    {"value", value}});
+    if (!reply.value("ok", false))
+        throw Failure(fmt::format("set {} of {} was refused: {}", field, slotName(slot),
+                                  reply.dump()));
+}
+
 void Torture::waitFrames(int frames) {
     const std::int64_t start = call("status")["result"]["frame"].get<std::int64_t>();
     const auto deadline = stepDeadline();
@@ -519,17 +526,8 @@ void Torture::waitFrames(int frames) {
 
 void Torture::subscribe(const Edit& edit, Clock::time_point deadline) {
     const Slot& slot = model_.slots[static_cast<std::size_t>(edit.slot)];
-    auto set = [&](const char* field, const json& value) {
-        const json reply =
-            call("set", {{"entity", ids_.entities[static_cast<std::size_t>(slot.entity)]},
-                         {"script", ids_.slots[static_cast<std::size_t>(edit.slot)]},
-                         {"field", field},
-                         {"value", value}});
-        if (!reply.value("ok", false))
-            throw Failure(fmt::format("set {} was refused: {}", field, reply.dump()));
-    };
-    set("peer", {{"id", ids_.slots[static_cast<std::size_t>(edit.publisher)]}});
-    set("subscribe", edit.mode);
+    setField(edit.slot, "peer", {{"id", ids_.slots[static_cast<std::size_t>(edit.publisher)]}});
+    setField(edit.slot, "subscribe", edit.mode);
     while (getField(edit.slot, "subscribe") != 0) {
         if (Clock::now() > deadline)
             throw Failure("Update did not act on `subscribe`");

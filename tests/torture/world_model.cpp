@@ -8,12 +8,17 @@ namespace scripthost::torture {
 
 namespace {
 
-SavedField* find(std::vector<SavedField>& fields, const std::string& name) {
-    for (SavedField& f : fields) {
-        if (f.name == name)
-            return &f;
+std::optional<std::size_t> at(const std::vector<SavedField>& fields, const std::string& name) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (fields[i].name == name)
+            return i;
     }
-    return nullptr;
+    return std::nullopt;
+}
+
+SavedField* find(std::vector<SavedField>& fields, const std::string& name) {
+    const auto i = at(fields, name);
+    return i ? &fields[*i] : nullptr;
 }
 
 void erase(std::vector<SavedField>& fields, const std::string& name) {
@@ -25,14 +30,6 @@ void erase(std::vector<SavedField>& fields, const std::string& name) {
 void park(std::vector<SavedField>& parked, SavedField field) {
     erase(parked, field.name);
     parked.push_back(std::move(field));
-}
-
-std::optional<std::size_t> at(const std::vector<SavedField>& fields, const std::string& name) {
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (fields[i].name == name)
-            return i;
-    }
-    return std::nullopt;
 }
 
 SavedField takeAt(std::vector<SavedField>& fields, std::size_t i) {

@@ -17,10 +17,10 @@ namespace scripthost::watcher::detail {
 // (temp-file-and-rename, backup renames, probe files) come out as one modification, and
 // create+delete cancel out. Time is passed in, so the logic is testable without a clock.
 //
-// With flushCompleteSaves: when every pending file is known to be completely written (the writer closed it, or it
-// was renamed into place: editors' saves end one of these two ways) and the files had been
-// quiet for a quiet window before, the changes are due at once: nothing is gained by
-// waiting, and a later save supersedes the build anyway. A file still being written, any
+// With flushCompleteSaves: when every pending file is known to be completely written (the
+// writer closed it, or it was renamed into place: editors' saves end one of these two ways)
+// and the files had been quiet for a quiet window before, the changes are due at once:
+// nothing is gained by waiting, and a later save supersedes the build anyway. A file still being written, any
 // deletion (the first half of a backup rename, say), and saves that follow the last flush
 // closely (an autosave burst) wait for the quiet window as before.
 class ChangeCoalescer {
@@ -42,8 +42,8 @@ public:
 
     // Anything noted since the last flush?
     [[nodiscard]] bool hasPending() const noexcept { return !pending_.empty(); }
-    // When the pending changes should be flushed: at once when every pending file is
-    // complete, else when the quiet window (or max latency) is reached.
+    // When the pending changes should be flushed: at once when flushCompleteSaves applies
+    // (above), else when the quiet window (or max latency) is reached.
     [[nodiscard]] std::optional<Clock::time_point> deadline() const;
     // Pending changes and the quiet window (or max latency) has passed.
     [[nodiscard]] bool due(Clock::time_point now) const;

@@ -265,9 +265,9 @@ namespace UEngine.Internal
         /// <summary>
         /// Exercises, on throw-away collections, the generic code Attach and the phases
         /// use, so the JIT compiles it while the host prepares a generation rather than in
-        /// the frame that swaps it in. Touches no script and no dispatcher state. In
-        /// <see cref="WarmParts"/> parts of a few milliseconds of JIT each, so that the host
-        /// can stop between any two of them (its warm-up slices).
+        /// the frame that swaps it in. Touches no script and no dispatcher state. In four parts
+        /// (0 to 3: the host's ManagedDispatcher::kWarmParts) of a few milliseconds of JIT
+        /// each, so that the host can stop between any two of them (its warm-up slices).
         /// </summary>
         static void Warm(int part)
         {
@@ -307,9 +307,6 @@ namespace UEngine.Internal
                 }
             }
         }
-
-        /// <summary>How many parts <see cref="Warm"/> has (the host's ManagedDispatcher::kWarmParts).</summary>
-        internal const int WarmParts = 4;
 
         /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate), disabled ones excluded.</summary>
         static int CountScheduled(int phase)

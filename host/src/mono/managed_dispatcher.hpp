@@ -73,7 +73,7 @@ public:
     void makeThunk(std::size_t index);
     void compileLoops();
     [[nodiscard]] Result<void> runWarm(int part);
-    /// ScriptRuntime.WarmParts.
+    /// How many parts ScriptRuntime.Warm has (its switch: 0 to 3).
     static constexpr int kWarmParts = 4;
 
 private:

@@ -30,7 +30,8 @@ using Clock = std::chrono::steady_clock;
 
 // What a stage is expected to cost on the main thread: the most it took in its last three
 // runs, or a first guess on the high side before it has run (a first reload's load and swap
-// take longest).
+// take longest; reserve runs the dispatcher's static constructor). The warm stage needs no
+// guess: in idle time it takes whatever time is left.
 class StageCosts {
 public:
     [[nodiscard]] Clock::duration expected(ReloadStage stage) const {
@@ -52,16 +53,15 @@ private:
         using namespace std::chrono_literals;
         switch (stage) {
         case ReloadStage::Load:
-        case ReloadStage::Reserve: // JIT-compiles the collections' code in the new domain
+        case ReloadStage::Reserve:
         case ReloadStage::Swap:
             return 12ms;
-        case ReloadStage::Warm:
-            return kWarmSlice + 1ms;
         default:
             return 3ms;
         }
     }
-    std::array<std::vector<Clock::duration>, 6> runs_;
+    std::array<std::vector<Clock::duration>, static_cast<std::size_t>(ReloadStage::Done) + 1>
+        runs_;
 };
 
 struct ReloadCoordinator::Impl {
@@ -81,11 +81,10 @@ struct ReloadCoordinator::Impl {
     // The timeline of the build in flight and of the reload in progress (ReloadTimeline).
     struct Timing {
         std::optional<Clock::time_point> firstSeen; ///< the first file event (none: forced)
-        Clock::time_point submitted, finished, started, loaded, warmed;
+        Clock::time_point submitted, finished, started, loaded, warmed, swapped;
     };
     std::optional<Clock::time_point> pendingSince; // the earliest first event not yet built
     Timing building, reloading;
-    std::optional<Clock::time_point> swappedAt;
 
     void log(const ReloadReport& report) const {
         if (report.success) {
@@ -240,7 +239,6 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
         return failed;
     if (m.reload) // one reload at a time, one stage per frame boundary
         return newFrame ? advance(kWarmSlice) : std::nullopt;
-
     auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();
     if (!finished)
         return std::nullopt;
@@ -270,9 +268,6 @@ void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
         }
         if (submitChanges())
             continue;
-        // A build in flight that ends while the loop would sleep starts its reload now, as
-        // long as its load stage still fits before the next frame.
-        const auto lastStart = until - m.costs.expected(ReloadStage::Load) - kIdleMargin;
         if (m.builds->idle()) {
             // Nothing to build yet: a save seen while the loop would sleep starts its build
             // now rather than at the next frame boundary.
@@ -284,6 +279,9 @@ void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
             m.note(*changes);
             continue;
         }
+        // A build in flight that ends while the loop would sleep starts its reload now, as
+        // long as its load stage still fits before the next frame.
+        const auto lastStart = until - m.costs.expected(ReloadStage::Load) - kIdleMargin;
         if (now >= lastStart)
             return;
         auto finished = m.builds->waitFor(lastStart);
@@ -304,7 +302,7 @@ std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
         m.inFlightTrigger.push_back("forced");
     m.pendingTrigger.clear();
     m.forced = false;
-    m.building = Impl::Timing{m.pendingSince, Clock::now(), {}, {}, {}, {}};
+    m.building = Impl::Timing{m.pendingSince, Clock::now(), {}, {}, {}, {}, {}};
     m.pendingSince.reset();
     if (!request) {
         ReloadReport report = m.failedBefore("build", {request.error().message}, 0);
@@ -356,24 +354,22 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
     else if (stage == ReloadStage::Warm || stage == ReloadStage::Reserve)
         m.reloading.warmed = ended;
     else if (stage == ReloadStage::Swap)
-        m.swappedAt = ended;
+        m.reloading.swapped = ended;
     if (!m.reload->done())
         return std::nullopt;
     ReloadReport report = m.reload->takeReport();
     m.reload.reset();
     if (report.success && m.reloading.firstSeen) {
-        // The swap ended in the stage just run (the unload after it is not on the way).
+        // Up to the swap: the unload stage after it is not on the way to the new code.
         const Impl::Timing& t = m.reloading;
-        const auto swapped = m.swappedAt.value_or(Clock::now());
         auto ms = [](Clock::time_point from, Clock::time_point to) {
             return std::chrono::duration<double, std::milli>(to - from).count();
         };
         report.timeline = ReloadTimeline{ms(*t.firstSeen, t.submitted), ms(t.submitted, t.finished),
                                          ms(t.finished, t.started),     ms(t.started, t.loaded),
-                                         ms(t.loaded, t.warmed),        ms(t.warmed, swapped),
-                                         ms(*t.firstSeen, swapped)};
+                                         ms(t.loaded, t.warmed),        ms(t.warmed, t.swapped),
+                                         ms(*t.firstSeen, t.swapped)};
     }
-    m.swappedAt.reset();
     m.log(report);
     m.awaitingStall = report;
     return report;

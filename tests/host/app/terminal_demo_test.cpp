@@ -40,24 +40,32 @@ struct Tmux {
     ~Tmux() { run({"kill-server"}); }
 };
 
-} // namespace
-
-TEST_CASE("terminal: the demo draws the arena and a status line, reacts to keys, and quits on q") {
-    REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
-    TempDir dir("terminal-demo");
+/// The demo's scripts copied into `dir`/scripts, and the shell command that runs the demo on
+/// them in the terminal (then waits, so the pane stays readable). `redirect`: where stderr
+/// and the exit line go.
+std::string demoCommand(const TempDir& dir, const std::string& options,
+                        const std::string& redirect) {
     const fs::path scripts = dir.path() / "scripts";
     fs::create_directories(scripts);
     for (const auto& entry :
          fs::directory_iterator(fs::path(SCRIPTHOST_SOURCE_DIR) / "demo-game" / "scripts"))
         fs::copy_file(entry.path(), scripts / entry.path().filename());
+    return std::string(SCRIPTHOST_EXE) + " run --scripts " + scripts.string() + " --scene " +
+           SCRIPTHOST_SOURCE_DIR + "/demo-game/scene.json --game " + DEMO_GAME_MODULE + " " +
+           options + " " + redirect + "; sleep 30";
+}
+
+} // namespace
+
+TEST_CASE("terminal: the demo draws the arena and a status line, reacts to keys, and quits on q") {
+    REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
+    TempDir dir("terminal-demo");
     const fs::path log = dir.path() / "host.log";
 
     Tmux tmux{"demo", dir.path() / "tmux.sock"};
-    const std::string command = std::string(SCRIPTHOST_EXE) + " run --scripts " + scripts.string() +
-                                " --scene " + SCRIPTHOST_SOURCE_DIR +
-                                "/demo-game/scene.json --game " + DEMO_GAME_MODULE + " --control " +
-                                (dir.path() / "control.sock").string() + " 2>" + log.string() +
-                                "; echo exited $? >> " + log.string() + "; sleep 30";
+    const std::string command =
+        demoCommand(dir, "--control " + (dir.path() / "control.sock").string(),
+                    "2>" + log.string() + "; echo exited $? >> " + log.string());
     REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "100", "-y", "30", command}) ==
             0);
 
@@ -99,16 +107,8 @@ TEST_CASE("terminal: on an 80x24 terminal the legend stands clear of the arena a
           "in sight") {
     REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
     TempDir dir("terminal-demo-small");
-    const fs::path scripts = dir.path() / "scripts";
-    fs::create_directories(scripts);
-    for (const auto& entry :
-         fs::directory_iterator(fs::path(SCRIPTHOST_SOURCE_DIR) / "demo-game" / "scripts"))
-        fs::copy_file(entry.path(), scripts / entry.path().filename());
     Tmux tmux{"small", dir.path() / "tmux.sock"};
-    const std::string command = std::string(SCRIPTHOST_EXE) + " run --scripts " + scripts.string() +
-                                " --scene " + SCRIPTHOST_SOURCE_DIR +
-                                "/demo-game/scene.json --game " + DEMO_GAME_MODULE +
-                                " --no-control 2>/dev/null; sleep 30";
+    const std::string command = demoCommand(dir, "--no-control", "2>/dev/null");
     REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "80", "-y", "24", command}) ==
             0);
     std::string screen;
