@@ -252,3 +252,20 @@ TEST_SUITE("SourceWatcher") {
         CHECK(later[0].added == Paths{temp / "two/C.cs"});
     }
 }
+
+TEST_SUITE("SourceWatcher holding changes") {
+    TEST_CASE_TEMPLATE("holdingChanges is true from a change until its set is queued", B, InotifyTag,
+                       PollingTag) {
+        TempFolder temp;
+        WatchOptions options = testOptions(temp.path(), B::value);
+        options.quietWindow = std::chrono::milliseconds(400);
+        auto watcher = startOrFail(std::move(options));
+        CHECK_FALSE(watcher->holdingChanges());
+        writeFile(temp / "A.cs", "x");
+        CHECK(waitUntil([&] { return watcher->holdingChanges(); }));
+        const auto set = nextChangeSet(*watcher);
+        REQUIRE(set.has_value());
+        CHECK(set->added == Paths{temp / "A.cs"});
+        CHECK(waitUntil([&] { return !watcher->holdingChanges(); }));
+    }
+}

@@ -130,6 +130,7 @@ InotifyBackend::Outcome InotifyBackend::run(LoopContext& context) {
         if (context.hooks.beforeWait) {
             context.hooks.beforeWait();
         }
+        context.holding.store(context.coalescer.hasPending(), std::memory_order_release);
         std::array<pollfd, 2> fds{{{.fd = fd_.get(), .events = POLLIN, .revents = 0},
                                    {.fd = context.wake.fd(), .events = POLLIN, .revents = 0}}};
         const int ready =

@@ -15,6 +15,7 @@ void PollingBackend::run(LoopContext& context) {
         if (context.hooks.beforeWait) {
             context.hooks.beforeWait();
         }
+        context.holding.store(context.coalescer.hasPending(), std::memory_order_release);
         // Sleep for one interval, but wake at once for stop / rescan requests.
         pollfd wake{.fd = context.wake.fd(), .events = POLLIN, .revents = 0};
         if (::poll(&wake, 1, static_cast<int>(interval_.count())) > 0) {

@@ -85,6 +85,7 @@ struct SourceWatcher::Impl {
             .publish = [this](ChangeSet changes) { publish(std::move(changes)); },
             .wake = wake,
             .rescanRequested = rescanRequested,
+            .holding = holding,
             .hooks = options.testHooks,
             .stop = std::move(stop),
         };
@@ -115,6 +116,7 @@ struct SourceWatcher::Impl {
     PathFilter filter;
     detail::ChangeQueue queue;
     std::atomic<bool> rescanRequested{false};
+    std::atomic<bool> holding{false};
     std::atomic<Backend> active{Backend::Polling};
     std::unique_ptr<InotifyBackend> inotify; // set up in start(), then owned by the thread
     std::jthread thread;                     // last: stopped before the rest is destroyed
@@ -189,6 +191,10 @@ std::optional<ChangeSet> SourceWatcher::poll() {
 
 std::optional<ChangeSet> SourceWatcher::waitFor(std::chrono::steady_clock::time_point deadline) {
     return impl_->queue.popUntil(deadline);
+}
+
+bool SourceWatcher::holdingChanges() const noexcept {
+    return impl_->holding.load(std::memory_order_acquire);
 }
 
 Backend SourceWatcher::backend() const noexcept {

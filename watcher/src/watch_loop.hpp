@@ -17,6 +17,7 @@ struct LoopContext {
     std::function<void(ChangeSet)> publish; // queues a set for the consumer (never blocks)
     const posix::WakeSignal& wake;          // written by stop/requestRescan
     std::atomic<bool>& rescanRequested;     // set by SourceWatcher::requestRescan
+    std::atomic<bool>& holding;             // the coalescer has changes not flushed yet
     const WatchTestHooks& hooks;
     std::stop_token stop;
 };

@@ -129,6 +129,11 @@ struct ReloadCoordinator::Impl {
             pendingTrigger.insert("(rescan)");
     }
 
+    // The watcher holds changes it has not flushed: a finished build may have read a file in
+    // the middle of a later save, and the build those changes submit supersedes it. (A
+    // complete save is flushed at once, so a burst's later saves are what waits here.)
+    bool watcherHolding() const { return watcher && watcher->holdingChanges(); }
+
     void takeChanges() {
         while (auto changes = watcher ? watcher->poll() : std::nullopt)
             note(*changes);
@@ -239,6 +244,9 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
         return failed;
     if (m.reload) // one reload at a time, one stage per frame boundary
         return newFrame ? advance(kWarmSlice) : std::nullopt;
+    if (m.watcherHolding())
+        return std::nullopt;
+
     auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();
     if (!finished)
         return std::nullopt;
@@ -282,7 +290,7 @@ void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
         // A build in flight that ends while the loop would sleep starts its reload now, as
         // long as its load stage still fits before the next frame.
         const auto lastStart = until - m.costs.expected(ReloadStage::Load) - kIdleMargin;
-        if (now >= lastStart)
+        if (now >= lastStart || m.watcherHolding())
             return;
         auto finished = m.builds->waitFor(lastStart);
         if (!finished)

@@ -43,6 +43,12 @@ public:
     // Next change set, waiting until the deadline at the latest.
     [[nodiscard]] std::optional<ChangeSet> waitFor(std::chrono::steady_clock::time_point deadline);
 
+    // Whether the watcher has seen changes it has not queued yet (its quiet window is
+    // running): a build of the files as they are now may already be out of date. Updated
+    // each time the watcher thread goes back to waiting, so it trails a change by the time
+    // the thread takes to read the event.
+    [[nodiscard]] bool holdingChanges() const noexcept;
+
     // Backend currently in use (Inotify or Polling; may switch from Inotify to Polling once).
     [[nodiscard]] Backend backend() const noexcept;
 
