@@ -217,6 +217,10 @@ bool Daemon::beforeTick(double deltaSeconds) {
     if (replay_)
         replay_->apply(host_->frame(), host_->input());
     serveControl();
+    if (ModuleReloader* modules = project_->modules()) {
+        if (auto report = modules->update(host_->frame()))
+            onModuleReport(*report);
+    }
     // The reload's next stage runs here, right before the tick: when it is the swap, this
     // very frame already runs the new code (after the tick, it would wait a whole frame).
     coordinator_->update();
@@ -255,6 +259,15 @@ void Daemon::afterFrame() {
     }
     if (stopRequested_ || externalStop_->load())
         stopLoop_.store(true);
+}
+
+void Daemon::onModuleReport(const ModuleReloadReport& report) {
+    game_ = project_->game();
+    if (keyboard_)
+        keyboard_.emplace(game_ ? game_->keyBindings() : std::vector<KeyBinding>{});
+    lastModuleReload_ = report;
+    if (control_)
+        control_->publish("module", moduleReportJson(report));
 }
 
 void Daemon::onReport(const ReloadReport& report) {

@@ -48,6 +48,9 @@ private:
     bool beforeTick(double deltaSeconds);
     void afterFrame();
     void onReport(const ReloadReport& report);
+    /// A game module reload happened: the module's build, its keys; published to clients.
+    void onModuleReport(const ModuleReloadReport& report);
+    [[nodiscard]] static nlohmann::json moduleReportJson(const ModuleReloadReport& report);
     void saveState(const char* why);
     void draw();
     [[nodiscard]] game::HostStatus hostStatus() const;
@@ -68,7 +71,8 @@ private:
     LogSetup& logs_;
     std::unique_ptr<ScriptProject> project_;   // host, game module, reload pipeline
     ScriptHost* host_ = nullptr;               // the project's
-    GameModuleHost* game_ = nullptr;           // the project's, or none
+    GameModuleHost* game_ = nullptr;           // the project's running build, or none
+    std::optional<ModuleReloadReport> lastModuleReload_;
     ReloadCoordinator* coordinator_ = nullptr; // the project's; null once reloads stopped
     std::unique_ptr<control::ControlServer> control_;
     std::optional<StateFile> state_;

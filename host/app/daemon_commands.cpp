@@ -137,6 +137,17 @@ void Daemon::handle(const control::Request& request) {
     control_->reply(request, result);
 }
 
+nlohmann::json Daemon::moduleReportJson(const ModuleReloadReport& report) {
+    using Outcome = ModuleReloadReport::Outcome;
+    return {{"outcome", report.outcome == Outcome::Swapped      ? "swapped"
+                        : report.outcome == Outcome::RolledBack ? "rolled back"
+                                                                : "failed"},
+            {"generation", report.generation},
+            {"stateCarried", report.stateCarried},
+            {"ms", report.milliseconds},
+            {"text", report.message}};
+}
+
 CommandResult Daemon::status() const {
     json lastReload = nullptr;
     if (lastReport_) {
@@ -164,6 +175,12 @@ CommandResult Daemon::status() const {
         {"gcHandles", ScriptDomain::liveGcHandles()},
         {"appDomains", ScriptDomain::liveDomains()},
         {"gameModule", game_ ? json(game_->name()) : json(nullptr)},
+        {"gameModuleCrash",
+         game_ && !game_->crashed().empty() ? json(game_->crashed()) : json(nullptr)},
+        {"gameModuleGeneration",
+         project_->modules() ? json(project_->modules()->generation()) : json(nullptr)},
+        {"lastModuleReload",
+         lastModuleReload_ ? moduleReportJson(*lastModuleReload_) : json(nullptr)},
         {"lastReload", lastReload},
     };
 }

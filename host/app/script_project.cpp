@@ -46,12 +46,13 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     host_ = std::move(*host);
 
     // The game module registers its internal calls before any script code is loaded.
+    std::unique_ptr<GameModuleHost> game;
     if (!options.gameModule.empty()) {
-        auto game = GameModuleHost::load(options.gameModule, *host_);
-        if (!game)
-            return failure(game.error().message);
-        game_ = std::move(*game);
-        host_->setGameModuleName(game_->name());
+        auto loaded = GameModuleHost::load(options.gameModule, *host_);
+        if (!loaded)
+            return failure(loaded.error().message);
+        game = std::move(*loaded);
+        host_->setGameModuleName(game->name());
     }
 
     buildDir_ = options.buildDir;
@@ -76,6 +77,16 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     if (!coordinator)
         return failure(coordinator.error().message);
     reloads_ = std::move(*coordinator);
+    if (game) {
+        ModuleReloaderOptions moduleReload;
+        moduleReload.copies = buildDir_ / "modules";
+        moduleReload.watch = options.watch;
+        modules_ = std::make_unique<ModuleReloader>(std::move(game), *host_, moduleReload,
+                                                    [this] {
+                                                        if (reloads_)
+                                                            reloads_->requestReload();
+                                                    });
+    }
 
     auto firstBuild = reloads_->buildNow();
     if (!firstBuild)
@@ -98,7 +109,7 @@ ScriptProject::~ScriptProject() {
     if (auto down = shutdown(); !down)
         spdlog::warn("{}", down.error().message);
     host_.reset();
-    game_.reset();
+    modules_.reset();
     if (ownsBuildDir_) {
         std::error_code ec;
         fs::remove_all(buildDir_, ec);

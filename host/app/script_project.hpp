@@ -4,6 +4,7 @@
 
 #include "compiler_bridge/compile_request.hpp"
 #include "host/game_module_host.hpp"
+#include "host/module_reloader.hpp"
 #include "host/reload_coordinator.hpp"
 #include "host/script_host.hpp"
 
@@ -25,7 +26,7 @@ struct ScriptProjectOptions {
     std::chrono::milliseconds watchdogBudget{1000};
     std::chrono::milliseconds watchdogGrace{2000};
     bool coldCompiler = false;
-    bool watch = true;
+    bool watch = true; ///< watch the script folders, and the game module's library
     /// Where builds go; empty: a private folder `<tempdir>/scripthost-<uid>/<purpose>-<pid>`,
     /// removed when the project ends.
     std::filesystem::path buildDir;
@@ -58,8 +59,12 @@ public:
 
     [[nodiscard]] ScriptHost& host() noexcept { return *host_; }
     [[nodiscard]] ReloadCoordinator& reloads() noexcept { return *reloads_; }
-    /// The game module, or nullptr.
-    [[nodiscard]] GameModuleHost* game() noexcept { return game_.get(); }
+    /// The game module's build running now, or nullptr.
+    [[nodiscard]] GameModuleHost* game() noexcept {
+        return modules_ ? &modules_->current() : nullptr;
+    }
+    /// The game module's live reload, or nullptr without a module.
+    [[nodiscard]] ModuleReloader* modules() noexcept { return modules_.get(); }
 
     /// Drops the reload pipeline (builds, watcher, a reload in progress) and shuts the host
     /// down: every script's Destroy runs and the generation is unloaded. Idempotent.
@@ -71,9 +76,9 @@ private:
 
     std::filesystem::path buildDir_;
     bool ownsBuildDir_ = false;
-    // The module outlives the host: scripts may call its internal calls until the last
-    // generation is unloaded.
-    std::unique_ptr<GameModuleHost> game_;
+    // The module (every build of it) outlives the host: scripts may call its internal calls
+    // until the last generation is unloaded.
+    std::unique_ptr<ModuleReloader> modules_;
     std::unique_ptr<ScriptHost> host_;
     std::unique_ptr<ReloadCoordinator> reloads_;
 };

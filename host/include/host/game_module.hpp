@@ -135,6 +135,9 @@ extern "C" {
 using ScripthostGameApiVersionFn = std::uint32_t (*)();
 using ScripthostGameAttachFn = bool (*)(scripthost::game::GameRegistry*,
                                         scripthost::game::ModuleInfo*, std::string* error);
+// Optional (SCRIPTHOST_GAME_STATE): hand the module's own state to its next build.
+using ScripthostGameSaveStateFn = bool (*)(std::string* state, std::string* error);
+using ScripthostGameRestoreStateFn = bool (*)(const std::string* state, std::string* error);
 }
 
 /// Defines a module's entry points. The body receives `registry` (GameRegistry&) and
@@ -173,3 +176,37 @@ using ScripthostGameAttachFn = bool (*)(scripthost::game::GameRegistry*,
     }                                                                                              \
     static scripthost::Result<void> scripthostGameAttach(scripthost::game::GameRegistry& registry, \
                                                          scripthost::game::ModuleInfo& info)
+
+/// Optional: hands a module's own state (what lives in its globals, not in the world) to the
+/// next build of the module when the host reloads it. `save` is a function
+/// `std::string save()` called on the old build just before the swap; `restore` is
+/// `scripthost::Result<void> restore(std::string_view state)`, called on the new build after
+/// its attach and before its first frame. A failed restore keeps the old build running. A
+/// module without them starts fresh on a reload, and the reload report says so.
+///
+///     SCRIPTHOST_GAME_STATE(saveCounters, restoreCounters)
+#define SCRIPTHOST_GAME_STATE(save, restore)                                                       \
+    extern "C" __attribute__((visibility("default"))) bool scripthost_game_save_state(             \
+        std::string* state_, std::string* error_) {                                                \
+        try {                                                                                      \
+            *state_ = save();                                                                      \
+            return true;                                                                           \
+        } catch (const std::exception& e) {                                                        \
+            *error_ = e.what();                                                                    \
+            return false;                                                                          \
+        }                                                                                          \
+    }                                                                                              \
+    extern "C" __attribute__((visibility("default"))) bool scripthost_game_restore_state(          \
+        const std::string* state_, std::string* error_) {                                          \
+        try {                                                                                      \
+            auto restored = restore(std::string_view(*state_));                                    \
+            if (!restored) {                                                                       \
+                *error_ = restored.error().message;                                                \
+                return false;                                                                      \
+            }                                                                                      \
+            return true;                                                                           \
+        } catch (const std::exception& e) {                                                        \
+            *error_ = e.what();                                                                    \
+            return false;                                                                          \
+        }                                                                                          \
+    }

@@ -3,6 +3,7 @@
 
 #include "host/error.hpp"
 #include "host/game_module.hpp"
+#include "host/native_fault_guard.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -29,12 +30,17 @@ struct ComponentKind {
 /// Loads a game module (a shared library), checks its API version, lets it register
 /// with the host, and keeps its systems, renderer and key bindings. Unloading runs in
 /// reverse: the module's objects are destroyed before the library is closed. Internal
-/// calls stay registered with Mono for the process's life, so a module is loaded once
-/// per process, before the first script generation. Main thread only.
+/// calls are registered with Mono by name: a script generation binds them as its methods
+/// are compiled, so a later build of the module (ModuleReloader) registers its own and the
+/// next generation binds to those; the library of a module a generation may still call
+/// must stay loaded. Main thread only.
 class GameModuleHost {
 public:
+    /// Loads `library` (from `loadFrom` when given: a private copy, since the loader caches
+    /// by path and a linker writes in place).
     [[nodiscard]] static Result<std::unique_ptr<GameModuleHost>>
-    load(const std::filesystem::path& library, ScriptHost& host);
+    load(const std::filesystem::path& library, ScriptHost& host,
+         const std::filesystem::path& loadFrom = {});
     ~GameModuleHost();
     GameModuleHost(const GameModuleHost&) = delete;
     GameModuleHost& operator=(const GameModuleHost&) = delete;
@@ -49,12 +55,29 @@ public:
     [[nodiscard]] std::size_t systemCount() const noexcept { return systems_.size(); }
 
     /// Runs the systems of `phase` in registration order. A system that throws is logged
-    /// and switched off; the others and the frame go on.
+    /// and switched off; the others and the frame go on. A system that crashes (a crash
+    /// signal in its native code) switches the whole module off (crashed()).
     void runSystems(game::SystemPhase phase, const game::FrameTime& time);
-    /// The module's renderer, or nullptr if it has none.
+    /// The module's renderer, or nullptr if it has none (or the module crashed).
     [[nodiscard]] game::GameRenderer* renderer() noexcept { return renderer_.get(); }
-    /// Draws through the renderer; a renderer that throws is logged and dropped.
+    /// Draws through the renderer; a renderer that throws is logged and dropped, one that
+    /// crashes switches the module off.
     void draw(const game::HostStatus& status, TextCanvas& canvas);
+    /// What crashed the module's code and where ("system 'physics' (before scripts):
+    /// SIGSEGV (no memory at 0x0) in step+0x14 (libgame.so)"), or empty while it runs.
+    /// After a crash none of its systems or its renderer run again: the jump out of the
+    /// crash skipped its destructors and left its state unknown.
+    [[nodiscard]] const std::string& crashed() const noexcept { return crash_; }
+
+    /// Registers the module's internal calls with Mono again (after another build of the
+    /// module replaced them, to put this one back).
+    void registerInternalCallsAgain();
+    /// Whether the module hands its state over (SCRIPTHOST_GAME_STATE).
+    [[nodiscard]] bool carriesState() const noexcept { return save_ && restore_; }
+    /// The module's own state (SCRIPTHOST_GAME_STATE's save), run guarded.
+    [[nodiscard]] Result<std::string> saveState();
+    /// Gives it the state an earlier build saved (SCRIPTHOST_GAME_STATE's restore), guarded.
+    [[nodiscard]] Result<void> restoreState(const std::string& state);
     [[nodiscard]] game::GameWorld& world() noexcept { return *world_; }
 
 private:
@@ -70,8 +93,15 @@ private:
         ~LibraryHandle();
     };
     GameModuleHost() = default;
+    /// Switches every system and the renderer off after `what` crashed.
+    void switchOffAfterCrash(const std::string& what, const NativeFault& fault);
+    /// Lets go of the systems and the renderer without destroying them.
+    void leakModuleObjects();
 
     LibraryHandle library_; // declared first: closed last
+    ScripthostGameSaveStateFn save_ = nullptr;
+    ScripthostGameRestoreStateFn restore_ = nullptr;
+    std::vector<std::pair<std::string, const void*>> internalCalls_;
     std::filesystem::path path_;
     std::string name_, version_;
     std::unique_ptr<game::GameWorld> world_;
@@ -79,6 +109,7 @@ private:
     std::vector<KeyBinding> keys_;
     std::vector<System> systems_;
     std::unique_ptr<game::GameRenderer> renderer_;
+    std::string crash_;
 };
 
 } // namespace scripthost

@@ -37,6 +37,7 @@ public:
     void registerInternalCall(std::string managedName, const void* function) override {
         if (MonoRuntime* runtime = MonoRuntime::running())
             runtime->registerInternalCall(managedName, function);
+        module_.internalCalls_.emplace_back(std::move(managedName), function);
     }
 
     void bindKey(std::string key, std::string action, float value) override {
@@ -79,12 +80,13 @@ private:
 };
 
 Result<std::unique_ptr<GameModuleHost>> GameModuleHost::load(const std::filesystem::path& library,
-                                                             ScriptHost& host) {
+                                                             ScriptHost& host,
+                                                             const std::filesystem::path& loadFrom) {
     std::unique_ptr<GameModuleHost> module(new GameModuleHost());
     module->path_ = library;
+    const std::filesystem::path& file = loadFrom.empty() ? library : loadFrom;
     // A bare name would make dlopen search the library path; a path is what users mean.
-    const std::string path =
-        library.has_parent_path() ? library.string() : ("./" + library.string());
+    const std::string path = file.has_parent_path() ? file.string() : ("./" + file.string());
     ::dlerror();
     module->library_.handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (module->library_.handle == nullptr) {
@@ -106,11 +108,23 @@ Result<std::unique_ptr<GameModuleHost>> GameModuleHost::load(const std::filesyst
                                 "has version {}: rebuild the module",
                                 library.string(), v, game::kApiVersion));
     }
+    module->save_ = reinterpret_cast<ScripthostGameSaveStateFn>(
+        ::dlsym(module->library_.handle, "scripthost_game_save_state"));
+    module->restore_ = reinterpret_cast<ScripthostGameRestoreStateFn>(
+        ::dlsym(module->library_.handle, "scripthost_game_restore_state"));
     module->world_ = std::make_unique<HostGameWorld>(host);
     Registry registry(*module, host);
     game::ModuleInfo info{nullptr, nullptr};
     std::string error;
-    if (!attach(&registry, &info, &error)) {
+    bool attached = false;
+    if (auto crash = NativeFaultGuard::run([&] { attached = attach(&registry, &info, &error); })) {
+        // What it registered may point into a state the crash left half-built: let it go
+        // without running its destructors (a leak, not a second crash).
+        module->leakModuleObjects();
+        return fail("game module " + library.string() + " crashed while attaching: " +
+                    crash->describe());
+    }
+    if (!attached) {
         return fail("game module " + library.string() + " failed to attach: " + error);
     }
     module->name_ = info.name ? info.name : library.stem().string();
@@ -124,10 +138,64 @@ Result<std::unique_ptr<GameModuleHost>> GameModuleHost::load(const std::filesyst
 }
 
 GameModuleHost::~GameModuleHost() {
-    // The module's objects hold code from the library: destroy them before closing it.
+    // The module's objects hold code from the library: destroy them before closing it —
+    // unless it crashed, when running their destructors could crash again.
+    if (!crash_.empty())
+        leakModuleObjects();
     renderer_.reset();
     systems_.clear();
     world_.reset();
+}
+
+void GameModuleHost::leakModuleObjects() {
+    (void)renderer_.release();
+    new std::vector<System>(std::move(systems_)); // NOLINT: deliberately never freed
+    systems_.clear();
+}
+
+void GameModuleHost::switchOffAfterCrash(const std::string& what, const NativeFault& fault) {
+    crash_ = fmt::format("{}: {}", what, fault.describe());
+    for (System& system : systems_)
+        system.failed = true;
+    (void)renderer_.release(); // see leakModuleObjects
+    spdlog::error("[{}] {} crashed; the module's systems and renderer are switched off (the "
+                  "scripts and the host go on): {}",
+                  name_, what, fault.describe());
+}
+
+void GameModuleHost::registerInternalCallsAgain() {
+    if (MonoRuntime* runtime = MonoRuntime::running()) {
+        for (const auto& [name, function] : internalCalls_)
+            runtime->registerInternalCall(name, function);
+    }
+}
+
+Result<std::string> GameModuleHost::saveState() {
+    if (save_ == nullptr)
+        return fail(name_ + " does not hand its state over (no SCRIPTHOST_GAME_STATE)");
+    std::string state, error;
+    bool saved = false;
+    if (auto crash = NativeFaultGuard::run([&] { saved = save_(&state, &error); })) {
+        switchOffAfterCrash("saving its state", *crash);
+        return fail("saving the module's state crashed: " + crash->describe());
+    }
+    if (!saved)
+        return fail("saving the module's state failed: " + error);
+    return state;
+}
+
+Result<void> GameModuleHost::restoreState(const std::string& state) {
+    if (restore_ == nullptr)
+        return fail(name_ + " does not take state over (no SCRIPTHOST_GAME_STATE)");
+    std::string error;
+    bool restored = false;
+    if (auto crash = NativeFaultGuard::run([&] { restored = restore_(&state, &error); })) {
+        switchOffAfterCrash("restoring its state", *crash);
+        return fail("restoring the module's state crashed: " + crash->describe());
+    }
+    if (!restored)
+        return fail("restoring the module's state failed: " + error);
+    return {};
 }
 
 void GameModuleHost::runSystems(game::SystemPhase phase, const game::FrameTime& time) {
@@ -135,7 +203,11 @@ void GameModuleHost::runSystems(game::SystemPhase phase, const game::FrameTime& 
         if (system.failed || system.phase != phase)
             continue;
         try {
-            system.function(*world_, time);
+            if (auto crash = NativeFaultGuard::run([&] { system.function(*world_, time); })) {
+                switchOffAfterCrash(
+                    fmt::format("system '{}' ({})", system.name, phaseName(phase)), *crash);
+                return;
+            }
         } catch (const std::exception& e) {
             system.failed = true;
             spdlog::error("[{}] system '{}' ({}) threw and is switched off: {}", name_, system.name,
@@ -152,7 +224,9 @@ void GameModuleHost::draw(const game::HostStatus& status, TextCanvas& canvas) {
     if (!renderer_)
         return;
     try {
-        renderer_->draw(*world_, status, canvas);
+        if (auto crash = NativeFaultGuard::run([&] { renderer_->draw(*world_, status, canvas); })) {
+            switchOffAfterCrash("the renderer", *crash);
+        }
     } catch (const std::exception& e) {
         spdlog::error("[{}] the renderer threw and is switched off: {}", name_, e.what());
         renderer_.reset();

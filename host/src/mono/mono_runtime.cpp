@@ -1,5 +1,7 @@
 #include "host/mono_runtime.hpp"
+#include "host/native_fault_guard.hpp"
 
+#include "mono/mono_owned_code.hpp"
 #include "mono/runtime_state.hpp"
 #include "mono/unhandled_exception_hooks.hpp"
 
@@ -76,6 +78,10 @@ Result<MonoRuntime*> MonoRuntime::start(const Options& options) {
     }
     mono_install_assembly_preload_hook(&preloadHook, nullptr);
     state.threads.install(state.root);
+    // After the JIT installed its signal handlers: a crash in a game module's native code
+    // comes back to its guarded call; faults in managed code or in Mono still go to Mono.
+    mono::rememberMonoLibrary();
+    NativeFaultGuard::install(&mono::isMonoOwnedCode);
     state.lifecycle = Lifecycle::Running;
     spdlog::debug("Mono {} started", instance().version());
     return &instance();

@@ -514,3 +514,38 @@ public class Blinker : UMonoScriptComponent {
     CHECK(table.out.find("Wait > Inner") != std::string::npos);
     stopHost(client, host);
 }
+
+TEST_CASE("daemon: a game module that crashes is named in status, and the host keeps answering "
+          "and ticking") {
+    TempDir dir("daemon-module-crash");
+    const fs::path scripts = dir.path() / "scripts";
+    writeFile(scripts / "Idle.cs", "using UEngine;\npublic class Idle : UMonoScriptComponent {}\n");
+    const fs::path socket = dir.path() / "control.sock";
+    ::setenv("SCRIPTHOST_TEST_CRASH_FRAME", "0", 1); // only when asked through CrashNow
+    HostProcess host({"run", "--headless", "--scripts", scripts.string(), "--game",
+                      CRASHING_GAME_MODULE, "--control", socket.string()});
+    ::unsetenv("SCRIPTHOST_TEST_CRASH_FRAME");
+    ControlClient client = connectTo(socket, host);
+    const json before = callOk(client, "status");
+    CHECK(before["gameModule"] == "crashing game");
+    CHECK(before["gameModuleCrash"].is_null());
+
+    callOk(client, "input", {{"action", "CrashNow"}, {"value", 1}});
+    json after;
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            after = callOk(client, "status");
+                            return !after["gameModuleCrash"].is_null();
+                        },
+                        30s),
+                    host.output());
+    const std::string crash = after["gameModuleCrash"];
+    CHECK_MESSAGE(crash.starts_with("system 'crasher' (before scripts): SIGSEGV (no memory at "
+                                    "0x0) in crashing_game_write_through_null"),
+                  crash);
+    // Still ticking after the crash.
+    const std::int64_t frame = after["frame"];
+    CHECK(waitUntil([&] { return callOk(client, "status")["frame"].get<std::int64_t>() > frame + 5; },
+                    30s));
+    stopHost(client, host);
+}
