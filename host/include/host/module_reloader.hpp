@@ -42,7 +42,7 @@ struct ModuleReloaderOptions {
     std::filesystem::path copies; ///< where the private copies of each build go
     bool watch = true;            ///< watch the library file; false: reloadNow() only
     /// A build is taken once the file has not changed for this long (linkers write in place).
-    std::chrono::milliseconds settle{150};
+    std::chrono::milliseconds settle{300};
     /// A crash this many frames after a swap puts the previous build back.
     std::int64_t rollbackFrames = 300;
 };

@@ -17,6 +17,10 @@ namespace {
 
 /// How often update() looks at the library file.
 constexpr auto kLookEvery = std::chrono::milliseconds(100);
+/// A settled file that is not (yet) an ELF library is waited for this long before it is
+/// refused: GNU ld writes the ELF header last, and a slow link can pause longer than the
+/// settle time.
+constexpr auto kNotElfPatience = std::chrono::seconds(3);
 
 /// Whether `file` starts like an ELF shared object (a linker may still be writing it).
 bool looksLikeElf(const fs::path& file) {
@@ -72,6 +76,8 @@ std::optional<ModuleReloadReport> ModuleReloader::update(std::int64_t frame) {
         return std::nullopt;
     }
     if (now - pendingSince_ < options_.settle)
+        return std::nullopt;
+    if (!looksLikeElf(current_.module->path()) && now - pendingSince_ < kNotElfPatience)
         return std::nullopt;
     return reloadNow(frame);
 }

@@ -2,8 +2,7 @@
 // driven through its control socket (ControlClient and the real scriptctl), real files,
 // real mcs and Mono. Every wait has a deadline.
 
-#include "control/control_client.hpp"
-#include "host_process.hpp"
+#include "control_test_support.hpp"
 
 #include <boost/process.hpp>
 #include <doctest/doctest.h>
@@ -23,8 +22,6 @@ namespace {
 
 const fs::path kDemoScripts = fs::path(SCRIPTHOST_SOURCE_DIR) / "demo-game" / "scripts";
 const fs::path kDemoScene = fs::path(SCRIPTHOST_SOURCE_DIR) / "demo-game" / "scene.json";
-constexpr auto kStartDeadline = std::chrono::seconds(60);
-constexpr auto kCallTimeout = std::chrono::milliseconds(15000);
 
 fs::path copyDemoScripts(const TempDir& dir) {
     const fs::path scripts = dir.path() / "scripts";
@@ -41,35 +38,6 @@ std::vector<std::string> demoArgs(const fs::path& scripts, const fs::path& socke
                                   "--control", socket.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
-}
-
-template <typename T> std::string errorOf(const T& result) {
-    return result.has_value() ? std::string() : result.error().message;
-}
-
-/// Connects once the host serves its socket.
-ControlClient connectTo(const fs::path& socket, HostProcess& host) {
-    REQUIRE_MESSAGE(
-        waitUntil([&] { return fs::exists(socket) || !host.running(); }, kStartDeadline),
-        host.output());
-    auto client = ControlClient::connect(socket, 5s);
-    const std::string why = errorOf(client) + "\n" + host.output();
-    REQUIRE_MESSAGE(client.has_value(), why);
-    return std::move(*client);
-}
-
-json callOk(ControlClient& client, std::string_view cmd, const json& args = json::object()) {
-    auto reply = client.call(cmd, args, kCallTimeout);
-    const std::string why = errorOf(reply);
-    REQUIRE_MESSAGE(reply.has_value(), why);
-    REQUIRE_MESSAGE(reply->value("ok", false), reply->dump());
-    return (*reply)["result"];
-}
-
-json fieldValue(ControlClient& client, const std::string& entity, const std::string& script,
-                const std::string& field) {
-    return callOk(client, "get",
-                  {{"entity", entity}, {"script", script}, {"field", field}})["value"];
 }
 
 struct Scriptctl {

@@ -1,0 +1,171 @@
+// End-to-end: the game module's C++ reloads live. The test builds a small module with the
+// real compiler, runs the real host with it, rebuilds the module while the host runs, and
+// reads through the control socket what the module's code and the scripts see: a changed
+// constant arrives through an internal call, the module's own state and the scripts'
+// values are kept, a file that is not a module is refused, and a build that crashes in its
+// first frames is replaced by the previous one. Every wait has a deadline.
+#include "control_test_support.hpp"
+
+#include <boost/process.hpp>
+#include <doctest/doctest.h>
+
+namespace fs = std::filesystem;
+using namespace scripthost::testing;
+using nlohmann::json;
+
+namespace {
+
+// VALUE: what Probe.Native.Value() returns; CRASH: a statement run by the system each frame.
+std::string moduleSource(int value, const std::string& crash = "") {
+    return R"(#include "host/game_module.hpp"
+#include <string>
+
+namespace { int frames = 0; }
+
+extern "C" int probe_value() { return )" +
+           std::to_string(value) + R"(; }
+extern "C" int probe_frames() { return frames; }
+
+static std::string saveFrames() { return std::to_string(frames); }
+static scripthost::Result<void> restoreFrames(std::string_view state) {
+    frames = std::stoi(std::string(state));
+    return {};
+}
+SCRIPTHOST_GAME_STATE(saveFrames, restoreFrames)
+
+SCRIPTHOST_GAME_MODULE(registry, info) {
+    info = {"probe", "1.)" +
+           std::to_string(value) + R"("};
+    registry.registerInternalCall("Probe.Native::Value", reinterpret_cast<const void*>(&probe_value));
+    registry.registerInternalCall("Probe.Native::Frames", reinterpret_cast<const void*>(&probe_frames));
+    registry.addSystem("count", scripthost::game::SystemPhase::BeforeScripts,
+        [](scripthost::game::GameWorld&, const scripthost::game::FrameTime&) {
+            ++frames;
+            )" + crash + R"(
+        });
+    return {};
+}
+)";
+}
+
+const char* kReader = R"(using System.Runtime.CompilerServices;
+using UEngine;
+namespace Probe {
+    public static class Native {
+        [MethodImpl(MethodImplOptions.InternalCall)] public static extern int Value();
+        [MethodImpl(MethodImplOptions.InternalCall)] public static extern int Frames();
+    }
+}
+public class Reader : UMonoScriptComponent {
+    [SerializeField] int value;
+    [SerializeField] int moduleFrames;
+    [SerializeField] int kept = 5;
+    public override void Update(float dt) {
+        value = Probe.Native.Value();
+        moduleFrames = Probe.Native.Frames();
+    }
+}
+)";
+
+/// Compiles `source` into `library` with the project's compiler (g++ writes it in place,
+/// as a linker does while the host watches).
+void buildModule(const fs::path& dir, const fs::path& library, const std::string& source) {
+    const fs::path file = dir / "probe.cpp";
+    writeFile(file, source);
+    namespace bp = boost::process;
+    bp::ipstream out;
+    bp::child compiler(std::string(SCRIPTHOST_CXX),
+                       bp::args({"-std=c++23", "-shared", "-fPIC", "-O0",
+                                 "-I" + std::string(SCRIPTHOST_SOURCE_DIR) + "/host/include",
+                                 file.string(), "-o", library.string()}),
+                       bp::std_in.close(), (bp::std_out & bp::std_err) > out);
+    std::string text, line;
+    while (std::getline(out, line))
+        text += line + "\n";
+    compiler.wait();
+    REQUIRE_MESSAGE(compiler.exit_code() == 0, text);
+}
+
+int field(scripthost::control::ControlClient& client, const std::string& name) {
+    return fieldValue(client, "Reader", "Reader", name).get<int>();
+}
+
+} // namespace
+
+TEST_CASE("module reload: a rebuilt module runs its new code with its state and every script "
+          "value kept - a bad file is refused - a build that crashes at once is rolled back") {
+    TempDir dir("module-reload");
+    const fs::path library = dir.path() / "libprobe.so";
+    buildModule(dir.path(), library, moduleSource(1));
+    writeFile(dir.path() / "scripts" / "Reader.cs", kReader);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(),
+                      "--game", library.string(), "--control", socket.string()});
+    auto client = connectTo(socket, host);
+
+    REQUIRE_MESSAGE(waitUntil([&] { return field(client, "value") == 1 &&
+                                           field(client, "moduleFrames") > 10; },
+                              60s),
+                    host.output());
+    json status = callOk(client, "status");
+    CHECK(status["gameModuleGeneration"] == 1);
+    CHECK(status["lastModuleReload"].is_null());
+    const int scriptGeneration = status["generation"];
+    callOk(client, "set", {{"entity", "Reader"}, {"script", "Reader"}, {"field", "kept"},
+                           {"value", 42}});
+
+    // A changed constant: the new build's internal call answers, after the scripts reloaded.
+    const int framesBefore = field(client, "moduleFrames");
+    buildModule(dir.path(), library, moduleSource(2));
+    REQUIRE_MESSAGE(waitUntil([&] { return field(client, "value") == 2; }, 60s), host.output());
+    status = callOk(client, "status");
+    CHECK(status["gameModuleGeneration"] == 2);
+    CHECK(status["lastModuleReload"]["outcome"] == "swapped");
+    CHECK(status["lastModuleReload"]["stateCarried"] == true);
+    CHECK(status["generation"].get<int>() > scriptGeneration);
+    // The module's own counter went on from where the old build left it.
+    CHECK(field(client, "moduleFrames") >= framesBefore);
+    CHECK(field(client, "kept") == 42);
+
+    // Not a module: refused, build 2 runs on.
+    writeFile(library, "this is not a shared library\n");
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            return callOk(client, "status")["lastModuleReload"]["outcome"] ==
+                                   "failed";
+                        },
+                        60s),
+                    host.output());
+    status = callOk(client, "status");
+    CHECK(status["gameModuleGeneration"] == 2);
+    CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("not an ELF") !=
+                      std::string::npos,
+                  status.dump());
+    const int framesAfterRefusal = field(client, "moduleFrames");
+    CHECK(waitUntil([&] { return field(client, "moduleFrames") > framesAfterRefusal; }, 30s));
+
+    // A build whose system dereferences null on its first frame: build 2 comes back.
+    buildModule(dir.path(), library,
+                moduleSource(3, "int* volatile nowhere = nullptr; *(volatile int*)nowhere = frames;"));
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            return callOk(client, "status")["lastModuleReload"]["outcome"] ==
+                                   "rolled back";
+                        },
+                        60s),
+                    host.output());
+    status = callOk(client, "status");
+    CHECK(status["gameModuleGeneration"] == 2);
+    CHECK(status["gameModuleCrash"].is_null());
+    CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("SIGSEGV") !=
+                      std::string::npos,
+                  status.dump());
+    // Build 2's code runs again: its system counts and the scripts read its constant.
+    const int framesAfterRollback = field(client, "moduleFrames");
+    CHECK(waitUntil([&] { return field(client, "value") == 2 &&
+                                 field(client, "moduleFrames") > framesAfterRollback + 5; },
+                    60s));
+    CHECK(field(client, "kept") == 42);
+    callOk(client, "stop");
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+}
