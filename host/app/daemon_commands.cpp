@@ -46,6 +46,9 @@ std::expected<std::string, control::CommandError> requireString(const json& body
 void Daemon::serveControl() {
     if (!control_)
         return;
+    if (debuggerPause_)
+        debuggerPause_->mainThreadServing(host_->domain() ? host_->domain()->generation() : 0,
+                                          host_->frame());
     for (const control::Request& request : control_->takeRequests())
         handle(request);
 }
@@ -164,6 +167,7 @@ CommandResult Daemon::status() const {
         {"gcHandles", ScriptDomain::liveGcHandles()},
         {"appDomains", ScriptDomain::liveDomains()},
         {"gameModule", game_ ? json(game_->name()) : json(nullptr)},
+        {"debugger", debuggerPause_ ? debuggerPause_->describe() : json(nullptr)},
         {"lastReload", lastReload},
     };
 }
