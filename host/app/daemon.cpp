@@ -233,6 +233,9 @@ bool Daemon::beforeTick(double deltaSeconds) {
     // The reload's next stage runs here, right before the tick: when it is the swap, this
     // very frame already runs the new code (after the tick, it would wait a whole frame).
     coordinator_->update();
+    if (debuggerPause_) // the generation the tick (and a breakpoint in it) runs
+        debuggerPause_->mainThreadServing(host_->domain() ? host_->domain()->generation() : 0,
+                                          host_->frame());
     ticked_ = false;
     if (stopRequested_ || (paused_ && stepsLeft_ == 0))
         return false;

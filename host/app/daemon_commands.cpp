@@ -46,9 +46,6 @@ std::expected<std::string, control::CommandError> requireString(const json& body
 void Daemon::serveControl() {
     if (!control_)
         return;
-    if (debuggerPause_)
-        debuggerPause_->mainThreadServing(host_->domain() ? host_->domain()->generation() : 0,
-                                          host_->frame());
     for (const control::Request& request : control_->takeRequests())
         handle(request);
 }

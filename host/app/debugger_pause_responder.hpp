@@ -32,8 +32,8 @@ public:
     DebuggerPauseResponder(const DebuggerPauseResponder&) = delete;
     DebuggerPauseResponder& operator=(const DebuggerPauseResponder&) = delete;
 
-    /// The main thread is about to serve the socket, with this generation and frame. (Main
-    /// thread, each frame.)
+    /// The main thread has served the socket and is about to tick this generation and frame.
+    /// (Main thread, each frame.)
     void mainThreadServing(std::uint64_t generation, std::int64_t frame) noexcept;
 
     /// What the full status carries about the debugger: {"agent", "attached"}.
