@@ -8,6 +8,8 @@
 #include "host_process.hpp"
 
 #include <arpa/inet.h>
+#include "tmux_session.hpp"
+
 #include <boost/process.hpp>
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -29,32 +31,7 @@ namespace {
 
 namespace bp = boost::process;
 
-struct Tmux {
-    std::string session;
-    fs::path socket; // a private tmux server, so the test never touches the user's
-
-    int run(std::vector<std::string> args, std::string* out = nullptr) const {
-        args.insert(args.begin(), {"-S", socket.string()});
-        bp::ipstream stream;
-        bp::child child(bp::search_path("tmux"), bp::args(args), bp::std_in.close(),
-                        (bp::std_out & bp::std_err) > stream);
-        std::string text, line;
-        while (std::getline(stream, line))
-            text += line + "\n";
-        child.wait();
-        if (out)
-            *out = text;
-        return child.exit_code();
-    }
-    /// The pane with its scrollback.
-    std::string screen() const {
-        std::string text;
-        run({"capture-pane", "-p", "-S", "-2000", "-t", session}, &text);
-        return text;
-    }
-    void type(const std::string& line) const { run({"send-keys", "-t", session, line, "Enter"}); }
-    ~Tmux() { run({"kill-server"}); } // ends sdb with it
-};
+using Tmux = TmuxSession;
 
 /// A TCP port on 127.0.0.1 that nothing listens on now.
 int freePort() {
@@ -114,10 +91,10 @@ std::string probeScript(int bonus, int padding) {
 /// nullopt when nothing comes within the deadline.
 std::optional<long> printInSdb(const Tmux& tmux, const std::string& expression) {
     static const std::regex printed(R"(int it = (-?\d+))");
-    const std::size_t before = countOf(tmux.screen(), "int it = ");
+    const std::size_t before = countOf(tmux.screen(true), "int it = ");
     tmux.type("print " + expression);
     std::string screen;
-    if (!waitUntil([&] { return countOf(screen = tmux.screen(), "int it = ") > before; }, 30s))
+    if (!waitUntil([&] { return countOf(screen = tmux.screen(true), "int it = ") > before; }, 30s))
         return std::nullopt;
     std::optional<long> value;
     for (auto it = std::sregex_iterator(screen.begin(), screen.end(), printed);
@@ -153,7 +130,7 @@ TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while 
     REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "200", "-y", "50", sdb}) ==
             0);
     // sdb prints "Listening on" before it listens.
-    REQUIRE_MESSAGE(waitUntil([&] { return listening(port); }, 60s), tmux.screen());
+    REQUIRE_MESSAGE(waitUntil([&] { return listening(port); }, 60s), tmux.screen(true));
 
     const fs::path socket = dir.path() / "control.sock";
     HostProcess host({"run", "--headless", "--frames", "0", "--scripts", scripts.string(),
@@ -162,15 +139,15 @@ TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while 
                       "--watchdog-grace-ms", "200"});
     const std::string firstHit =
         "Hit breakpoint at '" + probe.string() + ":" + std::to_string(firstLine) + "'";
-    REQUIRE_MESSAGE(waitUntil([&] { return tmux.screen().find(firstHit) != std::string::npos; },
+    REQUIRE_MESSAGE(waitUntil([&] { return tmux.screen(true).find(firstHit) != std::string::npos; },
                               90s),
-                    std::string(tmux.screen() + "\n--- host ---\n" + host.output()));
+                    std::string(tmux.screen(true) + "\n--- host ---\n" + host.output()));
 
     // The locals: `seen` is twice the counter the same frame incremented.
     const std::optional<long> counter = printInSdb(tmux, "this.counter");
     const std::optional<long> seen = printInSdb(tmux, "seen");
-    REQUIRE_MESSAGE(counter.has_value(), tmux.screen());
-    REQUIRE_MESSAGE(seen.has_value(), tmux.screen());
+    REQUIRE_MESSAGE(counter.has_value(), tmux.screen(true));
+    REQUIRE_MESSAGE(seen.has_value(), tmux.screen(true));
     CHECK(*counter >= 1);
     CHECK(*seen == *counter * 2);
 
@@ -220,21 +197,21 @@ TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while 
     // code, where `seen` carries the +2000 only generation 3 adds.
     writeFile(probe, probeScript(2000, 3));
     const std::string hitAgain = "Hit breakpoint at '" + probe.string() + ":";
-    REQUIRE_MESSAGE(waitUntil([&] { return countOf(tmux.screen(), hitAgain) >= 2; }, 60s),
-                    std::string(tmux.screen() + "\n--- host ---\n" + host.output()));
+    REQUIRE_MESSAGE(waitUntil([&] { return countOf(tmux.screen(true), hitAgain) >= 2; }, 60s),
+                    std::string(tmux.screen(true) + "\n--- host ---\n" + host.output()));
     CHECK(generation() == 3);
     // The hit is reported at the method's first line; step to the breakpoint's line.
     const std::string atMoved = probe.string() + ":" + std::to_string(movedLine);
-    for (int steps = 0; steps < 4 && countOf(tmux.screen(), atMoved) < 2; ++steps) {
-        const std::size_t before = countOf(tmux.screen(), "suspended");
+    for (int steps = 0; steps < 4 && countOf(tmux.screen(true), atMoved) < 2; ++steps) {
+        const std::size_t before = countOf(tmux.screen(true), "suspended");
         tmux.type("step");
-        CHECK(waitUntil([&] { return countOf(tmux.screen(), "suspended") > before; }, 30s));
+        CHECK(waitUntil([&] { return countOf(tmux.screen(true), "suspended") > before; }, 30s));
     }
-    CHECK_MESSAGE(countOf(tmux.screen(), atMoved) >= 2, tmux.screen());
+    CHECK_MESSAGE(countOf(tmux.screen(true), atMoved) >= 2, tmux.screen(true));
     const std::optional<long> newCounter = printInSdb(tmux, "this.counter");
     const std::optional<long> newSeen = printInSdb(tmux, "seen");
-    REQUIRE_MESSAGE(newCounter.has_value(), tmux.screen());
-    REQUIRE_MESSAGE(newSeen.has_value(), tmux.screen());
+    REQUIRE_MESSAGE(newCounter.has_value(), tmux.screen(true));
+    REQUIRE_MESSAGE(newSeen.has_value(), tmux.screen(true));
     CHECK(*newCounter > *counter); // carried across both reloads, and counting on
     CHECK(*newSeen == *newCounter * 2 + 2000);
 
