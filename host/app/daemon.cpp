@@ -2,6 +2,7 @@
 
 #include "compiler_bridge/compile_failure.hpp"
 #include "control/control_path.hpp"
+#include "host/mono_runtime.hpp"
 #include "host/script_sources.hpp"
 #include "log_setup.hpp"
 
@@ -34,6 +35,7 @@ constexpr auto kDrawPeriod = std::chrono::milliseconds(33);
 Daemon::Daemon(const RunOptions& options, LogSetup& logs) : options_(options), logs_(logs) {}
 
 Daemon::~Daemon() {
+    debuggerPause_.reset(); // it answers through control_
     terminal_.reset();
     coordinator_ = nullptr;
     if (project_)
@@ -58,6 +60,9 @@ Result<void> Daemon::setUp() {
         return std::unexpected(sources.error());
     if (auto core = ScriptProject::findScriptCore(options_.scriptCore); !core)
         return std::unexpected(core.error());
+    auto debugger = options_.debuggerAgent();
+    if (!debugger)
+        return std::unexpected(debugger.error());
     if (!options_.noControl) {
         const fs::path path =
             options_.control.empty() ? control::defaultControlPath() : options_.control;
@@ -76,6 +81,14 @@ Result<void> Daemon::setUp() {
     }
     if (!options_.state.empty())
         state_.emplace(options_.state);
+
+    // The debugger agent can only come with the runtime's start, so the runtime starts here
+    // (ScriptProject then finds it running).
+    if (auto runtime = MonoRuntime::start({.debugger = *debugger}); !runtime)
+        return std::unexpected(runtime.error());
+    if (control_ && *debugger)
+        debuggerPause_ =
+            std::make_unique<DebuggerPauseResponder>(*control_, (*debugger)->describe());
 
     ScriptProjectOptions project;
     project.scriptDirs = options_.scriptDirs;
@@ -224,6 +237,9 @@ bool Daemon::beforeTick(double deltaSeconds) {
     // The reload's next stage runs here, right before the tick: when it is the swap, this
     // very frame already runs the new code (after the tick, it would wait a whole frame).
     coordinator_->update();
+    if (debuggerPause_) // the generation the tick (and a breakpoint in it) runs
+        debuggerPause_->mainThreadServing(host_->domain() ? host_->domain()->generation() : 0,
+                                          host_->frame());
     ticked_ = false;
     if (stopRequested_ || (paused_ && stepsLeft_ == 0))
         return false;

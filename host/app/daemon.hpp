@@ -3,6 +3,7 @@
 // the state file and the screen, driven by one game loop on the main thread.
 
 #include "control/control_server.hpp"
+#include "debugger_pause_responder.hpp"
 #include "host/error.hpp"
 #include "host/game_loop.hpp"
 #include "host/game_module_host.hpp"
@@ -75,6 +76,7 @@ private:
     std::optional<ModuleReloadReport> lastModuleReload_;
     ReloadCoordinator* coordinator_ = nullptr; // the project's; null once reloads stopped
     std::unique_ptr<control::ControlServer> control_;
+    std::unique_ptr<DebuggerPauseResponder> debuggerPause_; // with the debugger agent on
     std::optional<StateFile> state_;
     std::optional<InputReplay> replay_;
     std::unique_ptr<Terminal> terminal_;

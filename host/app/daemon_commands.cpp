@@ -181,6 +181,7 @@ CommandResult Daemon::status() const {
          project_->modules() ? json(project_->modules()->generation()) : json(nullptr)},
         {"lastModuleReload",
          lastModuleReload_ ? moduleReportJson(*lastModuleReload_) : json(nullptr)},
+        {"debugger", debuggerPause_ ? debuggerPause_->describe() : json(nullptr)},
         {"lastReload", lastReload},
     };
 }

@@ -1,8 +1,19 @@
 #include "run_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace scripthost {
+
+Result<std::optional<DebuggerAgentOptions>> RunOptions::debuggerAgent() const {
+    if (debugPort && !debugConnect.empty())
+        return fail("--debug and --debug-connect exclude each other");
+    if (debugPort)
+        return DebuggerAgentOptions::listenOn(*debugPort);
+    if (!debugConnect.empty())
+        return DebuggerAgentOptions::connectTo(debugConnect);
+    return std::nullopt;
+}
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
     CLI::App* run = app.add_subcommand(
@@ -54,6 +65,21 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
     run->add_option("--scriptcore", o.scriptCore, "ScriptCore.dll (default: beside scripthost)");
     run->add_option("--build-dir", o.buildDir,
                     "Where to put compiled scripts (default: a temp folder)");
+    auto* debug =
+        run->add_option("--debug", o.debugPort,
+                        "Start Mono's soft debugger agent listening on 127.0.0.1:PORT for an "
+                        "IDE to attach (VS Code Mono Debug, Rider's Mono Remote)")
+            ->expected(0, 1)
+            ->default_str(std::to_string(DebuggerAgentOptions::kDefaultPort))
+            ->check(CLI::Range(1, 65535));
+    run->add_option("--debug-connect", o.debugConnect,
+                    "Start Mono's soft debugger agent connecting to a client waiting on "
+                    "HOST:PORT (sdb: `listen 127.0.0.1 PORT`)")
+        ->check([](const std::string& text) -> std::string {
+            auto parsed = DebuggerAgentOptions::connectTo(text);
+            return parsed ? std::string() : parsed.error().message;
+        })
+        ->excludes(debug);
     run->add_option("--log-level", o.logLevel, "trace, debug, info, warn, error")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
         ->capture_default_str();

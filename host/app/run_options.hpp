@@ -1,8 +1,12 @@
 #pragma once
 // RunOptions: everything `scripthost run` is told, from flags or the config file.
 
+#include "host/debugger_agent_options.hpp"
+#include "host/error.hpp"
+
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +38,11 @@ struct RunOptions {
     std::string logFormat = "text"; ///< "text" or "json"
     bool watch = true;
     bool coldCompiler = false;
+    std::optional<std::int64_t> debugPort; ///< --debug [PORT]: the agent listens on loopback
+    std::string debugConnect;              ///< --debug-connect HOST:PORT: the agent connects out
+
+    /// The debugger agent these options ask for, if any (checked: port range, HOST:PORT).
+    [[nodiscard]] Result<std::optional<DebuggerAgentOptions>> debuggerAgent() const;
 };
 
 /// Adds the `run` subcommand with every option bound to `options`.

@@ -160,9 +160,32 @@ std::string valueText(const json& value) {
     return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+namespace {
+
+/// The debugger row of a status: "listening on 127.0.0.1:55555, attached", or "" without the
+/// agent.
+std::string debuggerText(const json& debugger) {
+    if (!debugger.is_object())
+        return "";
+    std::string text = valueText(member(debugger, "agent"));
+    text += member(debugger, "attached") == true ? ", attached" : ", no client";
+    if (const json& held = member(debugger, "heldSeconds"); held.is_number())
+        text += fmt::format(", main thread held {:.1f} s", held.get<double>());
+    return text;
+}
+
+} // namespace
+
 std::string statusText(const json& status, const TerminalPalette& palette) {
     const json& lastReload = member(status, "lastReload");
-    return alignedLines({
+    if (const json& state = member(status, "state"); state.is_string()) {
+        // The short answer of a host whose main thread a debugger holds (PROTOCOL.md).
+        return alignedLines({{"state", state.get<std::string>()},
+                             {"generation", valueText(member(status, "generation"))},
+                             {"frame", valueText(member(status, "frame"))},
+                             {"debugger", debuggerText(member(status, "debugger"))}});
+    }
+    std::vector<std::pair<std::string, std::string>> rows{
         {"generation", valueText(member(status, "generation"))},
         {"uptime", uptimeText(member(status, "uptimeSeconds"))},
         {"frame", valueText(member(status, "frame"))},
@@ -173,7 +196,10 @@ std::string statusText(const json& status, const TerminalPalette& palette) {
         {"failures", valueText(member(status, "failures"))},
         {"last reload",
          lastReload.is_null() ? std::string("none") : reloadSummary(lastReload, palette)},
-    });
+    };
+    if (const std::string debugger = debuggerText(member(status, "debugger")); !debugger.empty())
+        rows.emplace_back("debugger", debugger);
+    return alignedLines(rows);
 }
 
 std::string reloadSummary(const json& report, const TerminalPalette& palette) {

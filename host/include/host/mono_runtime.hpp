@@ -1,9 +1,11 @@
 #pragma once
 // MonoRuntime: the process's one Mono runtime and its root domain.
 
+#include "host/debugger_agent_options.hpp"
 #include "host/error.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace scripthost {
@@ -26,6 +28,8 @@ class MonoRuntime {
 public:
     struct Options {
         std::string rootDomainName = "scripthost";
+        /// Mono's soft debugger agent, started with the runtime (it cannot be added later).
+        std::optional<DebuggerAgentOptions> debugger;
     };
 
     /// Starts the runtime, or returns the running one. Fails after shutdown().
@@ -34,6 +38,13 @@ public:
 
     /// The running runtime, or nullptr.
     [[nodiscard]] static MonoRuntime* running() noexcept;
+
+    /// Whether the runtime was started with the debugger agent (Options::debugger).
+    [[nodiscard]] static bool debuggerEnabled() noexcept;
+    /// Whether a debugger client is connected to the agent now (Mono sets this once the
+    /// agent's handshake with a client is done and clears it when the client goes). Any
+    /// thread.
+    [[nodiscard]] static bool debuggerAttached() noexcept;
 
     /// Cleans Mono up. Call at most once, at process end, with no ScriptDomain alive.
     static void shutdown() noexcept;

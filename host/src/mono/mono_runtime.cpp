@@ -28,6 +28,20 @@ MonoAssembly* preloadHook(MonoAssemblyName* name, char** /*paths*/, void* /*user
     return mono::runtimeState().domains.findAssembly(mono_domain_get(), wanted);
 }
 
+// Loads Mono's soft debugger agent (docs/MONO.md §11): options parsed before the JIT starts,
+// soft breakpoints (checks at sequence points instead of patched code and signals, which the
+// agent needs to step and break reliably in embedded code). The strings must outlive Mono's
+// parse, which may keep pointers into them: static storage.
+void loadDebuggerAgent(const DebuggerAgentOptions& debugger) {
+    static std::string agent;
+    static std::string softBreakpoints = "--soft-breakpoints";
+    agent = debugger.agentArgument();
+    static char* arguments[2];
+    arguments[0] = agent.data();
+    arguments[1] = softBreakpoints.data();
+    mono_jit_parse_options(2, arguments);
+}
+
 } // namespace
 
 mono::RuntimeState& mono::runtimeState() noexcept {
@@ -70,8 +84,17 @@ Result<MonoRuntime*> MonoRuntime::start(const Options& options) {
     // these hooks report them. Before the JIT starts: instrumentation is decided per method
     // as it is compiled.
     mono::installUnhandledExceptionHooks();
-    // Before the JIT starts, so stack traces carry file:line from the .mdb files.
-    mono_debug_init(MONO_DEBUG_FORMAT_MONO);
+    if (options.debugger) {
+        loadDebuggerAgent(*options.debugger);
+        state.debuggerAgent = true;
+        spdlog::info("debugger agent {} (Mono soft debugger; the game runs until a client "
+                     "breaks)",
+                     options.debugger->describe());
+    }
+    // Before the JIT starts, so stack traces carry file:line from the .mdb files (the
+    // debugger agent's options may have turned it on already).
+    if (!mono_debug_enabled())
+        mono_debug_init(MONO_DEBUG_FORMAT_MONO);
     state.root = mono_jit_init_version(options.rootDomainName.c_str(), "v4.0.30319");
     if (state.root == nullptr) {
         return fail("mono_jit_init_version failed: is the Mono runtime (mono-runtime) installed?");
@@ -90,6 +113,14 @@ Result<MonoRuntime*> MonoRuntime::start(const Options& options) {
 MonoRuntime* MonoRuntime::running() noexcept {
     return instance().state_->lifecycle == mono::RuntimeState::Lifecycle::Running ? &instance()
                                                                                   : nullptr;
+}
+
+bool MonoRuntime::debuggerEnabled() noexcept {
+    return instance().state_->debuggerAgent;
+}
+
+bool MonoRuntime::debuggerAttached() noexcept {
+    return instance().state_->debuggerAgent && mono_is_debugger_attached() != 0;
 }
 
 void MonoRuntime::shutdown() noexcept {

@@ -24,6 +24,8 @@ struct RuntimeState {
 
     /// Main thread (MonoRuntime::start / shutdown / running).
     Lifecycle lifecycle = Lifecycle::NotStarted;
+    /// Whether start() loaded the debugger agent. Written once by start(), then read-only.
+    bool debuggerAgent = false;
     /// Written once by start() before any helper thread exists, then read by every
     /// thread (the unloader and the watchdog attach to it); cleared by shutdown().
     MonoDomain* root = nullptr;

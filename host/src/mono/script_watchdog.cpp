@@ -1,6 +1,7 @@
 #include "host/script_watchdog.hpp"
 
 #include "host/last_resort.hpp"
+#include "host/mono_runtime.hpp"
 #include "mono/runtime_state.hpp"
 
 #include <algorithm>
@@ -47,6 +48,7 @@ struct ScriptWatchdog::Impl {
     Clock::time_point armedAt;
     bool abortIssued = false;
     Clock::time_point abortedAt;
+    bool pausedForDebugger = false; // the last check found a debugger client attached
     std::thread thread;
 
     void arm(const char* what) {
@@ -61,7 +63,7 @@ struct ScriptWatchdog::Impl {
     // The main thread is back within budget + grace + the report, or the process ends, even
     // if this watchdog's thread (attached to Mono, so Mono may suspend it) never wakes up.
     void armLastResort() const noexcept {
-        if (!endsProcess)
+        if (!endsProcess || MonoRuntime::debuggerAttached())
             return;
         LastResort::arm(LastResort::Deadline::ScriptCall,
                         armedAt + options.budget + options.grace + kHostageReportLimit +
@@ -98,6 +100,23 @@ struct ScriptWatchdog::Impl {
             if (!armed || stopping)
                 continue;
             const auto now = Clock::now();
+            if (MonoRuntime::debuggerAttached()) {
+                // A debugger client may hold the main thread at a breakpoint (or step through
+                // it) for as long as the user likes, and the agent tells no one when it does:
+                // while a client is attached the budget does not run, nor the grace of an
+                // abort already issued, nor the last resort's deadline (docs/MONO.md §11).
+                armedAt = now;
+                abortedAt = now;
+                if (!std::exchange(pausedForDebugger, true)) {
+                    LastResort::disarm(LastResort::Deadline::ScriptCall);
+                    spdlog::info("watchdog: paused while a debugger is attached");
+                }
+                continue;
+            }
+            if (std::exchange(pausedForDebugger, false)) {
+                armLastResort();
+                spdlog::info("watchdog: debugger detached, watching again");
+            }
             if (!abortIssued && now - armedAt >= options.budget) {
                 spdlog::warn(
                     "watchdog: {} has run for {} ms (budget {} ms); stopping it", phase,

@@ -3,6 +3,8 @@
 
 #include "../../support/test_support.hpp"
 
+#include "tmux_session.hpp"
+
 #include <boost/process.hpp>
 #include <doctest/doctest.h>
 
@@ -14,31 +16,7 @@ namespace {
 
 namespace bp = boost::process;
 
-struct Tmux {
-    std::string session;
-    fs::path socket; // a private tmux server, so the test never touches the user's
-
-    int run(std::vector<std::string> args, std::string* out = nullptr) const {
-        args.insert(args.begin(), {"-S", socket.string()});
-        bp::ipstream stream;
-        bp::child child(bp::search_path("tmux"), bp::args(args), bp::std_in.close(),
-                        (bp::std_out & bp::std_err) > stream);
-        std::string text, line;
-        while (std::getline(stream, line))
-            text += line + "\n";
-        child.wait();
-        if (out)
-            *out = text;
-        return child.exit_code();
-    }
-    std::string screen() const {
-        std::string text;
-        run({"capture-pane", "-p", "-t", session}, &text);
-        return text;
-    }
-    bool alive() const { return run({"has-session", "-t", session}) == 0; }
-    ~Tmux() { run({"kill-server"}); }
-};
+using Tmux = TmuxSession;
 
 /// The demo's scripts copied into `dir`/scripts, and the shell command that runs the demo on
 /// them in the terminal (then waits, so the pane stays readable). `redirect`: where stderr

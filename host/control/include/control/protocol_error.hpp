@@ -19,6 +19,7 @@ inline constexpr const char* busy = "busy";
 inline constexpr const char* reloadFailed = "reload_failed";
 inline constexpr const char* internal = "internal";
 inline constexpr const char* tooManyClients = "too_many_clients";
+inline constexpr const char* pausedInDebugger = "paused_in_debugger";
 } // namespace error_code
 
 /// A command that failed: a code from error_code, a message for people, and extra members

@@ -1,0 +1,228 @@
+// The debugger end to end: Debian's sdb in a tmux pane (it needs a terminal) listens, the real
+// scripthost connects out to it (--debug-connect), a breakpoint in a script's Update is hit with
+// its locals, the control socket answers while the debugger holds the main thread, the watchdog
+// leaves it alone, and after reloads the breakpoint binds to the new code (docs/MONO.md §11 says
+// which reload it binds on, and why).
+
+#include "control/control_client.hpp"
+#include "host_process.hpp"
+
+#include <arpa/inet.h>
+#include "tmux_session.hpp"
+
+#include <boost/process.hpp>
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <netinet/in.h>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace scripthost::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+using scripthost::control::ControlClient;
+
+namespace {
+
+namespace bp = boost::process;
+
+using Tmux = TmuxSession;
+
+/// A TCP port on 127.0.0.1 that nothing listens on now.
+int freePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    socklen_t length = sizeof address;
+    REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+/// Whether something listens on 127.0.0.1:port or 0.0.0.0:port now (/proc/net/tcp; a connect
+/// would use up sdb's one accept).
+bool listening(int port) {
+    std::ifstream table("/proc/net/tcp");
+    std::string line;
+    const std::string wanted = fmt::format(":{:04X} ", port);
+    while (std::getline(table, line)) {
+        std::istringstream fields(line);
+        std::string slot, local, remote, state;
+        fields >> slot >> local >> remote >> state;
+        if (state == "0A" && (local + " ").ends_with(wanted))
+            return true;
+    }
+    return false;
+}
+
+/// Probe.cs: `seen` is a local only Update computes; `bonus` tells the generations apart, and
+/// `padding` comment lines move the lines below them.
+std::string probeScript(int bonus, int padding) {
+    std::string text = "using UEngine;\n"
+                       "\n"
+                       "public class Probe : UMonoScriptComponent\n"
+                       "{\n"
+                       "    [SerializeField] int counter;\n"
+                       "\n"
+                       "    public override void Update(float deltaTime)\n"
+                       "    {\n";
+    for (int i = 0; i < padding; ++i)
+        text += "        // a line added above the breakpoint\n";
+    text += "        counter++;\n"
+            "        int seen = counter * 2 + " +
+            std::to_string(bonus) +
+            ";\n"
+            "        if (seen < 0)\n"
+            "            Debug.Log(\"never\");\n"
+            "    }\n"
+            "}\n";
+    return text;
+}
+
+/// Types `print EXPR` in sdb (stopped) and returns the integer it prints ("int it = 42"), or
+/// nullopt when nothing comes within the deadline.
+std::optional<long> printInSdb(const Tmux& tmux, const std::string& expression) {
+    static const std::regex printed(R"(int it = (-?\d+))");
+    const std::size_t before = countOf(tmux.screen(true), "int it = ");
+    tmux.type("print " + expression);
+    std::string screen;
+    if (!waitUntil([&] { return countOf(screen = tmux.screen(true), "int it = ") > before; }, 30s))
+        return std::nullopt;
+    std::optional<long> value;
+    for (auto it = std::sregex_iterator(screen.begin(), screen.end(), printed);
+         it != std::sregex_iterator(); ++it)
+        value = std::stol((*it)[1].str());
+    return value;
+}
+
+} // namespace
+
+TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while the main thread "
+          "is held, and the breakpoint binds to reloaded code") {
+    REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
+    REQUIRE_MESSAGE(!bp::search_path("sdb").empty(), "sdb is missing: run tools/bootstrap");
+    TempDir dir("debugger-sdb");
+    const fs::path scripts = dir.path() / "scripts";
+    fs::create_directories(scripts);
+    const fs::path probe = scripts / "Probe.cs";
+    writeFile(probe, probeScript(0, 0));
+    const int firstLine = lineOf(probe, "if (seen < 0)"); // 11
+    writeFile(dir.path() / "reloaded.cs.txt", probeScript(1000, 3));
+    const int movedLine = lineOf(dir.path() / "reloaded.cs.txt", "if (seen < 0)"); // 14
+    REQUIRE(movedLine == firstLine + 3);
+
+    // sdb must listen before the host starts (the agent connects once, at start-up), and it
+    // reads no command while the program runs: the first breakpoint is given on its command
+    // line, the rest are typed while it is stopped.
+    const int port = freePort();
+    Tmux tmux{"sdb", dir.path() / "tmux.sock"};
+    const std::string sdb = "TERM=xterm sdb -n 'bp add at " + probe.string() + " " +
+                            std::to_string(firstLine) + "' 'listen 127.0.0.1 " +
+                            std::to_string(port) + "'";
+    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "200", "-y", "50", sdb}) ==
+            0);
+    // sdb prints "Listening on" before it listens.
+    REQUIRE_MESSAGE(waitUntil([&] { return listening(port); }, 60s), tmux.screen(true));
+
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host({"run", "--headless", "--frames", "0", "--scripts", scripts.string(),
+                      "--control", socket.string(), "--debug-connect",
+                      "127.0.0.1:" + std::to_string(port), "--watchdog-ms", "200",
+                      "--watchdog-grace-ms", "200"});
+    const std::string firstHit =
+        "Hit breakpoint at '" + probe.string() + ":" + std::to_string(firstLine) + "'";
+    REQUIRE_MESSAGE(waitUntil([&] { return tmux.screen(true).find(firstHit) != std::string::npos; },
+                              90s),
+                    std::string(tmux.screen(true) + "\n--- host ---\n" + host.output()));
+
+    // The locals: `seen` is twice the counter the same frame incremented.
+    const std::optional<long> counter = printInSdb(tmux, "this.counter");
+    const std::optional<long> seen = printInSdb(tmux, "seen");
+    REQUIRE_MESSAGE(counter.has_value(), tmux.screen(true));
+    REQUIRE_MESSAGE(seen.has_value(), tmux.screen(true));
+    CHECK(*counter >= 1);
+    CHECK(*seen == *counter * 2);
+
+    // The main thread is held: the control socket still answers status, from the host's own
+    // thread, for longer than the watchdog's budget + grace + the last resort's slack (2.4 s
+    // with these options) — the watchdog neither aborts the script nor ends the host.
+    REQUIRE(waitUntil([&] { return fs::exists(socket); }, 30s));
+    auto client = ControlClient::connect(socket, 5s);
+    REQUIRE(client.has_value());
+    json status;
+    const bool heldLong = waitUntil(
+        [&] {
+            auto reply = client->call("status", json::object(), 5000ms);
+            if (!reply || !reply->value("ok", false))
+                return false;
+            status = (*reply)["result"];
+            return status.value("state", "") == "paused in debugger" &&
+                   status["debugger"].value("heldSeconds", 0.0) > 3.0;
+        },
+        30s);
+    CHECK_MESSAGE(heldLong, status.dump());
+    CHECK(status["generation"] == 1);
+    CHECK(status["debugger"]["attached"] == true);
+    auto refused = client->call("entities", json::object(), 5000ms);
+    REQUIRE(refused.has_value());
+    CHECK((*refused)["error"]["code"] == "paused_in_debugger");
+    CHECK(host.running());
+    CHECK(host.output().find("stopping it") == std::string::npos); // no watchdog abort
+
+    // A breakpoint for the line the `if` moves to, the first one gone, and on.
+    tmux.type("bp add at " + probe.string() + " " + std::to_string(movedLine));
+    tmux.type("bp delete 0");
+    tmux.type("continue");
+    const auto generation = [&] {
+        auto reply = client->call("status", json::object(), 5000ms);
+        return reply && reply->value("ok", false) ? (*reply)["result"].value("generation", 0)
+                                                  : 0;
+    };
+    CHECK(host.output().find("watchdog: paused while a debugger is attached") !=
+          std::string::npos);
+
+    // Reload 1: the new generation's types reach sdb while the old one is still loaded, so
+    // sdb takes them for the old ones and the breakpoint stays pending (measured; §11).
+    fs::copy_file(dir.path() / "reloaded.cs.txt", probe, fs::copy_options::overwrite_existing);
+    REQUIRE_MESSAGE(waitUntil([&] { return generation() == 2; }, 60s), host.output());
+    // Reload 2: the old types were dropped with the unload, so these bind: a hit in the new
+    // code, where `seen` carries the +2000 only generation 3 adds.
+    writeFile(probe, probeScript(2000, 3));
+    const std::string hitAgain = "Hit breakpoint at '" + probe.string() + ":";
+    REQUIRE_MESSAGE(waitUntil([&] { return countOf(tmux.screen(true), hitAgain) >= 2; }, 60s),
+                    std::string(tmux.screen(true) + "\n--- host ---\n" + host.output()));
+    CHECK(generation() == 3);
+    // The hit is reported at the method's first line; step to the breakpoint's line.
+    const std::string atMoved = probe.string() + ":" + std::to_string(movedLine);
+    for (int steps = 0; steps < 4 && countOf(tmux.screen(true), atMoved) < 2; ++steps) {
+        const std::size_t before = countOf(tmux.screen(true), "suspended");
+        tmux.type("step");
+        CHECK(waitUntil([&] { return countOf(tmux.screen(true), "suspended") > before; }, 30s));
+    }
+    CHECK_MESSAGE(countOf(tmux.screen(true), atMoved) >= 2, tmux.screen(true));
+    const std::optional<long> newCounter = printInSdb(tmux, "this.counter");
+    const std::optional<long> newSeen = printInSdb(tmux, "seen");
+    REQUIRE_MESSAGE(newCounter.has_value(), tmux.screen(true));
+    REQUIRE_MESSAGE(newSeen.has_value(), tmux.screen(true));
+    CHECK(*newCounter > *counter); // carried across both reloads, and counting on
+    CHECK(*newSeen == *newCounter * 2 + 2000);
+
+    // Let go: the breakpoint off, the program on, then stop the host through the socket.
+    tmux.type("bp clear");
+    tmux.type("continue");
+    CHECK(waitUntil(
+        [&] {
+            auto reply = client->call("stop", json::object(), 5000ms);
+            return reply && reply->value("ok", false);
+        },
+        30s));
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+}
