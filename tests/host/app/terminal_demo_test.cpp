@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/process.hpp>
 #include <charconv>
+#include <functional>
 #include <doctest/doctest.h>
 
 namespace fs = std::filesystem;
@@ -55,6 +56,24 @@ std::string demoCommand(const TempDir& dir, const std::string& options,
     return std::string(SCRIPTHOST_EXE) + " run --scripts " + scripts.string() + " --scene " +
            SCRIPTHOST_SOURCE_DIR + "/demo-game/scene.json --game " + DEMO_GAME_MODULE + " " +
            options + " " + redirect + "; sleep 30";
+}
+
+/// Starts the demo (no control socket) in an 80x24 pane of `tmux` and waits until its screen
+/// shows generation 1 and what `ready` looks for; returns that screen.
+std::string startDemoAt80x24(const TempDir& dir, const Tmux& tmux,
+                             const std::function<bool(const std::string&)>& ready) {
+    const std::string command = demoCommand(dir, "--no-control", "2>/dev/null");
+    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "80", "-y", "24", command}) ==
+            0);
+    std::string screen;
+    const bool drawn = waitUntil(
+        [&] {
+            screen = tmux.screen();
+            return screen.find("scripthost | gen 1") != std::string::npos && ready(screen);
+        },
+        60s);
+    REQUIRE_MESSAGE(drawn, screen);
+    return screen;
 }
 
 /// The highest heartbeat number on the screen ("[script] heartbeat 7 at t=…"), 0 when none.
@@ -123,18 +142,9 @@ TEST_CASE("terminal: on an 80x24 terminal the legend stands clear of the arena a
     REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
     TempDir dir("terminal-demo-small");
     Tmux tmux{"small", dir.path() / "tmux.sock"};
-    const std::string command = demoCommand(dir, "--no-control", "2>/dev/null");
-    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "80", "-y", "24", command}) ==
-            0);
-    std::string screen;
-    const bool drawn = waitUntil(
-        [&] {
-            screen = tmux.screen();
-            return screen.find("scripthost | gen 1") != std::string::npos &&
-                   screen.find("Spinner A") != std::string::npos;
-        },
-        60s);
-    REQUIRE_MESSAGE(drawn, screen);
+    const std::string screen = startDemoAt80x24(dir, tmux, [](const std::string& shown) {
+        return shown.find("Spinner A") != std::string::npos;
+    });
     CHECK_MESSAGE(screen.find("q quit") != std::string::npos, screen);
     // Every legend line has a blank column between it and the arena's right wall.
     for (const char* name : {"Camera", "Ball", "Spinner A", "Spinner B", "Heartbeat"}) {
@@ -151,18 +161,8 @@ TEST_CASE("terminal: a syntax error's file(line,col) stays in sight while the lo
     REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
     TempDir dir("terminal-demo-errors");
     Tmux tmux{"errors", dir.path() / "tmux.sock"};
-    const std::string command = demoCommand(dir, "--no-control", "2>/dev/null");
-    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "80", "-y", "24", command}) ==
-            0);
-    std::string screen;
-    REQUIRE_MESSAGE(waitUntil(
-                        [&] {
-                            screen = tmux.screen();
-                            return screen.find("scripthost | gen 1") != std::string::npos &&
-                                   lastHeartbeat(screen) > 0;
-                        },
-                        60s),
-                    screen);
+    std::string screen = startDemoAt80x24(
+        dir, tmux, [](const std::string& shown) { return lastHeartbeat(shown) > 0; });
 
     const fs::path spinner = dir.path() / "scripts" / "Spinner.cs";
     const std::string good = readFile(spinner);
