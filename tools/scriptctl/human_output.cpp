@@ -111,15 +111,17 @@ std::string diagnosticLine(const json& diagnostic) {
     if (!diagnostic.is_object())
         return valueText(diagnostic);
     std::string line;
-    if (const json& file = member(diagnostic, "file"); file.is_string() && !file.empty()) {
-        line = fmt::format("{}({},{}): ", file.get<std::string>(),
+    if (const json& file = member(diagnostic, "file");
+        file.is_string() && !file.get_ref<const std::string&>().empty()) {
+        line = fmt::format("{}({},{}): ", file.get_ref<const std::string&>(),
                            valueText(member(diagnostic, "line")),
                            valueText(member(diagnostic, "column")));
     }
     const json& severity = member(diagnostic, "severity");
     line += severity.is_string() ? severity.get<std::string>() : std::string("error");
-    if (const json& code = member(diagnostic, "code"); code.is_string() && !code.empty())
-        line += " " + code.get<std::string>();
+    if (const json& code = member(diagnostic, "code");
+        code.is_string() && !code.get_ref<const std::string&>().empty())
+        line += " " + code.get_ref<const std::string&>();
     return line + ": " + valueText(member(diagnostic, "message"));
 }
 
