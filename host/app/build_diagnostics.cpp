@@ -52,9 +52,9 @@ std::string shortFileName(const std::string& file, const std::vector<fs::path>& 
 
 } // namespace
 
-std::vector<std::string>
-diagnosticScreenLines(const std::vector<compiler::Diagnostic>& diagnostics,
-                      const std::vector<fs::path>& scriptDirs, std::size_t count, int width) {
+std::vector<std::string> diagnosticScreenLines(const std::vector<compiler::Diagnostic>& diagnostics,
+                                               const std::vector<fs::path>& scriptDirs,
+                                               std::size_t count, int width) {
     std::vector<std::string> lines;
     const std::size_t room = static_cast<std::size_t>(std::max(width, 0));
     for (const compiler::Diagnostic& d : diagnostics) {

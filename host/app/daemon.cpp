@@ -386,7 +386,8 @@ void Daemon::draw() {
     line += fmt::format(" | {}", keys);
     canvas_.text(0, gameRows, line, bad ? TextColor::Red : TextColor::Green, true);
     for (int i = 0; i < errorRows; ++i)
-        canvas_.text(0, gameRows + 1 + i, errors[static_cast<std::size_t>(i)], TextColor::Red, true);
+        canvas_.text(0, gameRows + 1 + i, errors[static_cast<std::size_t>(i)], TextColor::Red,
+                     true);
     // The newest log lines at the bottom, a message of several lines (a reload report) as
     // several rows: a line break drawn into the canvas would move the terminal's cursor.
     std::vector<std::pair<std::string, TextColor>> logRows;
@@ -399,7 +400,8 @@ void Daemon::draw() {
         for (std::string_view line : linesOf(message))
             logRows.emplace_back(std::string(line), color);
     }
-    const std::size_t firstRow = logRows.size() - std::min<std::size_t>(logRows.size(), kScreenLogLines);
+    const std::size_t firstRow =
+        logRows.size() - std::min<std::size_t>(logRows.size(), kScreenLogLines);
     for (std::size_t i = firstRow; i < logRows.size(); ++i) {
         canvas_.text(0, gameRows + 1 + errorRows + static_cast<int>(i - firstRow), logRows[i].first,
                      logRows[i].second);

@@ -148,9 +148,8 @@ TEST_CASE("scriptctl: status prints a failed build's diagnostics the way mcs doe
     ScriptctlProcess ctl({"--control", server->path().string(), "status"});
     json status = kStatus;
     status["buildDiagnostics"] = kBuildDiagnostics;
-    answerOne(*server, "status", [&](const Request& request) {
-        server->replyOk(request.client, request.id, status);
-    });
+    answerOne(*server, "status",
+              [&](const Request& request) { server->replyOk(request.client, request.id, status); });
     CHECK(ctl.wait() == 0);
     const std::string out = ctl.out();
     CHECK_MESSAGE(out.find("build failed: 2 errors\n"
@@ -166,9 +165,8 @@ TEST_CASE("scriptctl: status after a successful build prints no diagnostics") {
     ScriptctlProcess ctl({"--control", server->path().string(), "status"});
     json status = kStatus;
     status["buildDiagnostics"] = json::array();
-    answerOne(*server, "status", [&](const Request& request) {
-        server->replyOk(request.client, request.id, status);
-    });
+    answerOne(*server, "status",
+              [&](const Request& request) { server->replyOk(request.client, request.id, status); });
     CHECK(ctl.wait() == 0);
     CHECK(ctl.out().find("generation:") != std::string::npos);
     CHECK(ctl.out().find("build failed") == std::string::npos);

@@ -52,9 +52,9 @@ TEST_CASE("build diagnostics: a failed build without a compiler message keeps it
 }
 
 TEST_CASE("build diagnostics: JSON with every member, severity as a word") {
-    const nlohmann::json json = diagnosticsJson(
-        {{"/s/Game.cs", 13, 62, Severity::Error, "CS1525", "Unexpected symbol"},
-         {"/s/Game.cs", 4, 9, Severity::Warning, "CS0168", "unused"}});
+    const nlohmann::json json =
+        diagnosticsJson({{"/s/Game.cs", 13, 62, Severity::Error, "CS1525", "Unexpected symbol"},
+                         {"/s/Game.cs", 4, 9, Severity::Warning, "CS0168", "unused"}});
     CHECK(json == nlohmann::json::parse(R"([
         {"file": "/s/Game.cs", "line": 13, "column": 62, "severity": "error",
          "code": "CS1525", "message": "Unexpected symbol"},

@@ -438,9 +438,9 @@ TEST_CASE("daemon: a syntax error is reported with file and line, the old code k
     const Scriptctl status = scriptctl(socket, {"status"});
     CHECK(status.code == 0);
     CHECK_MESSAGE(status.out.find("\n" + located) != std::string::npos, status.out);
-    CHECK_MESSAGE(waitUntil([&] { return watch.output().find("\n" + located) != std::string::npos; },
-                            20s),
-                  watch.output());
+    CHECK_MESSAGE(
+        waitUntil([&] { return watch.output().find("\n" + located) != std::string::npos; }, 20s),
+        watch.output());
 
     // The old generation still runs: frames advance and it is still generation 1.
     const std::int64_t frame = callOk(client, "status")["frame"];
@@ -453,10 +453,12 @@ TEST_CASE("daemon: a syntax error is reported with file and line, the old code k
     CHECK(fixed["toGeneration"] == 2);
     CHECK(nextEvent("diagnostics")["diagnostics"].empty());
     CHECK(callOk(client, "status")["buildDiagnostics"] == json::array());
-    CHECK_MESSAGE(waitUntil([&] {
-                      return watch.output().find("diagnostics: clean\ndiagnostics end\n") !=
-                             std::string::npos;
-                  }, 20s),
+    CHECK_MESSAGE(waitUntil(
+                      [&] {
+                          return watch.output().find("diagnostics: clean\ndiagnostics end\n") !=
+                                 std::string::npos;
+                      },
+                      20s),
                   watch.output());
     CHECK(scriptctl(socket, {"status"}).out.find("error CS1525") == std::string::npos);
     stopHost(client, host);

@@ -20,8 +20,7 @@ public:
         : HostProcess(std::string(SCRIPTHOST_EXE), std::move(args)) {}
     /// Another program beside the host, its output collected the same way (`scriptctl watch`).
     HostProcess(const std::string& executable, std::vector<std::string> args)
-        : child_(executable, boost::process::args(std::move(args)),
-                 boost::process::std_in.close(),
+        : child_(executable, boost::process::args(std::move(args)), boost::process::std_in.close(),
                  (boost::process::std_out & boost::process::std_err) > pipe_) {
         reader_ = std::thread([this] {
             std::string line;

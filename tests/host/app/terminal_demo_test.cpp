@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <boost/process.hpp>
 #include <charconv>
-#include <functional>
 #include <doctest/doctest.h>
+#include <functional>
 
 namespace fs = std::filesystem;
 using namespace scripthost::testing;
