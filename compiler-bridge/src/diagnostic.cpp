@@ -117,8 +117,10 @@ std::string format(const Diagnostic& d) {
     if (!d.file.empty()) {
         text = d.file + "(" + std::to_string(d.line) + "," + std::to_string(d.column) + "): ";
     }
-    text += d.severity == Severity::Error ? "error " : "warning ";
-    text += d.code + ": " + d.message;
+    text += d.severity == Severity::Error ? "error" : "warning";
+    if (!d.code.empty())
+        text += " " + d.code;
+    text += ": " + d.message;
     return text;
 }
 

@@ -1,5 +1,6 @@
 #include "daemon.hpp"
 
+#include "build_diagnostics.hpp"
 #include "compiler_bridge/compile_failure.hpp"
 #include "control/control_path.hpp"
 #include "host/mono_runtime.hpp"
@@ -18,16 +19,25 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void logLines(spdlog::level::level_enum level, std::string_view text) {
+/// The lines of `text` that are not empty.
+std::vector<std::string_view> linesOf(std::string_view text) {
+    std::vector<std::string_view> lines;
     for (std::size_t at = 0; at <= text.size();) {
         const std::size_t end = std::min(text.find('\n', at), text.size());
         if (end > at)
-            spdlog::log(level, "{}", text.substr(at, end - at));
+            lines.push_back(text.substr(at, end - at));
         at = end + 1;
     }
+    return lines;
+}
+
+void logLines(spdlog::level::level_enum level, std::string_view text) {
+    for (std::string_view line : linesOf(text))
+        spdlog::log(level, "{}", line);
 }
 
 constexpr int kScreenLogLines = 4;
+constexpr std::size_t kScreenBuildErrors = 3; // the failed build's first errors, kept in sight
 constexpr auto kDrawPeriod = std::chrono::milliseconds(33);
 
 } // namespace
@@ -288,32 +298,18 @@ void Daemon::onModuleReport(const ModuleReloadReport& report) {
 
 void Daemon::onReport(const ReloadReport& report) {
     lastReport_ = report;
+    buildErrors_ = buildDiagnostics(report);
     (report.success ? reloadsOk_ : reloadsFailed_)++;
     nlohmann::json json = report.toJson();
     json["text"] = report.describe();
     if (control_) {
         control_->publish("reload", json);
         // Every build's compiler messages (a clean build: an empty list).
-        std::string compilerOutput;
-        for (const auto* list : {&report.errors, &report.warnings}) {
-            for (const std::string& line : *list)
-                compilerOutput += line + "\n";
-        }
-        nlohmann::json diagnostics = nlohmann::json::array();
-        for (const compiler::Diagnostic& d : compiler::parseMcsDiagnostics(compilerOutput)) {
-            diagnostics.push_back(
-                {{"file", d.file},
-                 {"line", d.line},
-                 {"column", d.column},
-                 {"severity", d.severity == compiler::Severity::Error ? "error" : "warning"},
-                 {"code", d.code},
-                 {"message", d.message}});
-        }
         control_->publish("diagnostics",
                           nlohmann::json{{"generation", report.success ? report.toGeneration
                                                                        : report.fromGeneration},
                                          {"trigger", report.trigger},
-                                         {"diagnostics", diagnostics}});
+                                         {"diagnostics", diagnosticsJson(buildErrors_)}});
         for (const control::Request& request : pendingReloads_) {
             if (report.success) {
                 control_->replyOk(request.client, request.id, json);
@@ -368,7 +364,12 @@ game::HostStatus Daemon::hostStatus() const {
 void Daemon::draw() {
     const int columns = terminal_->columns();
     const int rows = terminal_->rows();
-    const int gameRows = std::max(rows - 1 - kScreenLogLines, 1);
+    // A failed build's errors stay between the status line and the log lines until a build
+    // succeeds: the log scrolls, they do not. The game's view gives up the rows they take.
+    const std::vector<std::string> errors =
+        diagnosticScreenLines(buildErrors_, options_.scriptDirs, kScreenBuildErrors, columns);
+    const int errorRows = static_cast<int>(errors.size());
+    const int gameRows = std::max(rows - 1 - errorRows - kScreenLogLines, 1);
     const game::HostStatus status = hostStatus();
 
     TextCanvas view(columns, gameRows);
@@ -413,15 +414,26 @@ void Daemon::draw() {
         line = line.substr(0, room - keys.size() - 6) + "...";
     line += fmt::format(" | {}", keys);
     canvas_.text(0, gameRows, line, bad ? TextColor::Red : TextColor::Green, true);
-    const auto lines = logs_.recentLines(kScreenLogLines);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string& text = lines[i];
+    for (int i = 0; i < errorRows; ++i)
+        canvas_.text(0, gameRows + 1 + i, errors[static_cast<std::size_t>(i)], TextColor::Red,
+                     true);
+    // The newest log lines at the bottom, a message of several lines (a reload report) as
+    // several rows: a line break drawn into the canvas would move the terminal's cursor.
+    std::vector<std::pair<std::string, TextColor>> logRows;
+    for (const std::string& message : logs_.recentLines(kScreenLogLines)) {
         const TextColor color =
-            text.find(" E ") != std::string::npos || text.find(" C ") != std::string::npos
+            message.find(" E ") != std::string::npos || message.find(" C ") != std::string::npos
                 ? TextColor::Red
-            : text.find(" W ") != std::string::npos ? TextColor::Yellow
-                                                    : TextColor::Default;
-        canvas_.text(0, gameRows + 1 + static_cast<int>(i), text, color);
+            : message.find(" W ") != std::string::npos ? TextColor::Yellow
+                                                       : TextColor::Default;
+        for (std::string_view line : linesOf(message))
+            logRows.emplace_back(std::string(line), color);
+    }
+    const std::size_t firstRow =
+        logRows.size() - std::min<std::size_t>(logRows.size(), kScreenLogLines);
+    for (std::size_t i = firstRow; i < logRows.size(); ++i) {
+        canvas_.text(0, gameRows + 1 + errorRows + static_cast<int>(i - firstRow), logRows[i].first,
+                     logRows[i].second);
     }
     terminal_->present(canvas_);
 }

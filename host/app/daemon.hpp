@@ -2,6 +2,7 @@
 // Daemon: `scripthost run` — the host, the game module, hot reload, the control socket,
 // the state file and the screen, driven by one game loop on the main thread.
 
+#include "compiler_bridge/diagnostic.hpp"
 #include "control/control_server.hpp"
 #include "debugger_pause_responder.hpp"
 #include "host/error.hpp"
@@ -94,6 +95,8 @@ private:
     std::atomic<bool> stopLoop_{false};
     std::vector<control::Request> pendingReloads_;
     std::optional<ReloadReport> lastReport_;
+    /// The diagnostics of the build that failed last; empty once a build succeeds.
+    std::vector<compiler::Diagnostic> buildErrors_;
     std::uint64_t reloadsOk_ = 0, reloadsFailed_ = 0;
 };
 

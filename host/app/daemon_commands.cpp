@@ -1,6 +1,7 @@
 // The daemon's control commands (host/control/PROTOCOL.md): each request runs on the main
 // thread between frames and is answered, at once or (reload) when its report is in.
 
+#include "build_diagnostics.hpp"
 #include "daemon.hpp"
 #include "host/script_domain.hpp"
 
@@ -183,6 +184,7 @@ CommandResult Daemon::status() const {
          lastModuleReload_ ? moduleReportJson(*lastModuleReload_) : json(nullptr)},
         {"debugger", debuggerPause_ ? debuggerPause_->describe() : json(nullptr)},
         {"lastReload", lastReload},
+        {"buildDiagnostics", diagnosticsJson(buildErrors_)},
     };
 }
 

@@ -21,7 +21,7 @@ Result<std::vector<fs::path>> collectScriptSources(const std::vector<fs::path>& 
         if (!fs::is_directory(folder, ec)) {
             return fail(folder.string() + " is not a folder");
         }
-        auto found = compiler::collectSources(folder);
+        auto found = compiler::collectSources(fs::absolute(folder, ec));
         if (found.empty()) {
             return fail("no .cs files under " + folder.string());
         }

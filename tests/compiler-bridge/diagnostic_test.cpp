@@ -81,12 +81,14 @@ TEST_CASE("summary lines, blank lines and CRLF endings are not diagnostics") {
     CHECK(parseMcsDiagnostics("").empty());
 }
 
-TEST_CASE("format prints the way mcs does, with or without a location") {
+TEST_CASE("format prints the way mcs does, with or without a location or a code") {
     CHECK(format({"File.cs", 12, 5, Severity::Error, "CS0103", "The name `x' does not exist"}) ==
           "File.cs(12,5): error CS0103: The name `x' does not exist");
     CHECK(format({"", 0, 0, Severity::Warning, "CS2002",
                   "Source file `a.cs' specified multiple times"}) ==
           "warning CS2002: Source file `a.cs' specified multiple times");
+    CHECK(format({"", 0, 0, Severity::Error, "", "no .cs files under scripts"}) ==
+          "error: no .cs files under scripts");
     const Diagnostic original{"Dir (x)/A b.cs", 3, 9, Severity::Warning, "CS0168", "unused"};
     const auto reparsed = parseMcsDiagnostics(format(original));
     REQUIRE(reparsed.size() == 1);

@@ -5,6 +5,7 @@
 #include <boost/process.hpp>
 #include <csignal>
 #include <mutex>
+#include <regex>
 
 using namespace scripthost::control;
 using namespace scripthost::control::test;
@@ -83,6 +84,13 @@ const json kStatus = json::parse(R"({"generation":3,"uptimeSeconds":3723.5,"fram
     "fps":59.94,"paused":false,"entities":5,"scripts":6,"failures":0,
     "lastReload":{"success":true,"timings":{"totalMs":250.04,"frameStallMs":12.5}}})");
 
+/// A failed build's diagnostics as the host sends them: one located, one not.
+const json kBuildDiagnostics = json::parse(R"([
+    {"file": "/g/scripts/Game.cs", "line": 13, "column": 62, "severity": "error",
+     "code": "CS1525", "message": "Unexpected symbol `}'"},
+    {"file": "", "line": 0, "column": 0, "severity": "error", "code": "CS2001",
+     "message": "Source file `Gone.cs' could not be found"}])");
+
 /// Answers the one request scriptctl sends with `answer`, after checking its command.
 Request answerOne(ControlServer& server, const std::string& cmd,
                   const std::function<void(const Request&)>& answer) {
@@ -132,6 +140,37 @@ TEST_CASE("scriptctl: status prints aligned key: value lines with the last reloa
     CHECK(out.find("fps:         59.9\n") != std::string::npos);
     CHECK(out.find("paused:      no\n") != std::string::npos);
     CHECK(out.find("last reload: ok, stall 12.5 ms, total 250.0 ms\n") != std::string::npos);
+}
+
+TEST_CASE("scriptctl: status prints a failed build's diagnostics the way mcs does") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "status"});
+    json status = kStatus;
+    status["buildDiagnostics"] = kBuildDiagnostics;
+    answerOne(*server, "status",
+              [&](const Request& request) { server->replyOk(request.client, request.id, status); });
+    CHECK(ctl.wait() == 0);
+    const std::string out = ctl.out();
+    CHECK_MESSAGE(out.find("build failed: 2 errors\n"
+                           "/g/scripts/Game.cs(13,62): error CS1525: Unexpected symbol `}'\n"
+                           "error CS2001: Source file `Gone.cs' could not be found\n") !=
+                      std::string::npos,
+                  out);
+}
+
+TEST_CASE("scriptctl: status after a successful build prints no diagnostics") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "status"});
+    json status = kStatus;
+    status["buildDiagnostics"] = json::array();
+    answerOne(*server, "status",
+              [&](const Request& request) { server->replyOk(request.client, request.id, status); });
+    CHECK(ctl.wait() == 0);
+    CHECK(ctl.out().find("generation:") != std::string::npos);
+    CHECK(ctl.out().find("build failed") == std::string::npos);
+    CHECK(ctl.out().find("error") == std::string::npos);
 }
 
 TEST_CASE("scriptctl: no host means exit code 3 and a message naming the socket") {
@@ -305,6 +344,41 @@ TEST_CASE("scriptctl: watch --json prints events until interrupted, then exits 0
     CHECK(ctl.out() == "{\"data\":{\"sequence\":1,\"success\":true},\"event\":\"reload\"}\n"
                        "{\"data\":{\"level\":\"info\",\"message\":\"hello\",\"time\":0},"
                        "\"event\":\"log\"}\n");
+}
+
+TEST_CASE("scriptctl: watch prints each build's diagnostics as lines VS Code's $msCompile "
+          "matcher reads, framed by begin and end lines") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "watch"});
+    answerOne(*server, "subscribe", [&](const Request& r) {
+        server->subscribe(r.client, r.body["topics"].get<std::vector<std::string>>());
+        server->replyOk(r.client, r.id, {{"topics", r.body["topics"]}});
+    });
+    server->publish("diagnostics", {{"generation", 1}, {"diagnostics", kBuildDiagnostics}});
+    server->publish("diagnostics", {{"generation", 2}, {"diagnostics", json::array()}});
+    REQUIRE(waitUntil([&] { return ctl.out().find("clean") != std::string::npos; }));
+    ctl.signal(SIGINT);
+    CHECK(ctl.wait() == 0);
+    CHECK(ctl.out() == "diagnostics: 2 errors\n"
+                       "/g/scripts/Game.cs(13,62): error CS1525: Unexpected symbol `}'\n"
+                       "error CS2001: Source file `Gone.cs' could not be found\n"
+                       "diagnostics end\n"
+                       "diagnostics: clean\n"
+                       "diagnostics end\n");
+
+    // VS Code's $msCompile pattern (src/vs/workbench/contrib/tasks/common/problemMatcher.ts)
+    // finds the located line with its file, location, severity, code and message.
+    const std::regex msCompile(R"(^(?:\s*\d+>)?(\S.*)\((\d+|\d+,\d+|\d+,\d+,\d+,\d+)\)\s*:\s+)"
+                               R"(((?:fatal +)?error|warning|info)\s+(\w+\d+)\s*:\s*(.*)$)");
+    std::smatch match;
+    const std::string line = "/g/scripts/Game.cs(13,62): error CS1525: Unexpected symbol `}'";
+    REQUIRE(std::regex_match(line, match, msCompile));
+    CHECK(match[1] == "/g/scripts/Game.cs");
+    CHECK(match[2] == "13,62");
+    CHECK(match[3] == "error");
+    CHECK(match[4] == "CS1525");
+    CHECK(match[5] == "Unexpected symbol `}'");
 }
 
 TEST_CASE("scriptctl: watch exits 3 when the host goes away") {

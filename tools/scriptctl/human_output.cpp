@@ -104,25 +104,39 @@ std::string logTime(const json& time) {
                        millis);
 }
 
-std::string diagnosticLine(const json& diagnostic, const TerminalPalette& palette) {
+/// "file(line,col): error CS1525: message", as mcs prints it and as editors' problem matchers
+/// (VS Code's $msCompile) read it; no colour, so a matcher reading a terminal sees it as is.
+/// Without a file: "error CS2001: message"; without a code: "error: message".
+std::string diagnosticLine(const json& diagnostic) {
     if (!diagnostic.is_object())
         return valueText(diagnostic);
-    const std::string severity = member(diagnostic, "severity").is_string()
-                                     ? member(diagnostic, "severity").get<std::string>()
-                                     : std::string("error");
-    std::string where = valueText(member(diagnostic, "file"));
-    for (const char* key : {"line", "column"}) {
-        if (const json& value = member(diagnostic, key); !value.is_null())
-            where += ":" + valueText(value);
+    std::string line;
+    if (const json& file = member(diagnostic, "file");
+        file.is_string() && !file.get_ref<const std::string&>().empty()) {
+        line = fmt::format("{}({},{}): ", file.get_ref<const std::string&>(),
+                           valueText(member(diagnostic, "line")),
+                           valueText(member(diagnostic, "column")));
     }
-    std::string code = member(diagnostic, "code").is_null()
-                           ? std::string()
-                           : " " + valueText(member(diagnostic, "code"));
-    const std::string label = severity + code;
-    const std::string coloured = severity == "warning" ? palette.yellow(label)
-                                 : severity == "error" ? palette.red(label)
-                                                       : label;
-    return fmt::format("{}: {}: {}", where, coloured, valueText(member(diagnostic, "message")));
+    const json& severity = member(diagnostic, "severity");
+    line += severity.is_string() ? severity.get<std::string>() : std::string("error");
+    if (const json& code = member(diagnostic, "code");
+        code.is_string() && !code.get_ref<const std::string&>().empty())
+        line += " " + code.get_ref<const std::string&>();
+    return line + ": " + valueText(member(diagnostic, "message"));
+}
+
+/// "2 errors, 1 warning", "1 error": how many of each severity a list holds.
+std::string severityCounts(const json& diagnostics) {
+    std::size_t errors = 0, warnings = 0;
+    for (const json& d : diagnostics)
+        (member(d, "severity") == "warning" ? warnings : errors)++;
+    std::string text;
+    for (const auto& [count, noun] : {std::pair{errors, "error"}, std::pair{warnings, "warning"}}) {
+        if (count > 0)
+            text += fmt::format("{}{} {}{}", text.empty() ? "" : ", ", count, noun,
+                                count == 1 ? "" : "s");
+    }
+    return text;
 }
 
 // Rows of four columns, each padded to its widest cell, two spaces apart; no trailing blanks.
@@ -199,7 +213,15 @@ std::string statusText(const json& status, const TerminalPalette& palette) {
     };
     if (const std::string debugger = debuggerText(member(status, "debugger")); !debugger.empty())
         rows.emplace_back("debugger", debugger);
-    return alignedLines(rows);
+    std::string text = alignedLines(rows);
+    // The failed build's diagnostics, until a build succeeds; one line each, as mcs prints them.
+    if (const json& diagnostics = member(status, "buildDiagnostics");
+        diagnostics.is_array() && !diagnostics.empty()) {
+        text += palette.red("build failed: " + severityCounts(diagnostics)) + "\n";
+        for (const json& diagnostic : diagnostics)
+            text += diagnosticLine(diagnostic) + "\n";
+    }
+    return text;
 }
 
 std::string reloadSummary(const json& report, const TerminalPalette& palette) {
@@ -392,15 +414,16 @@ std::string eventText(const json& event, const TerminalPalette& palette) {
                            valueText(member(data, "message")));
     }
     if (topic == "diagnostics") {
+        // One block per build, framed by lines a problem matcher's background patterns find:
+        // "diagnostics: …" begins it, "diagnostics end" ends it (README, "scriptctl watch").
         const json& list = data.is_array() ? data : member(data, "diagnostics");
         if (!list.is_array())
             return "diagnostics: " + valueText(data) + "\n";
-        if (list.empty())
-            return palette.green("diagnostics: clean") + "\n";
-        std::string text = fmt::format("diagnostics ({}):\n", list.size());
+        std::string text =
+            "diagnostics: " + (list.empty() ? std::string("clean") : severityCounts(list)) + "\n";
         for (const json& diagnostic : list)
-            text += "  " + diagnosticLine(diagnostic, palette) + "\n";
-        return text;
+            text += diagnosticLine(diagnostic) + "\n";
+        return text + "diagnostics end\n";
     }
     return fmt::format("{}: {}\n", topic, valueText(data));
 }

@@ -27,7 +27,8 @@ struct Diagnostic {
 [[nodiscard]] std::vector<Diagnostic> parseMcsDiagnostics(std::string_view output);
 
 /// "File.cs(12,5): error CS0103: The name `x' does not exist" — the way mcs and IDEs
-/// print it, so editors can jump to the location.
+/// print it, so editors can jump to the location. Without a file: "error CS2001: …"; without a
+/// code (a reason that is not a compiler message): "error: …".
 [[nodiscard]] std::string format(const Diagnostic& diagnostic);
 
 } // namespace scripthost::compiler

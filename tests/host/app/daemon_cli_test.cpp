@@ -358,6 +358,9 @@ TEST_CASE("daemon: a syntax error is reported with file and line, the old code k
     ControlClient client = connectTo(socket, host);
     ControlClient events = connectTo(socket, host);
     callOk(events, "subscribe", {{"topics", {"reload", "diagnostics"}}});
+    // scriptctl watch has subscribed once the first log line (the demo's heartbeat) comes.
+    HostProcess watch(SCRIPTCTL_EXE, {"--control", socket.string(), "watch", "--logs"});
+    REQUIRE_MESSAGE(waitUntil([&] { return !watch.output().empty(); }, 30s), host.output());
 
     auto nextEvent = [&](const std::string& topic) {
         std::optional<json> found;
@@ -392,6 +395,20 @@ TEST_CASE("daemon: a syntax error is reported with file and line, the old code k
     CHECK(first["line"] == brokenLine);
     CHECK(first["severity"] == "error");
     CHECK(first["code"] == "CS1525");
+    CHECK(fs::path(first["file"].get<std::string>()).is_absolute());
+
+    // status holds them until a build succeeds; scriptctl prints them as mcs does, and so does
+    // scriptctl watch (with the path the compiler reported, for editors' problem matchers).
+    CHECK(callOk(client, "status")["buildDiagnostics"] == diagnostics["diagnostics"]);
+    const std::string located = first["file"].get<std::string>() + "(" +
+                                std::to_string(first["line"].get<int>()) + "," +
+                                std::to_string(first["column"].get<int>()) + "): error CS1525: ";
+    const Scriptctl status = scriptctl(socket, {"status"});
+    CHECK(status.code == 0);
+    CHECK_MESSAGE(status.out.find("\n" + located) != std::string::npos, status.out);
+    CHECK_MESSAGE(
+        waitUntil([&] { return watch.output().find("\n" + located) != std::string::npos; }, 20s),
+        watch.output());
 
     // The old generation still runs: frames advance and it is still generation 1.
     const std::int64_t frame = callOk(client, "status")["frame"];
@@ -403,6 +420,15 @@ TEST_CASE("daemon: a syntax error is reported with file and line, the old code k
     CHECK(fixed["success"] == true);
     CHECK(fixed["toGeneration"] == 2);
     CHECK(nextEvent("diagnostics")["diagnostics"].empty());
+    CHECK(callOk(client, "status")["buildDiagnostics"] == json::array());
+    CHECK_MESSAGE(waitUntil(
+                      [&] {
+                          return watch.output().find("diagnostics: clean\ndiagnostics end\n") !=
+                                 std::string::npos;
+                      },
+                      20s),
+                  watch.output());
+    CHECK(scriptctl(socket, {"status"}).out.find("error CS1525") == std::string::npos);
     stopHost(client, host);
 }
 

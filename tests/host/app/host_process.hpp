@@ -17,8 +17,10 @@ namespace scripthost::testing {
 class HostProcess {
 public:
     explicit HostProcess(std::vector<std::string> args)
-        : child_(std::string(SCRIPTHOST_EXE), boost::process::args(std::move(args)),
-                 boost::process::std_in.close(),
+        : HostProcess(std::string(SCRIPTHOST_EXE), std::move(args)) {}
+    /// Another program beside the host, its output collected the same way (`scriptctl watch`).
+    HostProcess(const std::string& executable, std::vector<std::string> args)
+        : child_(executable, boost::process::args(std::move(args)), boost::process::std_in.close(),
                  (boost::process::std_out & boost::process::std_err) > pipe_) {
         reader_ = std::thread([this] {
             std::string line;

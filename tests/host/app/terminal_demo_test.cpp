@@ -5,8 +5,11 @@
 
 #include "tmux_session.hpp"
 
+#include <algorithm>
 #include <boost/process.hpp>
+#include <charconv>
 #include <doctest/doctest.h>
+#include <functional>
 
 namespace fs = std::filesystem;
 using namespace scripthost::testing;
@@ -31,6 +34,37 @@ std::string demoCommand(const TempDir& dir, const std::string& options,
     return std::string(SCRIPTHOST_EXE) + " run --scripts " + scripts.string() + " --scene " +
            SCRIPTHOST_SOURCE_DIR + "/demo-game/scene.json --game " + DEMO_GAME_MODULE + " " +
            options + " " + redirect + "; sleep 30";
+}
+
+/// Starts the demo (no control socket) in an 80x24 pane of `tmux` and waits until its screen
+/// shows generation 1 and what `ready` looks for; returns that screen.
+std::string startDemoAt80x24(const TempDir& dir, const Tmux& tmux,
+                             const std::function<bool(const std::string&)>& ready) {
+    const std::string command = demoCommand(dir, "--no-control", "2>/dev/null");
+    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "80", "-y", "24", command}) ==
+            0);
+    std::string screen;
+    const bool drawn = waitUntil(
+        [&] {
+            screen = tmux.screen();
+            return screen.find("scripthost | gen 1") != std::string::npos && ready(screen);
+        },
+        60s);
+    REQUIRE_MESSAGE(drawn, screen);
+    return screen;
+}
+
+/// The highest heartbeat number on the screen ("[script] heartbeat 7 at t=…"), 0 when none.
+int lastHeartbeat(const std::string& screen) {
+    int last = 0;
+    const std::string_view marker = "heartbeat ";
+    for (std::size_t at = screen.find(marker); at != std::string::npos;
+         at = screen.find(marker, at + 1)) {
+        int beat = 0;
+        std::from_chars(screen.data() + at + marker.size(), screen.data() + screen.size(), beat);
+        last = std::max(last, beat);
+    }
+    return last;
 }
 
 } // namespace
@@ -86,18 +120,9 @@ TEST_CASE("terminal: on an 80x24 terminal the legend stands clear of the arena a
     REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
     TempDir dir("terminal-demo-small");
     Tmux tmux{"small", dir.path() / "tmux.sock"};
-    const std::string command = demoCommand(dir, "--no-control", "2>/dev/null");
-    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "80", "-y", "24", command}) ==
-            0);
-    std::string screen;
-    const bool drawn = waitUntil(
-        [&] {
-            screen = tmux.screen();
-            return screen.find("scripthost | gen 1") != std::string::npos &&
-                   screen.find("Spinner A") != std::string::npos;
-        },
-        60s);
-    REQUIRE_MESSAGE(drawn, screen);
+    const std::string screen = startDemoAt80x24(dir, tmux, [](const std::string& shown) {
+        return shown.find("Spinner A") != std::string::npos;
+    });
     CHECK_MESSAGE(screen.find("q quit") != std::string::npos, screen);
     // Every legend line has a blank column between it and the arena's right wall.
     for (const char* name : {"Camera", "Ball", "Spinner A", "Spinner B", "Heartbeat"}) {
@@ -106,5 +131,62 @@ TEST_CASE("terminal: on an 80x24 terminal the legend stands clear of the arena a
         CHECK_MESSAGE(at > 0, screen);
         CHECK_MESSAGE(screen[at - 1] == ' ', name << " touches the arena:\n" << screen);
     }
+    tmux.run({"send-keys", "-t", tmux.session, "q"});
+}
+
+TEST_CASE("terminal: a syntax error's file(line,col) stays in sight while the log scrolls on, "
+          "and goes when the fix is built") {
+    REQUIRE_MESSAGE(!bp::search_path("tmux").empty(), "tmux is missing: run tools/bootstrap");
+    TempDir dir("terminal-demo-errors");
+    Tmux tmux{"errors", dir.path() / "tmux.sock"};
+    std::string screen = startDemoAt80x24(
+        dir, tmux, [](const std::string& shown) { return lastHeartbeat(shown) > 0; });
+
+    const fs::path spinner = dir.path() / "scripts" / "Spinner.cs";
+    const std::string good = readFile(spinner);
+    const std::size_t at = good.find("transform.Rotate(axis, speed * deltaTime);");
+    REQUIRE(at != std::string::npos);
+    writeFile(spinner, good.substr(0, at) + "oops " + good.substr(at));
+    // The reserved rows start with the file inside the script folder; the log's own copy of
+    // the error (if it is still there) starts with the time and names the whole path.
+    const std::string located =
+        "\nSpinner.cs(" + std::to_string(1 + std::count(good.begin(), good.begin() + at, '\n')) +
+        ",";
+    const bool shown = waitUntil(
+        [&] {
+            screen = tmux.screen();
+            return screen.find(located) != std::string::npos;
+        },
+        60s);
+    REQUIRE_MESSAGE(shown, screen);
+    CHECK_MESSAGE(screen.find("error CS1525") != std::string::npos, screen);
+
+    // The old code runs on and logs a heartbeat a second. The error must stay on screen for
+    // 3 s and until five more beats came: more than the four log rows, so every log line
+    // that was there when it appeared has scrolled away by then.
+    const int firstBeat = lastHeartbeat(screen);
+    const auto shownAt = std::chrono::steady_clock::now();
+    bool stayed = true;
+    const bool scrolled = waitUntil(
+        [&] {
+            screen = tmux.screen();
+            stayed = screen.find(located) != std::string::npos;
+            return !stayed || (std::chrono::steady_clock::now() - shownAt >= 3s &&
+                               lastHeartbeat(screen) >= firstBeat + 5);
+        },
+        60s);
+    CHECK_MESSAGE(stayed, "the error left the screen:\n" << screen);
+    CHECK_MESSAGE(scrolled, "the log did not move on:\n" << screen);
+    CHECK_MESSAGE(screen.find("q quit") != std::string::npos, screen);
+
+    writeFile(spinner, good);
+    const bool cleared = waitUntil(
+        [&] {
+            screen = tmux.screen();
+            return screen.find("scripthost | gen 2") != std::string::npos &&
+                   screen.find(located) == std::string::npos;
+        },
+        60s);
+    CHECK_MESSAGE(cleared, screen);
     tmux.run({"send-keys", "-t", tmux.session, "q"});
 }
