@@ -17,8 +17,11 @@ namespace scripthost::testing {
 class HostProcess {
 public:
     explicit HostProcess(std::vector<std::string> args)
+        : HostProcess(std::move(args), std::filesystem::current_path()) {}
+    /// Runs in `workingDir` (where a default ./scripthost.toml is looked for).
+    HostProcess(std::vector<std::string> args, const std::filesystem::path& workingDir)
         : child_(std::string(SCRIPTHOST_EXE), boost::process::args(std::move(args)),
-                 boost::process::std_in.close(),
+                 boost::process::start_dir(workingDir.string()), boost::process::std_in.close(),
                  (boost::process::std_out & boost::process::std_err) > pipe_) {
         reader_ = std::thread([this] {
             std::string line;
