@@ -80,7 +80,7 @@ constexpr std::string_view kScene = R"({
 )";
 
 constexpr std::string_view kConfig =
-    R"(# Settings for `scripthost run` in this folder (flags on the command line win).
+    R"(# Settings for `scripthost run` and `scripthost smoke` in this folder (flags win).
 # Relative paths are relative to this file's folder, wherever scripthost starts.
 [run]
 scripts = ["scripts"]
@@ -89,6 +89,11 @@ scene = "scene.json"
 # fps = 60                   # 0: unpaced
 # state = "world.json"       # load on start, save on stop and every 30 s
 # game = "path/to/module.so" # a native game module
+
+# `scripthost smoke` in this folder: the CI check (frames, then reloads that must keep every value).
+[smoke]
+scripts = ["scripts"]
+scene = "scene.json"
 )";
 
 // (A delimiter: the text holds `)"`.)

@@ -21,6 +21,14 @@ std::pair<int, std::string> runNew(std::vector<std::string> args) {
     return {code, command.output()};
 }
 
+/// `scripthost new DIR/NAME`, which must succeed; returns the project's folder.
+fs::path newProject(const TempDir& dir, const std::string& name) {
+    const fs::path project = dir / name;
+    const auto [code, out] = runNew({project.string()});
+    REQUIRE_MESSAGE(code == 0, out);
+    return project;
+}
+
 /// Every file under `folder` with its contents, by path relative to `folder`.
 std::map<std::string, std::string> filesUnder(const fs::path& folder) {
     std::map<std::string, std::string> files;
@@ -45,10 +53,7 @@ json scriptField(const json& state, const std::string& entity, const std::string
 TEST_CASE("scripthost new: the project runs with a plain `scripthost run` in its folder, the "
           "example script's log lines and fields show it ran") {
     TempDir dir("new-project");
-    const fs::path project = dir / "my-game";
-    const auto [created, createdOut] = runNew({project.string()});
-    REQUIRE_MESSAGE(created == 0, createdOut);
-    CHECK_MESSAGE(createdOut.find("MyGame.csproj") != std::string::npos, createdOut);
+    const fs::path project = newProject(dir, "my-game");
     for (const char* file : {"scripts/Rotator.cs", "scene.json", "scripthost.toml", "MyGame.csproj",
                              ".vscode/launch.json", ".gitignore"})
         CHECK_MESSAGE(fs::is_regular_file(project / file), file);
@@ -70,9 +75,7 @@ TEST_CASE("scripthost new: the project runs with a plain `scripthost run` in its
 TEST_CASE("scripthost new: the .csproj references the ScriptCore.dll the host uses, and "
           "ScriptCore.xml beside it documents the API") {
     TempDir dir("new-csproj");
-    const fs::path project = dir / "Arena";
-    const auto [created, out] = runNew({project.string()});
-    REQUIRE_MESSAGE(created == 0, out);
+    const fs::path project = newProject(dir, "Arena");
     const std::string csproj = readFile(project / "Arena.csproj");
     std::smatch hint;
     REQUIRE(std::regex_search(csproj, hint, std::regex("<HintPath>([^<]+)</HintPath>")));

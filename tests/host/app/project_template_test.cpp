@@ -45,10 +45,13 @@ TEST_CASE("projectTemplate: the scene puts the example script, in the project's 
     CHECK(scene->entities[0].scripts[0].fields["speed"] == 90.0);
 }
 
-TEST_CASE("projectTemplate: scripthost.toml names the scripts folder and the scene it writes") {
+TEST_CASE("projectTemplate: scripthost.toml names the scripts folder and the scene it writes, for "
+          "run and smoke") {
     const auto files = projectTemplate("MyGame", "/opt/sh/ScriptCore.dll");
     const std::string toml = fileAt(files, "scripthost.toml").text;
     CHECK(toml.find("[run]\nscripts = [\"scripts\"]\nscene = \"scene.json\"\n") !=
+          std::string::npos);
+    CHECK(toml.find("[smoke]\nscripts = [\"scripts\"]\nscene = \"scene.json\"\n") !=
           std::string::npos);
     CHECK(toml.find("\nheadless") == std::string::npos); // a terminal view unless asked
 }
