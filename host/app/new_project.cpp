@@ -22,12 +22,15 @@ Result<void> checkFolder(const fs::path& folder, bool force) {
         return {};
     if (!fs::is_directory(status))
         return fail(folder.string() + " exists and is not a folder");
-    if (!force && !fs::is_empty(folder, ec))
+    if (force)
+        return {};
+    const bool empty = fs::is_empty(folder, ec);
+    if (ec)
+        return fail("cannot read " + folder.string() + ": " + ec.message());
+    if (!empty)
         return fail(folder.string() +
                     " is not empty; nothing was written (use --force to write the project's "
                     "files into it anyway, replacing files of the same names)");
-    if (ec)
-        return fail("cannot read " + folder.string() + ": " + ec.message());
     return {};
 }
 
