@@ -7,8 +7,11 @@ namespace UEngine
     {
         // The host raises this through mono_exception_from_name_msg, which needs a
         // parameterless constructor (without one Mono aborts the process).
+        /// <summary>An exception with the default message.</summary>
         public MissingReferenceException() { }
+        /// <summary>An exception with <paramref name="message"/>.</summary>
         public MissingReferenceException(string message) : base(message) { }
+        /// <summary>An exception with <paramref name="message"/>, caused by <paramref name="inner"/>.</summary>
         public MissingReferenceException(string message, Exception inner) : base(message, inner) { }
     }
 }

@@ -9,8 +9,10 @@ namespace UEngine
     [AttributeUsage(AttributeTargets.Class, AllowMultiple = false, Inherited = false)]
     public sealed class NativeComponentAttribute : Attribute
     {
+        /// <summary>The native component kind this class stands for ("Camera", "Render", …).</summary>
         public string Kind { get; private set; }
 
+        /// <summary>Binds the class to the native component kind <paramref name="kind"/>.</summary>
         public NativeComponentAttribute(string kind) { Kind = kind; }
     }
 }

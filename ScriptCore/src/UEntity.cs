@@ -24,6 +24,7 @@ namespace UEngine
             m_NativeId = Internal_Create(this, name);
         }
 
+        /// <summary>Tells the host the scripts no longer hold this proxy (not during a reload's unload).</summary>
         ~UEntity()
         {
             // Unloading a generation finalizes everything in it: that is a reload, not

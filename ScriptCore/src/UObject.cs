@@ -30,6 +30,7 @@ namespace UEngine
             Internal_Destroy(obj.m_NativeId);
         }
 
+        /// <summary>"Type(#index:version)": the class name and the object's native id.</summary>
         public override string ToString()
         {
             return string.Format("{0}(#{1}:{2})", GetType().Name, m_NativeId & 0xffffffffUL, m_NativeId >> 32);

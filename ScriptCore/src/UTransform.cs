@@ -14,18 +14,21 @@ namespace UEngine
 
         internal UTransform(ulong entityId) { m_EntityId = entityId; }
 
+        /// <summary>The entity's position in world units.</summary>
         public Vector3 position
         {
             get { Vector3 v; Internal_GetPosition(m_EntityId, out v); return v; }
             set { Internal_SetPosition(m_EntityId, ref value); }
         }
 
+        /// <summary>The entity's rotation (a unit quaternion; see <see cref="Rotate"/> to turn it).</summary>
         public Quaternion rotation
         {
             get { Quaternion q; Internal_GetRotation(m_EntityId, out q); return q; }
             set { Internal_SetRotation(m_EntityId, ref value); }
         }
 
+        /// <summary>The entity's scale on each axis (1, 1, 1: unscaled).</summary>
         public Vector3 scaling
         {
             get { Vector3 v; Internal_GetScaling(m_EntityId, out v); return v; }

@@ -1,9 +1,11 @@
 // scripthost: the daemon's command line.
 
+#include "config_file.hpp"
 #include "daemon.hpp"
 #include "host/last_resort.hpp"
 #include "host/mono_runtime.hpp"
 #include "log_setup.hpp"
+#include "new_project.hpp"
 #include "run_options.hpp"
 #include "smoke_command.hpp"
 
@@ -68,10 +70,12 @@ int runDaemon(const RunOptions& options) {
 } // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"scripthost: runs C# game scripts in a game loop and reloads them live.\n"
-                 "Settings may also come from a config file (TOML; default ./scripthost.toml, "
-                 "options of `run` under [run]); flags win."};
-    app.set_config("--config", "scripthost.toml", "Read settings from this TOML file");
+    CLI::App app{
+        "scripthost: runs C# game scripts in a game loop and reloads them live.\n"
+        "Settings may also come from a config file (TOML; default ./scripthost.toml, "
+        "options of `run` under [run], relative paths relative to the file's folder); flags "
+        "win."};
+    useConfigFile(app);
     app.require_subcommand(0, 1);
     bool showVersion = false;
     app.add_flag("--version", showVersion, "Print the host, Mono and mcs versions");
@@ -82,9 +86,14 @@ int main(int argc, char** argv) {
     SmokeOptions smokeOptions;
     CLI::App* smokeCommand = addSmokeCommand(app, smokeOptions);
 
+    NewProjectOptions newOptions;
+    CLI::App* newCommand = addNewCommand(app, newOptions);
+
     CLI11_PARSE(app, argc, argv);
     if (showVersion)
         return printVersion();
+    if (newCommand->parsed())
+        return runNewProject(newOptions);
     if (runCommand->parsed())
         return runDaemon(options);
     if (smokeCommand->parsed()) {

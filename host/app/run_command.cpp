@@ -1,3 +1,4 @@
+#include "config_file.hpp"
 #include "run_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -18,11 +19,15 @@ Result<std::optional<DebuggerAgentOptions>> RunOptions::debuggerAgent() const {
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
     CLI::App* run = app.add_subcommand(
         "run", "Compile the scripts and run them in the game loop, reloading them live");
-    run->add_option("--scripts", o.scriptDirs, "Folder of C# scripts (repeatable)")->required();
+    run->add_option("--scripts", o.scriptDirs, "Folder of C# scripts (repeatable)")
+        ->required()
+        ->type_name(kPathOption);
     run->add_option("--scene", o.scene, "Scene file (JSON); default: one entity per script class")
-        ->check(CLI::ExistingFile);
+        ->check(CLI::ExistingFile)
+        ->type_name(kPathOption);
     run->add_option("--game", o.game, "Game module to attach (a shared library)")
-        ->check(CLI::ExistingFile);
+        ->check(CLI::ExistingFile)
+        ->type_name(kPathOption);
     run->add_flag("--headless", o.headless, "Run without a terminal or renderer");
     run->add_option("--frames", o.frames, "Stop after N frames (0: run until stopped)")
         ->check(CLI::NonNegativeNumber);
@@ -31,16 +36,19 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
         ->capture_default_str();
     run->add_option("--control", o.control,
                     "Control socket (default: $XDG_RUNTIME_DIR/scripthost/control.sock, else "
-                    "/tmp/scripthost-$UID/control.sock)");
+                    "/tmp/scripthost-$UID/control.sock)")
+        ->type_name(kPathOption);
     run->add_flag("--no-control", o.noControl, "Serve no control socket");
     run->add_option("--state", o.state,
-                    "State file: loaded on start, saved on stop and every --state-interval s");
+                    "State file: loaded on start, saved on stop and every --state-interval s")
+        ->type_name(kPathOption);
     run->add_option("--state-interval", o.stateInterval,
                     "Seconds between state saves (0: only on stop)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     run->add_option("--input", o.input, "Input replay file (JSON lines), for headless runs")
-        ->check(CLI::ExistingFile);
+        ->check(CLI::ExistingFile)
+        ->type_name(kPathOption);
     run->add_option("--disable-after", o.disableAfter,
                     "Disable a script after N consecutive failures (0: never)")
         ->check(CLI::NonNegativeNumber)
@@ -62,9 +70,11 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
     run->add_flag("!--no-watch", o.watch, "Do not watch the scripts (reload only on request)");
     run->add_flag("--cold-compiler", o.coldCompiler,
                   "Run mcs once per build instead of the resident compile server");
-    run->add_option("--scriptcore", o.scriptCore, "ScriptCore.dll (default: beside scripthost)");
+    run->add_option("--scriptcore", o.scriptCore, "ScriptCore.dll (default: beside scripthost)")
+        ->type_name(kPathOption);
     run->add_option("--build-dir", o.buildDir,
-                    "Where to put compiled scripts (default: a temp folder)");
+                    "Where to put compiled scripts (default: a temp folder)")
+        ->type_name(kPathOption);
     auto* debug =
         run->add_option("--debug", o.debugPort,
                         "Start Mono's soft debugger agent listening on 127.0.0.1:PORT for an "

@@ -2,6 +2,7 @@
 // in one headless process that fails on the first thing that goes wrong.
 #include "smoke_command.hpp"
 
+#include "config_file.hpp"
 #include "host/reload_transaction.hpp"
 #include "junit_report.hpp"
 #include "script_project.hpp"
@@ -389,19 +390,23 @@ CLI::App* addSmokeCommand(CLI::App& app, SmokeOptions& options) {
     CLI::App* smoke = app.add_subcommand(
         "smoke", "CI check: compile, run N frames and N reloads headless, fail on any error");
     smoke->add_option("--scripts", options.scriptDirs, "Folder of C# scripts (repeatable)")
-        ->required();
+        ->required()
+        ->type_name(kPathOption);
     smoke
         ->add_option("--scene", options.scene,
                      "Scene file (JSON); default: one entity per script class")
-        ->check(CLI::ExistingFile);
-    smoke->add_option("--game", options.gameModule, "Game module to attach (a shared library)");
+        ->check(CLI::ExistingFile)
+        ->type_name(kPathOption);
+    smoke->add_option("--game", options.gameModule, "Game module to attach (a shared library)")
+        ->type_name(kPathOption);
     smoke->add_option("--frames", options.frames, "Frames to run before the first reload")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     smoke->add_option("--reloads", options.reloads, "Reloads of the same sources")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    smoke->add_option("--junit", options.junit, "Write a JUnit XML report here");
+    smoke->add_option("--junit", options.junit, "Write a JUnit XML report here")
+        ->type_name(kPathOption);
     smoke
         ->add_option("--watchdog-ms", options.watchdogMs,
                      "Stop (and fail on) script code that runs longer than this (0: never)")
@@ -409,8 +414,10 @@ CLI::App* addSmokeCommand(CLI::App& app, SmokeOptions& options) {
         ->capture_default_str();
     smoke->add_flag("--cold-compiler", options.coldCompiler,
                     "Run mcs once per build instead of the resident compile server");
-    smoke->add_option("--scriptcore", options.scriptCore,
-                      "ScriptCore.dll (default: beside scripthost)");
+    smoke
+        ->add_option("--scriptcore", options.scriptCore,
+                     "ScriptCore.dll (default: beside scripthost)")
+        ->type_name(kPathOption);
     smoke->add_option("--log-level", options.logLevel, "trace, debug, info, warn, error")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
         ->capture_default_str();

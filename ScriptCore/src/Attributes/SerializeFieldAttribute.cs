@@ -12,7 +12,9 @@ namespace UEngine
         /// <summary>The name shown to people instead of the field name, or null.</summary>
         public string DisplayName { get; private set; }
 
+        /// <summary>Serialises the field under its own name.</summary>
         public SerializeFieldAttribute() { }
+        /// <summary>Serialises the field and shows it as <paramref name="displayName"/> (in scriptctl, for instance).</summary>
         public SerializeFieldAttribute(string displayName) { DisplayName = displayName; }
     }
 }

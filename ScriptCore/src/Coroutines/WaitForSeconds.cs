@@ -11,6 +11,7 @@ namespace UEngine
     {
         internal readonly float m_Seconds;
 
+        /// <summary>Waits <paramref name="seconds"/> seconds of game time.</summary>
         public WaitForSeconds(float seconds) { m_Seconds = seconds; }
 
         internal override string Describe()

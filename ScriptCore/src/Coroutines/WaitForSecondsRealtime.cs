@@ -12,6 +12,7 @@ namespace UEngine
         float m_Seconds;
         long m_Until = -1; // Stopwatch ticks; set when the coroutine first asks
 
+        /// <summary>Waits <paramref name="time"/> seconds of wall-clock time, counted from the first check.</summary>
         public WaitForSecondsRealtime(float time) { m_Seconds = time; }
 
         /// <summary>The seconds to wait; setting it starts the wait again.</summary>
@@ -21,6 +22,7 @@ namespace UEngine
             set { m_Seconds = value; m_Until = -1; }
         }
 
+        /// <summary>True until the seconds have passed; then false once, and the wait can be yielded again.</summary>
         public override bool keepWaiting
         {
             get
@@ -34,6 +36,7 @@ namespace UEngine
             }
         }
 
+        /// <summary>"WaitForSecondsRealtime(seconds)".</summary>
         public override string ToString()
         {
             return "WaitForSecondsRealtime(" + m_Seconds.ToString("0.###", CultureInfo.InvariantCulture) + ")";

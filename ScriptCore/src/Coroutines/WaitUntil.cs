@@ -11,14 +11,17 @@ namespace UEngine
     {
         readonly Func<bool> m_Predicate;
 
+        /// <summary>Waits until <paramref name="predicate"/> returns true (it must not be null).</summary>
         public WaitUntil(Func<bool> predicate)
         {
             if (predicate == null) throw new ArgumentNullException("predicate");
             m_Predicate = predicate;
         }
 
+        /// <summary>True while the predicate returns false.</summary>
         public override bool keepWaiting { get { return !m_Predicate(); } }
 
+        /// <summary>"WaitUntil(method)", naming the predicate's method.</summary>
         public override string ToString() { return "WaitUntil(" + m_Predicate.Method.Name + ")"; }
     }
 }

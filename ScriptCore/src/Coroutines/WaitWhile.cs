@@ -10,14 +10,17 @@ namespace UEngine
     {
         readonly Func<bool> m_Predicate;
 
+        /// <summary>Waits while <paramref name="predicate"/> returns true (it must not be null).</summary>
         public WaitWhile(Func<bool> predicate)
         {
             if (predicate == null) throw new ArgumentNullException("predicate");
             m_Predicate = predicate;
         }
 
+        /// <summary>True while the predicate returns true.</summary>
         public override bool keepWaiting { get { return m_Predicate(); } }
 
+        /// <summary>"WaitWhile(method)", naming the predicate's method.</summary>
         public override string ToString() { return "WaitWhile(" + m_Predicate.Method.Name + ")"; }
     }
 }

@@ -10,13 +10,19 @@ namespace UEngine
     [Serializable, StructLayout(LayoutKind.Sequential)]
     public struct Quaternion : IEquatable<Quaternion>
     {
+        /// <summary>The X component of the vector part (sin(angle/2) × axis.x).</summary>
         public float x;
+        /// <summary>The Y component of the vector part.</summary>
         public float y;
+        /// <summary>The Z component of the vector part.</summary>
         public float z;
+        /// <summary>The scalar part (cos(angle/2)).</summary>
         public float w;
 
+        /// <summary>A quaternion of the given components (not normalised here).</summary>
         public Quaternion(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
 
+        /// <summary>No rotation: (0, 0, 0, 1).</summary>
         public static Quaternion identity { get { return new Quaternion(0f, 0f, 0f, 1f); } }
 
         /// <summary>A rotation of <paramref name="degrees"/> about <paramref name="axis"/> (normalised here).</summary>
@@ -28,6 +34,7 @@ namespace UEngine
             return new Quaternion(n.x * s, n.y * s, n.z * s, (float)Math.Cos(half));
         }
 
+        /// <summary>This quaternion scaled to length 1, or <see cref="identity"/> when it is (nearly) zero.</summary>
         public Quaternion normalized
         {
             get
@@ -37,6 +44,7 @@ namespace UEngine
             }
         }
 
+        /// <summary>The inverse rotation of a unit quaternion: (-x, -y, -z, w).</summary>
         public Quaternion conjugate { get { return new Quaternion(-x, -y, -z, w); } }
 
         /// <summary>Composition: applying the result rotates by b first, then by a.</summary>
@@ -58,12 +66,18 @@ namespace UEngine
             return v + ((uv * q.w) + uuv) * 2f;
         }
 
+        /// <summary>Exact equality of every component (no tolerance; q and -q are the same rotation but not equal).</summary>
         public static bool operator ==(Quaternion a, Quaternion b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
+        /// <summary>Some component differs.</summary>
         public static bool operator !=(Quaternion a, Quaternion b) { return !(a == b); }
 
+        /// <summary>Exact equality of every component.</summary>
         public bool Equals(Quaternion other) { return this == other; }
+        /// <summary>True for a Quaternion equal to this one.</summary>
         public override bool Equals(object obj) { return obj is Quaternion && Equals((Quaternion)obj); }
+        /// <summary>A hash of the components.</summary>
         public override int GetHashCode() { return x.GetHashCode() ^ (y.GetHashCode() << 2) ^ (z.GetHashCode() >> 2) ^ (w.GetHashCode() >> 1); }
+        /// <summary>"(x, y, z, w)" with four decimals.</summary>
         public override string ToString() { return string.Format("({0:F4}, {1:F4}, {2:F4}, {3:F4})", x, y, z, w); }
     }
 }

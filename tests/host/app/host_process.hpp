@@ -18,9 +18,14 @@ class HostProcess {
 public:
     explicit HostProcess(std::vector<std::string> args)
         : HostProcess(std::string(SCRIPTHOST_EXE), std::move(args)) {}
+    /// Runs in `workingDir` (where a default ./scripthost.toml is looked for).
+    HostProcess(std::vector<std::string> args, const std::filesystem::path& workingDir)
+        : HostProcess(std::string(SCRIPTHOST_EXE), std::move(args), workingDir) {}
     /// Another program beside the host, its output collected the same way (`scriptctl watch`).
-    HostProcess(const std::string& executable, std::vector<std::string> args)
-        : child_(executable, boost::process::args(std::move(args)), boost::process::std_in.close(),
+    HostProcess(const std::string& executable, std::vector<std::string> args,
+                const std::filesystem::path& workingDir = std::filesystem::current_path())
+        : child_(executable, boost::process::args(std::move(args)),
+                 boost::process::start_dir(workingDir.string()), boost::process::std_in.close(),
                  (boost::process::std_out & boost::process::std_err) > pipe_) {
         reader_ = std::thread([this] {
             std::string line;
