@@ -103,17 +103,18 @@ void Daemon::handle(const control::Request& request) {
             stopRequested_ = true;
             result = json{{"stopping", true}, {"frame", host_->frame()}};
         } else if (cmd == "subscribe") {
-            std::vector<std::string> topics{"reload", "diagnostics"};
+            std::vector<std::string> topics{"reload", "diagnostics", "module"};
             if (auto it = body.find("topics"); it != body.end()) {
                 topics.clear();
                 if (!it->is_array())
                     result = commandError(ec::badRequest, "\"topics\" must be an array of strings");
                 for (const json& topic : it->is_array() ? *it : json::array()) {
                     if (!topic.is_string() ||
-                        (topic != "reload" && topic != "diagnostics" && topic != "log")) {
-                        result =
-                            commandError(ec::badRequest, "unknown topic " + topic.dump() +
-                                                             " (topics: reload, diagnostics, log)");
+                        (topic != "reload" && topic != "diagnostics" && topic != "log" &&
+                         topic != "module")) {
+                        result = commandError(ec::badRequest,
+                                              "unknown topic " + topic.dump() +
+                                                  " (topics: reload, diagnostics, module, log)");
                         break;
                     }
                     topics.push_back(topic.get<std::string>());

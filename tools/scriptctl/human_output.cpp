@@ -211,6 +211,18 @@ std::string statusText(const json& status, const TerminalPalette& palette) {
         {"last reload",
          lastReload.is_null() ? std::string("none") : reloadSummary(lastReload, palette)},
     };
+    if (const json& module = member(status, "gameModule"); module.is_string()) {
+        std::string text = module.get<std::string>();
+        if (const json& build = member(status, "gameModuleGeneration"); build.is_number())
+            text += ", build " + valueText(build);
+        if (const json& crash = member(status, "gameModuleCrash"); crash.is_string())
+            text += ", " + palette.red("crashed: " + crash.get<std::string>());
+        rows.emplace_back("game module", text);
+        if (const json& reload = member(status, "lastModuleReload"); reload.is_object()) {
+            rows.emplace_back("module reload", valueText(member(reload, "outcome")) + ": " +
+                                                   valueText(member(reload, "text")));
+        }
+    }
     if (const std::string debugger = debuggerText(member(status, "debugger")); !debugger.empty())
         rows.emplace_back("debugger", debugger);
     std::string text = alignedLines(rows);
@@ -403,6 +415,13 @@ std::string eventText(const json& event, const TerminalPalette& palette) {
     const json& data = member(event, "data");
     if (topic == "reload")
         return reportText(data, palette);
+    if (topic == "module") {
+        const std::string outcome = valueText(member(data, "outcome"));
+        const std::string label = outcome == "swapped" ? palette.green("module " + outcome)
+                                  : outcome == "failed" ? palette.red("module " + outcome)
+                                                        : palette.yellow("module " + outcome);
+        return fmt::format("{}: {}\n", label, valueText(member(data, "text")));
+    }
     if (topic == "log") {
         const std::string level = valueText(member(data, "level"));
         std::string label = "[" + level + "]";

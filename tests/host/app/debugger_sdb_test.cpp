@@ -216,13 +216,17 @@ TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while 
     CHECK(*newSeen == *newCounter * 2 + 2000);
 
     // Let go: the breakpoint off, the program on, then stop the host through the socket.
-    tmux.type("bp clear");
-    tmux.type("continue");
-    CHECK(waitUntil(
-        [&] {
-            auto reply = client->call("stop", json::object(), 5000ms);
-            return reply && reply->value("ok", false);
-        },
-        30s));
+    // Update hits the breakpoint every frame: until sdb has cleared it, a `continue` is held
+    // again at once, and the host's answer is "paused in debugger" rather than the stop. So
+    // both are typed again until the stop is served (sdb reads them at its next prompt).
+    CHECK_MESSAGE(waitUntil(
+                      [&] {
+                          tmux.type("bp clear");
+                          tmux.type("continue");
+                          auto reply = client->call("stop", json::object(), 5000ms);
+                          return reply && reply->value("ok", false);
+                      },
+                      60s),
+                  tmux.screen(true));
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
