@@ -61,6 +61,9 @@ public:
 
     /// The stage the next step() runs.
     [[nodiscard]] ReloadStage next() const noexcept;
+    /// In the warm stage: sleeps until the new generation's background warm-up is done or
+    /// `until` (ScriptDomain::waitForBackgroundWarm); true when nothing is left to wait for.
+    bool waitForBackgroundWork(std::chrono::steady_clock::time_point until);
     [[nodiscard]] bool done() const noexcept;
     /// Whether the reload has committed (swapped) — it can no longer roll back.
     [[nodiscard]] bool committed() const noexcept;

@@ -13,10 +13,12 @@
 #include "mono/script_core_classes.hpp"
 #include "mono/script_instances.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 
 namespace scripthost {
 
@@ -36,6 +38,10 @@ struct ScriptDomain::Impl {
     mono::ScriptInstances instances;
     mono::CarryPlans carryPlans; ///< against the generation this one replaces
     std::size_t warmStep = 0;    ///< how far warmUp has come
+    /// The warm-up of ScriptCore's own code (jit_warm_up.cpp) runs on this thread while the
+    /// loop ticks; warmUp() looks at `backgroundWarmDone` and joins it.
+    std::thread backgroundWarm;
+    std::atomic<bool> backgroundWarmDone{false};
 
     Impl() = default;
     Impl(const Impl&) = delete;
@@ -56,6 +62,11 @@ struct ScriptDomain::Impl {
     /// The instance of `script`; an error when unloaded or when it has none.
     [[nodiscard]] Result<mono::ScriptInstance*> instance(ObjectId script);
 
+    /// Waits for the background warm-up, if one runs (before anything it uses goes away).
+    void joinBackgroundWarm() noexcept {
+        if (backgroundWarm.joinable())
+            backgroundWarm.join();
+    }
     /// Drops everything this generation holds in its domain and hands the domain out for
     /// an unload; nullptr when already unloaded.
     [[nodiscard]] MonoDomain* release();

@@ -242,8 +242,13 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     }
     if (auto failed = submitChanges())
         return failed;
-    if (m.reload) // one reload at a time, one stage per frame boundary
+    if (m.reload) { // one reload at a time, one stage per frame boundary
+        // Smoke mode waits for the background warm-up as it waits for builds: the frames a
+        // reload takes are then the same on every run.
+        if (waitForBuild)
+            (void)m.reload->waitForBackgroundWork(*waitForBuild);
         return newFrame ? advance(kWarmSlice) : std::nullopt;
+    }
     if (m.watcherHolding())
         return std::nullopt;
 
@@ -262,8 +267,11 @@ void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
         if (m.reload) {
             // The warm stage JITs in slices: here a slice is as long as the time left allows.
             if (m.reload->next() == ReloadStage::Warm) {
+                // Its background part is slept on here, where the loop would sleep anyway.
+                if (!m.reload->waitForBackgroundWork(until - kIdleMargin))
+                    return;
                 const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
-                    until - now - kIdleMargin);
+                    until - Clock::now() - kIdleMargin);
                 if (left < kWarmSlice / 2)
                     return;
                 (void)advance(left);

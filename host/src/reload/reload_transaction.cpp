@@ -219,6 +219,12 @@ ReloadReport ReloadTransaction::runToEnd() {
     return takeReport();
 }
 
+bool ReloadTransaction::waitForBackgroundWork(std::chrono::steady_clock::time_point until) {
+    if (state_->next != ReloadStage::Warm || !state_->incoming)
+        return true;
+    return state_->incoming->waitForBackgroundWarm(until);
+}
+
 ReloadStage ReloadTransaction::next() const noexcept {
     return state_->next;
 }
