@@ -193,7 +193,7 @@ int Daemon::run(const std::atomic<bool>& stop) {
     const std::int64_t frames = loop.run(
         *host_, stopLoop_,
         FrameHooks{[this](double delta) { return beforeTick(delta); }, [this] { afterFrame(); },
-                   [this](Clock::time_point nextFrame) { coordinator_->useIdleTime(nextFrame); }});
+                   [this](Clock::time_point nextFrame) { return coordinator_->useIdleTime(nextFrame); }});
 
     terminal_.reset(); // give the terminal back before the last lines
     logs_.showOnScreen(false);

@@ -37,10 +37,12 @@ std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,
         if (period > Clock::duration::zero()) {
             const auto now = Clock::now();
             if (nextFrame > now) {
-                if (hooks.idle)
-                    hooks.idle(nextFrame);
-                std::this_thread::sleep_until(nextFrame);
-                nextFrame += period;
+                if (hooks.idle && hooks.idle(nextFrame)) {
+                    nextFrame = Clock::now() + period;
+                } else {
+                    std::this_thread::sleep_until(nextFrame);
+                    nextFrame += period;
+                }
             } else {
                 nextFrame = now + period; // behind: do not try to catch up in a burst
             }

@@ -25,8 +25,10 @@ struct FrameHooks {
     std::function<void()> afterFrame;
     /// When the loop is paced and the frame ended early: the time until the next frame is
     /// due (the argument) is the hook's to use — reload stages run there — before the loop
-    /// sleeps off whatever is left. The hook must return by then.
-    std::function<void(std::chrono::steady_clock::time_point nextFrame)> idle;
+    /// sleeps off whatever is left. The hook must return by then. Returning true starts the
+    /// next frame at once instead (its boundary has work that should not wait: a reload's
+    /// swap); the period then counts from that frame. A frame comes early, none late.
+    std::function<bool(std::chrono::steady_clock::time_point nextFrame)> idle;
 };
 
 /// Runs frames at a steady rate: each frame's delta is the measured wall time since the

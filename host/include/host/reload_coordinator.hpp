@@ -67,7 +67,11 @@ public:
     /// finishes meanwhile, as long as each stage is expected to end before `until` (by what
     /// the same stage took in recent reloads, with a margin). update() at the next frame
     /// boundary still runs a stage whatever the time, so a reload never waits on this.
-    void useIdleTime(std::chrono::steady_clock::time_point until);
+    /// Returns true when the loop should start its next frame at once (FrameHooks::idle):
+    /// the reload in progress has a stage ready that does not fit before `until` (so it
+    /// need not wait out the rest of the period), or the swap has just run here (so the new
+    /// code's first frame need not either).
+    bool useIdleTime(std::chrono::steady_clock::time_point until);
 
     /// Rebuilds and reloads even though no file changed.
     void requestReload();

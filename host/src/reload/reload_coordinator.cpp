@@ -260,7 +260,7 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     return advance(kWarmSlice); // the load stage runs at this frame boundary
 }
 
-void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until) {
+bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until) {
     Impl& m = *impl_;
     for (;;) {
         const auto now = Clock::now();
@@ -269,17 +269,22 @@ void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
             if (m.reload->next() == ReloadStage::Warm) {
                 // Its background part is slept on here, where the loop would sleep anyway.
                 if (!m.reload->waitForBackgroundWork(until - kIdleMargin))
-                    return;
+                    return false;
                 const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
                     until - Clock::now() - kIdleMargin);
                 if (left < kWarmSlice / 2)
-                    return;
+                    return false;
                 (void)advance(left);
                 continue;
             }
+            // Does not fit: rather than sleep until the frame is due, let it come now.
             if (now + m.costs.expected(m.reload->next()) + kIdleMargin > until)
-                return;
+                return true;
+            const bool swapping = m.reload->next() == ReloadStage::Swap;
             (void)advance(kWarmSlice);
+            // The new code is in: its first frame need not wait out the period.
+            if (swapping)
+                return true;
             continue;
         }
         if (submitChanges())
@@ -288,10 +293,10 @@ void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
             // Nothing to build yet: a save seen while the loop would sleep starts its build
             // now rather than at the next frame boundary.
             if (!m.watcher || now + kIdleMargin >= until)
-                return;
+                return false;
             auto changes = m.watcher->waitFor(until - kIdleMargin);
             if (!changes)
-                return;
+                return false;
             m.note(*changes);
             continue;
         }
@@ -299,10 +304,10 @@ void ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
         // long as its load stage still fits before the next frame.
         const auto lastStart = until - m.costs.expected(ReloadStage::Load) - kIdleMargin;
         if (now >= lastStart || m.watcherHolding())
-            return;
+            return false;
         auto finished = m.builds->waitFor(lastStart);
         if (!finished)
-            return;
+            return false;
         (void)startReload(std::move(*finished));
     }
 }

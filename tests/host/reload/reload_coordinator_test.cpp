@@ -116,8 +116,9 @@ TEST_CASE("Live reload: in a paced loop the reload's stages run in the time the 
     };
     hooks.idle = [&](std::chrono::steady_clock::time_point nextFrame) {
         inIdle = true;
-        live.coordinator->useIdleTime(nextFrame);
+        const bool startNow = live.coordinator->useIdleTime(nextFrame);
         inIdle = false;
+        return startNow;
     };
     // 20 frames a second: each frame has ~50 ms to spare, more than any stage here takes.
     GameLoop(GameLoopOptions{20.0, 2000}).run(*live.host, stop, hooks);
