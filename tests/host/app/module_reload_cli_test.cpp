@@ -90,6 +90,20 @@ int field(scripthost::control::ControlClient& client, const std::string& name) {
     return fieldValue(client, "Reader", "Reader", name).get<int>();
 }
 
+/// The status once the last module reload's outcome is `outcome` (with a deadline).
+json waitForModuleReload(scripthost::control::ControlClient& client, HostProcess& host,
+                         const std::string& outcome) {
+    json status;
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            status = callOk(client, "status");
+                            return status["lastModuleReload"]["outcome"] == outcome;
+                        },
+                        60s),
+                    host.output());
+    return status;
+}
+
 } // namespace
 
 TEST_CASE("module reload: a rebuilt module runs its new code with its state and every script "
@@ -129,14 +143,7 @@ TEST_CASE("module reload: a rebuilt module runs its new code with its state and 
 
     // Not a module: refused, build 2 runs on.
     writeFile(library, "this is not a shared library\n");
-    REQUIRE_MESSAGE(waitUntil(
-                        [&] {
-                            return callOk(client, "status")["lastModuleReload"]["outcome"] ==
-                                   "failed";
-                        },
-                        60s),
-                    host.output());
-    status = callOk(client, "status");
+    status = waitForModuleReload(client, host, "failed");
     CHECK(status["gameModuleGeneration"] == 2);
     CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("not an ELF") !=
                       std::string::npos,
@@ -147,14 +154,7 @@ TEST_CASE("module reload: a rebuilt module runs its new code with its state and 
     // A build whose system dereferences null on its first frame: build 2 comes back.
     buildModule(dir.path(), library,
                 moduleSource(3, "int* volatile nowhere = nullptr; *(volatile int*)nowhere = frames;"));
-    REQUIRE_MESSAGE(waitUntil(
-                        [&] {
-                            return callOk(client, "status")["lastModuleReload"]["outcome"] ==
-                                   "rolled back";
-                        },
-                        60s),
-                    host.output());
-    status = callOk(client, "status");
+    status = waitForModuleReload(client, host, "rolled back");
     CHECK(status["gameModuleGeneration"] == 2);
     CHECK(status["gameModuleCrash"].is_null());
     CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("SIGSEGV") !=
