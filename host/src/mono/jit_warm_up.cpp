@@ -4,10 +4,8 @@
 #include "mono/runtime_state.hpp"
 #include "mono/script_domain_impl.hpp"
 
-#include <mono/metadata/threads.h>
 #include <spdlog/spdlog.h>
 #include <string_view>
-#include <thread>
 
 namespace scripthost {
 
@@ -63,10 +61,9 @@ void warmCarryCalls(ScriptDomain::Impl& m, std::size_t part) {
 // could split.
 constexpr std::size_t kBackgroundSteps = kDispatcherSteps + kCarrySteps;
 
-// Attached to the root domain, so the threads of the generation (ScriptThreads) do not count
-// it, and entering the new one for the work only.
+// On the BackgroundJit thread (attached to the root domain, so the generation's threads do
+// not count it), entering the new domain for the work only.
 void warmInBackground(ScriptDomain::Impl& m) {
-    MonoThread* self = mono_thread_attach(mono::runtimeState().root);
     m.domain.enter();
     for (std::size_t step = 0; step < kBackgroundSteps; ++step) {
         if (step < kDispatcherSteps)
@@ -74,23 +71,14 @@ void warmInBackground(ScriptDomain::Impl& m) {
         else
             warmCarryCalls(m, step - kDispatcherSteps);
     }
-    mono::enterDomain(mono::runtimeState().root);
-    mono_thread_detach(self);
-    m.backgroundWarmDone.store(true, std::memory_order_release);
 }
 
 } // namespace
 
 bool ScriptDomain::waitForBackgroundWarm(std::chrono::steady_clock::time_point until) {
     Impl& m = *impl_;
-    if (!m.backgroundWarm.joinable())
-        return true;
-    while (!m.backgroundWarmDone.load(std::memory_order_acquire)) {
-        if (std::chrono::steady_clock::now() >= until)
-            return false;
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
-    return true;
+    return !m.backgroundWarm.valid() ||
+           m.backgroundWarm.wait_until(until) == std::future_status::ready;
 }
 
 bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
@@ -98,12 +86,13 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
     if (!m.domain.loaded())
         return true;
     if (m.warmStep < kBackgroundSteps) {
-        if (!m.backgroundWarm.joinable())
-            m.backgroundWarm = std::thread([&m] { warmInBackground(m); });
+        if (!m.backgroundWarm.valid()) {
+            m.backgroundWarm =
+                mono::runtimeState().backgroundJit.submit([&m] { warmInBackground(m); });
+        }
         // With no limit (runToEnd) it is waited for; otherwise the main thread goes on and
         // looks again next time (waitForBackgroundWarm sleeps in the loop's idle time).
-        if (slice != std::chrono::microseconds::max() &&
-            !m.backgroundWarmDone.load(std::memory_order_acquire))
+        if (slice != std::chrono::microseconds::max() && !m.backgroundWarmDone())
             return false;
         m.joinBackgroundWarm();
         m.warmStep = kBackgroundSteps;

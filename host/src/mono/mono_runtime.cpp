@@ -128,7 +128,8 @@ void MonoRuntime::shutdown() noexcept {
     if (state.lifecycle != mono::RuntimeState::Lifecycle::Running) {
         return;
     }
-    state.unloader.stop(); // its thread must not outlive the runtime
+    state.backgroundJit.stop(); // neither thread may outlive the runtime
+    state.unloader.stop();
     if (const std::size_t stuck = state.threads.unstoppable(); stuck > 0) {
         // mono_jit_cleanup waits for every foreground thread: it would wait forever.
         spdlog::warn("{} script thread(s) would not stop; the runtime is left as it is at exit",

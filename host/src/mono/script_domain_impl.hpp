@@ -13,12 +13,12 @@
 #include "mono/script_core_classes.hpp"
 #include "mono/script_instances.hpp"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <thread>
+#include <chrono>
+#include <future>
 
 namespace scripthost {
 
@@ -38,10 +38,9 @@ struct ScriptDomain::Impl {
     mono::ScriptInstances instances;
     mono::CarryPlans carryPlans; ///< against the generation this one replaces
     std::size_t warmStep = 0;    ///< how far warmUp has come
-    /// The warm-up of ScriptCore's own code (jit_warm_up.cpp) runs on this thread while the
-    /// loop ticks; warmUp() looks at `backgroundWarmDone` and joins it.
-    std::thread backgroundWarm;
-    std::atomic<bool> backgroundWarmDone{false};
+    /// The warm-up of ScriptCore's own code (jit_warm_up.cpp), running on the BackgroundJit
+    /// thread while the loop ticks: ready when it has run.
+    std::future<void> backgroundWarm;
 
     Impl() = default;
     Impl(const Impl&) = delete;
@@ -62,10 +61,16 @@ struct ScriptDomain::Impl {
     /// The instance of `script`; an error when unloaded or when it has none.
     [[nodiscard]] Result<mono::ScriptInstance*> instance(ObjectId script);
 
-    /// Waits for the background warm-up, if one runs (before anything it uses goes away).
+    /// Waits for the background warm-up, if one was started (before anything it uses goes
+    /// away).
     void joinBackgroundWarm() noexcept {
-        if (backgroundWarm.joinable())
-            backgroundWarm.join();
+        if (backgroundWarm.valid())
+            backgroundWarm.wait();
+    }
+    /// Whether the background warm-up has run (false when it was never started).
+    [[nodiscard]] bool backgroundWarmDone() const {
+        return backgroundWarm.valid() &&
+               backgroundWarm.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
     }
     /// Drops everything this generation holds in its domain and hands the domain out for
     /// an unload; nullptr when already unloaded.
