@@ -45,16 +45,6 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
         return failure("cannot start the host: " + host.error().message);
     host_ = std::move(*host);
 
-    // The game module registers its internal calls before any script code is loaded.
-    std::unique_ptr<GameModuleHost> game;
-    if (!options.gameModule.empty()) {
-        auto loaded = GameModuleHost::load(options.gameModule, *host_);
-        if (!loaded)
-            return failure(loaded.error().message);
-        game = std::move(*loaded);
-        host_->setGameModuleName(game->name());
-    }
-
     buildDir_ = options.buildDir;
     if (buildDir_.empty()) {
         buildDir_ = fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
@@ -66,6 +56,21 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     if (ec)
         return failure("cannot create the build folder " + buildDir_.string() + ": " +
                        ec.message());
+
+    // The game module registers its internal calls before any script code is loaded.
+    // It runs from a private copy, as every later build does (ModuleReloader): a build tool
+    // that rewrites the library in place would otherwise change code the host is running.
+    std::unique_ptr<GameModuleHost> game;
+    if (!options.gameModule.empty()) {
+        auto copy = ModuleReloader::privateCopy(options.gameModule, buildDir_ / "modules", 1);
+        if (!copy)
+            return failure(copy.error().message);
+        auto loaded = GameModuleHost::load(options.gameModule, *host_, *copy);
+        if (!loaded)
+            return failure(loaded.error().message);
+        game = std::move(*loaded);
+        host_->setGameModuleName(game->name());
+    }
 
     ReloadCoordinatorOptions reload;
     reload.scriptDirs = options.scriptDirs;

@@ -71,6 +71,12 @@ public:
     /// Loads the library file now, changed or not.
     ModuleReloadReport reloadNow(std::int64_t frame);
 
+    /// Copies `library` to `<copies>/<stem>.<build><extension>` (the loader caches by path,
+    /// and a build tool may rewrite the library in place while that build runs); the copy.
+    [[nodiscard]] static Result<std::filesystem::path>
+    privateCopy(const std::filesystem::path& library, const std::filesystem::path& copies,
+                std::uint32_t build);
+
     /// Called with every report.
     std::function<void(const ModuleReloadReport&)> onReport;
 

@@ -44,6 +44,20 @@ ModuleReloader::ModuleReloader(std::unique_ptr<GameModuleHost> first, ScriptHost
 
 ModuleReloader::~ModuleReloader() = default;
 
+Result<fs::path> ModuleReloader::privateCopy(const fs::path& library, const fs::path& copies,
+                                            std::uint32_t build) {
+    std::error_code ec;
+    fs::create_directories(copies, ec);
+    const fs::path copy = copies / fmt::format("{}.{}{}", library.stem().string(), build,
+                                               library.extension().string());
+    if (!ec)
+        fs::copy_file(library, copy, fs::copy_options::overwrite_existing, ec);
+    if (ec)
+        return fail("cannot copy " + library.string() + " to " + copy.string() + ": " +
+                    ec.message());
+    return copy;
+}
+
 std::optional<ModuleReloader::FileStamp> ModuleReloader::stampOf(const fs::path& file) {
     struct stat info {};
     if (::stat(file.c_str(), &info) != 0)
@@ -106,18 +120,11 @@ ModuleReloadReport ModuleReloader::swapIn(std::int64_t frame) {
     if (!looksLikeElf(library))
         return refuse(library.string() + " is not an ELF shared library (still being written?)");
 
-    // A private copy per build: the loader caches by path, and the linker will overwrite
-    // the file while this build runs.
     const std::uint32_t generation = ++builds_;
-    std::error_code ec;
-    fs::create_directories(options_.copies, ec);
-    const fs::path copy = options_.copies / fmt::format("{}.{}{}", library.stem().string(),
-                                                        generation, library.extension().string());
-    fs::copy_file(library, copy, fs::copy_options::overwrite_existing, ec);
-    if (ec)
-        return refuse("cannot copy it to " + copy.string() + ": " + ec.message());
-
-    auto loaded = GameModuleHost::load(library, host_, copy);
+    auto copy = privateCopy(library, options_.copies, generation);
+    if (!copy)
+        return refuse(copy.error().message);
+    auto loaded = GameModuleHost::load(library, host_, *copy);
     if (!loaded)
         return refuse(loaded.error().message);
     std::unique_ptr<GameModuleHost> next = std::move(*loaded);

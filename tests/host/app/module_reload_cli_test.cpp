@@ -107,7 +107,8 @@ json waitForModuleReload(scripthost::control::ControlClient& client, HostProcess
 } // namespace
 
 TEST_CASE("module reload: a rebuilt module runs its new code with its state and every script "
-          "value kept - a bad file is refused - a build that crashes at once is rolled back") {
+          "value kept - a bad file is refused - a build that crashes at once is rolled back - "
+          "a build copied over the running library in place") {
     TempDir dir("module-reload");
     const fs::path library = dir.path() / "libprobe.so";
     buildModule(dir.path(), library, moduleSource(1));
@@ -166,6 +167,14 @@ TEST_CASE("module reload: a rebuilt module runs its new code with its state and 
                                  field(client, "moduleFrames") > framesAfterRollback + 5; },
                     60s));
     CHECK(field(client, "kept") == 42);
+
+    // A build copied over the library in place (as `cp` does, unlike ld): the running build
+    // is a private copy, so it goes on until the new one is swapped in.
+    const fs::path elsewhere = dir.path() / "libprobe-next.so";
+    buildModule(dir.path(), elsewhere, moduleSource(4));
+    fs::copy_file(elsewhere, library, fs::copy_options::overwrite_existing);
+    REQUIRE_MESSAGE(waitUntil([&] { return field(client, "value") == 4; }, 60s), host.output());
+    CHECK(callOk(client, "status")["gameModuleGeneration"] == 4);
     callOk(client, "stop");
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
