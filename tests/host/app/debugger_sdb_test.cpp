@@ -200,14 +200,28 @@ TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while 
     REQUIRE_MESSAGE(waitUntil([&] { return countOf(tmux.screen(true), hitAgain) >= 2; }, 60s),
                     std::string(tmux.screen(true) + "\n--- host ---\n" + host.output()));
     CHECK(generation() == 3);
-    // The hit is reported at the method's first line; step to the breakpoint's line.
-    const std::string atMoved = probe.string() + ":" + std::to_string(movedLine);
-    for (int steps = 0; steps < 4 && countOf(tmux.screen(true), atMoved) < 2; ++steps) {
+    // The hit is sometimes reported at the method's first line, and a step may go from the
+    // assignment of `seen` straight to the closing brace: step until sdb stands in Probe.Update
+    // past the assignment (the breakpoint's line or later), where `seen` holds its value.
+    const std::string escapedProbe =
+        std::regex_replace(probe.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+    const std::regex frameLine("Probe\\.Update at " + escapedProbe + ":(\\d+)");
+    auto currentLine = [&] {
+        const std::string screen = tmux.screen(true);
+        const std::size_t hit = screen.rfind(hitAgain);
+        int line = 0;
+        for (auto it = std::sregex_iterator(screen.begin() + static_cast<long>(hit), screen.end(),
+                                            frameLine);
+             it != std::sregex_iterator(); ++it)
+            line = std::stoi((*it)[1].str());
+        return line;
+    };
+    for (int steps = 0; steps < 4 && currentLine() < movedLine; ++steps) {
         const std::size_t before = countOf(tmux.screen(true), "suspended");
         tmux.type("step");
         CHECK(waitUntil([&] { return countOf(tmux.screen(true), "suspended") > before; }, 30s));
     }
-    CHECK_MESSAGE(countOf(tmux.screen(true), atMoved) >= 2, tmux.screen(true));
+    CHECK_MESSAGE(currentLine() >= movedLine, tmux.screen(true));
     const std::optional<long> newCounter = printInSdb(tmux, "this.counter");
     const std::optional<long> newSeen = printInSdb(tmux, "seen");
     REQUIRE_MESSAGE(newCounter.has_value(), tmux.screen(true));
