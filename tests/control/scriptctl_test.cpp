@@ -173,6 +173,32 @@ TEST_CASE("scriptctl: status after a successful build prints no diagnostics") {
     CHECK(ctl.out().find("error") == std::string::npos);
 }
 
+TEST_CASE("scriptctl: status names the game module's build, its crash and its last reload") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "status"});
+    json status = kStatus;
+    status["gameModule"] = "probe";
+    status["gameModuleGeneration"] = 2;
+    status["gameModuleCrash"] = "system 'count' (before scripts): SIGSEGV (no memory at 0x0) in "
+                                "step+0x14 (libprobe.3.so)";
+    status["lastModuleReload"] = {{"outcome", "rolled back"},
+                                  {"generation", 2},
+                                  {"stateCarried", false},
+                                  {"ms", 0.4},
+                                  {"text", "module build 3 crashed; build 2 is running again"}};
+    answerOne(*server, "status",
+              [&](const Request& request) { server->replyOk(request.client, request.id, status); });
+    CHECK(ctl.wait() == 0);
+    const std::string out = ctl.out();
+    CHECK_MESSAGE(out.find("probe, build 2, crashed: system 'count' (before scripts): SIGSEGV") !=
+                      std::string::npos,
+                  out);
+    CHECK_MESSAGE(out.find("rolled back: module build 3 crashed; build 2 is running again") !=
+                      std::string::npos,
+                  out);
+}
+
 TEST_CASE("scriptctl: no host means exit code 3 and a message naming the socket") {
     TempDir dir("control");
     const auto path = dir / "absent.sock";
