@@ -34,7 +34,7 @@ TEST_CASE("config file: relative paths resolve against the file's folder, absolu
     writeFile(dir / "game/scene.json", "{}");
     const fs::path config = dir / "game/scripthost.toml";
     writeFile(config, "[run]\n"
-                      "scripts = [\"scripts\", \"../shared/scripts\", \"/opt/more\"]\n"
+                      "scripts = [\"scripts\", \"../common/scripts\", \"/opt/more\"]\n"
                       "scene = \"scene.json\"\n"
                       "state = \"saves/world.json\"\n"
                       "control = \"run/control.sock\"\n"
@@ -42,7 +42,7 @@ TEST_CASE("config file: relative paths resolve against the file's folder, absolu
     const RunOptions options = parseRun({"--config", config.string(), "run"});
     const fs::path game = dir.path() / "game";
     CHECK(options.scriptDirs ==
-          std::vector<fs::path>{game / "scripts", dir / "shared/scripts", "/opt/more"});
+          std::vector<fs::path>{game / "scripts", dir / "common/scripts", "/opt/more"});
     CHECK(options.scene == game / "scene.json");
     CHECK(options.state == game / "saves/world.json");
     CHECK(options.control == game / "run/control.sock");
