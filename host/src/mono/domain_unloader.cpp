@@ -12,23 +12,33 @@ namespace scripthost::mono {
 
 void DomainUnloader::submit(MonoDomain* domain, std::string label,
                             std::vector<StartedThread> threads) {
-    std::lock_guard lock(mutex_);
-    queue_.push_back({domain, std::move(label), std::move(threads)});
-    if (!thread_.joinable()) {
-        stopping_ = false;
-        thread_ = std::thread([this] { run(); });
+    {
+        std::lock_guard lock(mutex_);
+        ++pending_;
     }
-    wake_.notify_one();
+    (void)worker_.submit(std::packaged_task<void()>(
+        [this, domain, label = std::move(label), threads = std::move(threads)]() mutable {
+            std::string failure = unload(domain, label, threads);
+            threads.clear(); // frees their handles
+            std::lock_guard lock(mutex_);
+            --pending_;
+            if (!failure.empty()) {
+                spdlog::error("{}", failure);
+                failures_.push_back(std::move(failure));
+            }
+            if (pending_ == 0)
+                idle_.notify_all();
+        }));
 }
 
 bool DomainUnloader::waitIdle(std::chrono::steady_clock::time_point deadline) {
     std::unique_lock lock(mutex_);
-    return idle_.wait_until(lock, deadline, [this] { return queue_.empty() && busy_ == 0; });
+    return idle_.wait_until(lock, deadline, [this] { return pending_ == 0; });
 }
 
 std::size_t DomainUnloader::pending() const {
     std::lock_guard lock(mutex_);
-    return queue_.size() + busy_;
+    return pending_;
 }
 
 std::vector<std::string> DomainUnloader::takeFailures() {
@@ -36,17 +46,7 @@ std::vector<std::string> DomainUnloader::takeFailures() {
     return std::exchange(failures_, {});
 }
 
-void DomainUnloader::stop() {
-    {
-        std::lock_guard lock(mutex_);
-        if (!thread_.joinable())
-            return;
-        stopping_ = true; // the queue is finished first
-    }
-    wake_.notify_one();
-    thread_.join();
-    thread_ = std::thread();
-}
+void DomainUnloader::stop() { worker_.stop(); }
 
 std::string DomainUnloader::unload(MonoDomain* domain, const std::string& label,
                                    const std::vector<StartedThread>& threads) {
@@ -74,37 +74,6 @@ std::string DomainUnloader::unload(MonoDomain* domain, const std::string& label,
                      fmt::join(names, ", "));
     }
     return {};
-}
-
-void DomainUnloader::run() {
-    // A thread Mono knows, in the root domain: the unload switches it into the dying
-    // domain for the DomainUnload event and back, and its collections must be able to
-    // suspend it.
-    MonoThread* self = mono_thread_attach(runtimeState().root);
-    std::unique_lock lock(mutex_);
-    for (;;) {
-        wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) // stopping, nothing left
-            break;
-        Job job = std::move(queue_.front());
-        queue_.pop_front();
-        ++busy_;
-        lock.unlock();
-
-        std::string failure = unload(job.domain, job.label, job.threads);
-        job.threads.clear(); // frees their handles
-
-        lock.lock();
-        --busy_;
-        if (!failure.empty()) {
-            spdlog::error("{}", failure);
-            failures_.push_back(std::move(failure));
-        }
-        if (queue_.empty() && busy_ == 0)
-            idle_.notify_all();
-    }
-    lock.unlock();
-    mono_thread_detach(self);
 }
 
 } // namespace scripthost::mono

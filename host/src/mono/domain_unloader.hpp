@@ -10,16 +10,15 @@
 // the domain again. Collections the unload runs still stop the world briefly, the main
 // thread included.
 
+#include "mono/root_domain_worker.hpp"
 #include "mono/script_threads.hpp"
 
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
-#include <deque>
 #include <mono/metadata/appdomain.h>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -27,8 +26,8 @@ namespace scripthost::mono {
 
 /// Owned by the RuntimeState (one per process, never destroyed: stop() runs before the
 /// runtime shuts down, never at static exit). The main thread submits and waits; the
-/// unloader's own thread, started with the first unload, takes the jobs; the mutex guards
-/// everything they share.
+/// unloader's own thread (a RootDomainWorker, started with the first unload) runs the
+/// unloads in order; the mutex guards the count and the failures they share.
 class DomainUnloader {
 public:
     DomainUnloader() = default;
@@ -60,22 +59,11 @@ public:
     void stop();
 
 private:
-    void run();
-
-    struct Job {
-        MonoDomain* domain;
-        std::string label;
-        std::vector<StartedThread> threads;
-    };
-
     mutable std::mutex mutex_;
-    std::condition_variable wake_;
     std::condition_variable idle_;
-    std::deque<Job> queue_;
-    std::size_t busy_ = 0; // jobs taken off the queue and not finished
-    bool stopping_ = false;
+    std::size_t pending_ = 0; // unloads submitted and not finished
     std::vector<std::string> failures_;
-    std::thread thread_;
+    RootDomainWorker worker_; // its jobs use the members above
 };
 
 } // namespace scripthost::mono

@@ -61,8 +61,8 @@ void warmCarryCalls(ScriptDomain::Impl& m, std::size_t part) {
 // could split.
 constexpr std::size_t kBackgroundSteps = kDispatcherSteps + kCarrySteps;
 
-// On the BackgroundJit thread (attached to the root domain, so the generation's threads do
-// not count it), entering the new domain for the work only.
+// On the warm-up worker (attached to the root domain, so the generation's threads do not
+// count it), entering the new domain for the work only.
 void warmInBackground(ScriptDomain::Impl& m) {
     m.domain.enter();
     for (std::size_t step = 0; step < kBackgroundSteps; ++step) {
@@ -88,7 +88,8 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
     if (m.warmStep < kBackgroundSteps) {
         if (!m.backgroundWarm.valid()) {
             m.backgroundWarm =
-                mono::runtimeState().backgroundJit.submit([&m] { warmInBackground(m); });
+                mono::runtimeState().warmUpWorker.submit(
+                    std::packaged_task<void()>([&m] { warmInBackground(m); }));
         }
         // With no limit (runToEnd) it is waited for; otherwise the main thread goes on and
         // looks again next time (waitForBackgroundWarm sleeps in the loop's idle time).

@@ -128,7 +128,7 @@ void MonoRuntime::shutdown() noexcept {
     if (state.lifecycle != mono::RuntimeState::Lifecycle::Running) {
         return;
     }
-    state.backgroundJit.stop(); // neither thread may outlive the runtime
+    state.warmUpWorker.stop(); // neither thread may outlive the runtime
     state.unloader.stop();
     if (const std::size_t stuck = state.threads.unstoppable(); stuck > 0) {
         // mono_jit_cleanup waits for every foreground thread: it would wait forever.

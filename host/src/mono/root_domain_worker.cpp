@@ -1,4 +1,4 @@
-#include "mono/background_jit.hpp"
+#include "mono/root_domain_worker.hpp"
 
 #include "mono/checked_call.hpp"
 #include "mono/runtime_state.hpp"
@@ -7,11 +7,10 @@
 
 namespace scripthost::mono {
 
-std::future<void> BackgroundJit::submit(std::function<void()> job) {
-    std::packaged_task<void()> task(std::move(job));
-    std::future<void> done = task.get_future();
+std::future<void> RootDomainWorker::submit(std::packaged_task<void()> job) {
+    std::future<void> done = job.get_future();
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(task));
+    queue_.push_back(std::move(job));
     if (!thread_.joinable()) {
         stopping_ = false;
         thread_ = std::thread([this] { run(); });
@@ -20,7 +19,7 @@ std::future<void> BackgroundJit::submit(std::function<void()> job) {
     return done;
 }
 
-void BackgroundJit::stop() {
+void RootDomainWorker::stop() {
     {
         std::lock_guard lock(mutex_);
         if (!thread_.joinable())
@@ -32,9 +31,9 @@ void BackgroundJit::stop() {
     thread_ = std::thread();
 }
 
-void BackgroundJit::run() {
+void RootDomainWorker::run() {
     // Attached to the root domain: ScriptThreads counts only threads that start inside a
-    // generation's domain, and a job leaves the domain it entered.
+    // generation's domain. The root domain is also where an unload must be called from.
     MonoThread* self = mono_thread_attach(runtimeState().root);
     std::unique_lock lock(mutex_);
     for (;;) {

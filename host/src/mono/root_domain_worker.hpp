@@ -1,29 +1,29 @@
 #pragma once
-// BackgroundJit: one thread, for the process's life, that JIT-compiles a new generation's
-// ScriptCore code while the game loop ticks (ScriptDomain::warmUp). One long-lived thread
-// rather than one per reload: a thread per reload costs its creation, its attach to Mono and,
-// in glibc, a malloc arena of its own each time (RSS that only grows).
+// RootDomainWorker: one long-lived thread, attached to Mono's root domain, that runs jobs in
+// the order they were submitted. The unloader (DomainUnloader) and a reload's background
+// warm-up (ScriptDomain::warmUp) each own one. One thread for the process's life rather than
+// one per job: a thread per job costs its creation, its attach to Mono and, in glibc, a
+// malloc arena of its own each time (RSS that only grows). Attached to the root domain, so
+// ScriptThreads (which counts threads started inside a generation's domain) leaves it out; a
+// job enters whatever domain it works in, and the worker goes back to the root domain after.
 
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <future>
 #include <mutex>
 #include <thread>
 
 namespace scripthost::mono {
 
-/// Owned by the RuntimeState (never destroyed: stop() runs before the runtime shuts down).
-/// The main thread submits; the worker, attached to the root domain, runs the jobs in order.
-class BackgroundJit {
+/// Never destroyed with work in flight: its owner calls stop() before the runtime shuts down.
+class RootDomainWorker {
 public:
-    BackgroundJit() = default;
-    BackgroundJit(const BackgroundJit&) = delete;
-    BackgroundJit& operator=(const BackgroundJit&) = delete;
+    RootDomainWorker() = default;
+    RootDomainWorker(const RootDomainWorker&) = delete;
+    RootDomainWorker& operator=(const RootDomainWorker&) = delete;
 
-    /// Queues `job` (it enters whatever domain it works in, and leaves it); the future is
-    /// ready when it has run. Starts the thread on first use.
-    std::future<void> submit(std::function<void()> job);
+    /// Queues `job`; the future is ready when it has run. Starts the thread on first use.
+    std::future<void> submit(std::packaged_task<void()> job);
 
     /// Finishes the queue and stops the thread (before the runtime shuts down).
     void stop();

@@ -3,7 +3,7 @@
 
 #include "host/script_watchdog.hpp"
 #include "mono/domain_registry.hpp"
-#include "mono/background_jit.hpp"
+#include "mono/root_domain_worker.hpp"
 #include "mono/domain_unloader.hpp"
 #include "mono/finalized_proxy_mailbox.hpp"
 #include "mono/script_threads.hpp"
@@ -39,8 +39,9 @@ struct RuntimeState {
     UnhandledExceptionMailbox unhandledExceptions;
     /// The main thread submits and waits, the unloader's own thread unloads (its own lock).
     DomainUnloader unloader;
-    /// The main thread submits warm-up jobs, the worker's own thread runs them (its own lock).
-    BackgroundJit backgroundJit;
+    /// A reload's background warm-up (ScriptDomain::warmUp): the main thread submits, the
+    /// worker's own thread runs them (its own lock).
+    RootDomainWorker warmUpWorker;
     /// Threads script code started: Mono's profiler callbacks record them on their own
     /// threads, unloads stop them (its own lock).
     ScriptThreads threads;

@@ -38,7 +38,7 @@ struct ScriptDomain::Impl {
     mono::ScriptInstances instances;
     mono::CarryPlans carryPlans; ///< against the generation this one replaces
     std::size_t warmStep = 0;    ///< how far warmUp has come
-    /// The warm-up of ScriptCore's own code (jit_warm_up.cpp), running on the BackgroundJit
+    /// The warm-up of ScriptCore's own code (jit_warm_up.cpp), running on the warm-up worker
     /// thread while the loop ticks: ready when it has run.
     std::future<void> backgroundWarm;
 
