@@ -4,7 +4,8 @@
 // A game module is a shared library loaded with `scripthost run --game PATH`. It exports
 // one entry point, written with SCRIPTHOST_GAME_MODULE, that receives a GameRegistry and
 // registers what the game adds to the host: native component kinds, internal calls for
-// its own C# API, input bindings, per-frame native systems and a renderer.
+// its own C# API, input bindings, per-frame native systems, a renderer and native script
+// classes (native_script.hpp).
 //
 // The API is a set of abstract classes and header-only types, so a module needs this
 // header (and GLM) but links nothing of the host, and it never sees a Mono type.
@@ -16,6 +17,8 @@
 // side raise the exception.
 
 #include "host/error.hpp"
+#include "host/game_world.hpp"
+#include "host/native_script.hpp"
 #include "host/object_id.hpp"
 #include "host/text_canvas.hpp"
 #include "host/transform.hpp"
@@ -30,7 +33,7 @@
 namespace scripthost::game {
 
 /// Bumped whenever a class below changes shape; the host refuses other versions.
-inline constexpr std::uint32_t kApiVersion = 1;
+inline constexpr std::uint32_t kApiVersion = 2;
 
 /// Game time of the frame a system runs in.
 struct FrameTime {
@@ -46,37 +49,6 @@ struct HostStatus {
     std::int64_t frame = 0;
     bool paused = false;
     std::string lastReload; ///< e.g. "ok, stall 3.1 ms" or "rolled back: …"; empty if none
-};
-
-/// The world as a game module sees it. Ids are the same ObjectIds scripts see as
-/// m_NativeId, and they stay valid across reloads. Main thread only.
-class GameWorld {
-public:
-    virtual ~GameWorld() = default;
-    /// Live entities in creation order.
-    [[nodiscard]] virtual std::vector<ObjectId> entities() const = 0;
-    /// The first live entity with this name, or the null id.
-    [[nodiscard]] virtual ObjectId findEntity(std::string_view name) const = 0;
-    [[nodiscard]] virtual bool isAlive(ObjectId id) const = 0;
-    /// The entity's name, or "" if it is not a live entity.
-    [[nodiscard]] virtual std::string name(ObjectId entity) const = 0;
-    /// The entity's transform (modifiable), or nullptr if it is not a live entity.
-    [[nodiscard]] virtual Transform* transform(ObjectId entity) = 0;
-    /// Whether the entity has a native component of this kind.
-    [[nodiscard]] virtual bool hasComponent(ObjectId entity, std::string_view kind) const = 0;
-    /// The entity an id of a component or script belongs to (an entity id maps to itself).
-    [[nodiscard]] virtual ObjectId entityOf(ObjectId id) const = 0;
-    /// The C# class names of the entity's scripts.
-    [[nodiscard]] virtual std::vector<std::string> scriptClasses(ObjectId entity) const = 0;
-    /// Creates an entity (owned by the game, not by scripts).
-    virtual ObjectId createEntity(std::string name, const Transform& transform) = 0;
-    [[nodiscard]] virtual Result<ObjectId> addComponent(ObjectId entity, std::string kind) = 0;
-    /// Destroys an entity (running its scripts' Destroy), component or script at the end
-    /// of the frame.
-    virtual void destroy(ObjectId id) = 0;
-    /// Current value of an input action (0 when unset).
-    [[nodiscard]] virtual float input(std::string_view action) const = 0;
-    virtual void setInput(std::string action, float value) = 0;
 };
 
 /// Draws the game into a text canvas (the terminal); not called when --headless.
@@ -120,6 +92,16 @@ public:
     [[nodiscard]] virtual GameWorld& world() = 0;
     /// Writes a line into the host's log.
     virtual void log(LogLevel level, std::string_view message) = 0;
+    /// Registers a native script class (native_script.hpp): scenes, AddComponent and the
+    /// class's generated C# proxy may then use it.
+    template <class T> void registerScript(NativeScriptClass<T> scriptClass) {
+        detail::callBridge = nativeCallBridge();
+        registerScriptClass(std::move(scriptClass).build());
+    }
+    /// What registerScript calls: registers a described class.
+    virtual void registerScriptClass(NativeScriptClassInfo scriptClass) = 0;
+    /// How the module's native methods reach the host.
+    [[nodiscard]] virtual NativeCallBridge nativeCallBridge() const = 0;
 };
 
 /// Name and version a module reports about itself.
