@@ -72,6 +72,17 @@ namespace UEngine
             CheckComponentType(type);
             if (typeof(UMonoScriptComponent).IsAssignableFrom(type))
                 return ScriptRuntime.FindScript(m_NativeId, type);
+            if (typeof(UNativeScript).IsAssignableFrom(type))
+            {
+                int scripts = Internal_GetNativeScriptCount(m_NativeId);
+                for (int i = 0; i < scripts; i++)
+                {
+                    UComponent proxy = ObjectTable.NativeComponent(Internal_GetNativeScriptAt(m_NativeId, i));
+                    if (proxy != null && type.IsInstanceOfType(proxy))
+                        return proxy;
+                }
+                return null;
+            }
             int count = Internal_GetComponentCount(m_NativeId);
             for (int i = 0; i < count; i++)
             {
@@ -87,7 +98,8 @@ namespace UEngine
 
         /// <summary>
         /// Adds a component of type T: a native component (a class marked
-        /// [NativeComponent]) or a new script instance, whose Initialize runs now.
+        /// [NativeComponent]), a new script instance, or a new native script (T is a native
+        /// script's proxy class); a script's Initialize runs now.
         /// </summary>
         public T AddComponent<T>() where T : UComponent
         {
@@ -100,7 +112,7 @@ namespace UEngine
             CheckComponentType(type);
             if (type.IsAbstract)
                 throw new ArgumentException(type.FullName + " is abstract", "type");
-            if (typeof(UMonoScriptComponent).IsAssignableFrom(type))
+            if (typeof(UMonoScriptComponent).IsAssignableFrom(type) || typeof(UNativeScript).IsAssignableFrom(type))
                 return (UComponent)Internal_AddScript(m_NativeId, type.FullName);
             var attr = (NativeComponentAttribute)Attribute.GetCustomAttribute(type, typeof(NativeComponentAttribute), false);
             if (attr == null)
@@ -131,6 +143,10 @@ namespace UEngine
         static extern ulong Internal_GetComponentAt(ulong id, int index, out string kind);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern ulong Internal_AddComponent(ulong id, string kind);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern int Internal_GetNativeScriptCount(ulong id);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern ulong Internal_GetNativeScriptAt(ulong id, int index);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern object Internal_AddScript(ulong id, string className);
     }

@@ -324,7 +324,7 @@ CommandResult Daemon::getField(const json& body) {
     auto target = findScript(*host_, body);
     if (!target)
         return std::unexpected(target.error());
-    const ScriptClassInfo* info = host_->domain()->findScriptClass(target->className);
+    const ScriptClassInfo* info = host_->scriptClassOf(target->slot);
     if (info == nullptr)
         return commandError(ec::notFound, "class " + target->className + " is not loaded");
     auto fieldArg = body.find("field");
@@ -370,7 +370,7 @@ CommandResult Daemon::setField(const json& body) {
         return std::unexpected(fieldName.error());
     if (!body.contains("value"))
         return commandError(ec::badRequest, "\"value\" is missing");
-    const ScriptClassInfo* info = host_->domain()->findScriptClass(target->className);
+    const ScriptClassInfo* info = host_->scriptClassOf(target->slot);
     if (info == nullptr)
         return commandError(ec::notFound, "class " + target->className + " is not loaded");
     const FieldInfo* field = nullptr;

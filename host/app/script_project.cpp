@@ -2,7 +2,11 @@
 
 #include "compiler_bridge/warm_compiler.hpp"
 #include "host/assembly_file.hpp"
+#include "host/native_proxy_source.hpp"
 #include "host/script_sources.hpp"
+
+#include <fstream>
+#include <iterator>
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -70,10 +74,17 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
             return failure(loaded.error().message);
         game = std::move(*loaded);
         host_->setGameModuleName(game->name());
+        game->activateNativeScripts();
+        // The C# proxies of its native script classes are built with the scripts.
+        nativeProxies_ = buildDir_ / "native-proxies" / "NativeScripts.g.cs";
+        if (auto written = writeNativeProxies(); !written)
+            return failure(written.error().message);
     }
 
     ReloadCoordinatorOptions reload;
     reload.scriptDirs = options.scriptDirs;
+    if (!nativeProxies_.empty())
+        reload.scriptDirs.push_back(nativeProxies_.parent_path());
     reload.scriptCore = *core;
     reload.buildDir = buildDir_;
     reload.coldCompiler = options.coldCompiler;
@@ -88,6 +99,8 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
         moduleReload.watch = options.watch;
         modules_ = std::make_unique<ModuleReloader>(std::move(game), *host_, moduleReload,
                                                     [this] {
+                                                        if (auto w = writeNativeProxies(); !w)
+                                                            spdlog::error("{}", w.error().message);
                                                         if (reloads_)
                                                             reloads_->requestReload();
                                                     });
@@ -103,6 +116,39 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     if (auto loaded = host_->loadScripts(*scripts); !loaded)
         return failure("cannot load the scripts: " + loaded.error().message);
     return std::nullopt;
+}
+
+Result<bool> ScriptProject::writeNativeProxies() {
+    if (nativeProxies_.empty())
+        return false;
+    const GameModuleHost* game = modules_ ? &modules_->current() : nullptr;
+    const std::string origin =
+        "the game module " + (game ? game->name() : host_->gameModuleName().empty()
+                                                        ? std::string("(none)")
+                                                        : std::string(host_->gameModuleName()));
+    const std::string source = nativeProxySource(host_->natives().classes(), origin);
+    {
+        std::ifstream in(nativeProxies_, std::ios::binary);
+        const std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (in.good() || in.eof()) {
+            if (old == source)
+                return false; // unchanged: no rebuild needed for it
+        }
+    }
+    std::error_code ec;
+    fs::create_directories(nativeProxies_.parent_path(), ec);
+    const fs::path temporary = nativeProxies_.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << source;
+        if (!out)
+            return fail("cannot write the native script proxies to " + temporary.string());
+    }
+    fs::rename(temporary, nativeProxies_, ec);
+    if (ec)
+        return fail("cannot write the native script proxies to " + nativeProxies_.string() + ": " +
+                    ec.message());
+    return true;
 }
 
 Result<void> ScriptProject::shutdown() {

@@ -70,11 +70,16 @@ public:
     /// down: every script's Destroy runs and the generation is unloaded. Idempotent.
     [[nodiscard]] Result<void> shutdown();
 
+    /// Writes the C# proxies of the game module's native script classes (a file in the
+    /// build folder, compiled with the scripts) when they changed; true when they did.
+    [[nodiscard]] Result<bool> writeNativeProxies();
+
 private:
     ScriptProject() = default;
     [[nodiscard]] std::optional<ProjectStartFailure> startUp(const ScriptProjectOptions& options);
 
     std::filesystem::path buildDir_;
+    std::filesystem::path nativeProxies_; // empty without a game module
     bool ownsBuildDir_ = false;
     // The module (every build of it) outlives the host: scripts may call its internal calls
     // until the last generation is unloaded.

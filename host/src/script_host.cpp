@@ -44,6 +44,7 @@ ScriptHost::ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore)
     context_.input = &input_;
     context_.failures = &failures_;
     context_.engine = this;
+    context_.natives = &natives_;
     context_.onFailure = [this](const ScriptFailure& failure) {
         ++failureCount_;
         if (recentFailures_.size() == kRecentFailures) {
@@ -76,6 +77,14 @@ Result<void> ScriptHost::loadScripts(const AssemblyFile& scripts) {
 }
 
 Result<ObjectId> ScriptHost::addScript(ObjectId entity, const SceneScript& script) {
+    if (const std::string native = nativeClassName(script.className); !native.empty()) {
+        auto slot = makeNativeScript(entity, native, script.fields, worldResolver());
+        if (!slot)
+            return slot;
+        if (auto initialized = natives_.initialize(*slot); !initialized)
+            return std::unexpected(initialized.error());
+        return slot;
+    }
     if (!domain_)
         return fail("no scripts are loaded");
     if (world_.entity(entity) == nullptr) {
@@ -129,7 +138,11 @@ Result<void> ScriptHost::removeScript(ObjectId script) {
         return fail("script " + script.toString() + " does not exist");
     }
     Result<void> detached;
-    if (domain_ && !slot->parked) {
+    if (slot->native) {
+        natives_.remove(script, true);
+        if (domain_)
+            domain_->forgetProxy(script);
+    } else if (domain_ && !slot->parked) {
         ScriptContextBinding bind(context_);
         detached = domain_->detach(script);
     }
@@ -236,24 +249,30 @@ void ScriptHost::tick(double deltaSeconds) {
     using Clock = std::chrono::steady_clock;
     const auto frameStart = Clock::now();
     ++frame_;
-    if (domain_) {
+    {
+        // Each phase runs the C# scripts, then the native ones.
         ScriptContextBinding bind(context_);
         const int steps = fixedClock_.advance(deltaSeconds);
+        const auto step = static_cast<float>(fixedClock_.step());
         for (int i = 0; i < steps; ++i) {
-            if (auto r =
-                    domain_->runFixedUpdate(static_cast<float>(fixedClock_.step()), time_, frame_);
-                !r) {
-                spdlog::error("{}", r.error().message);
+            if (domain_) {
+                if (auto r = domain_->runFixedUpdate(step, time_, frame_); !r)
+                    spdlog::error("{}", r.error().message);
             }
+            if (natives_.count() > 0)
+                natives_.fixedUpdate(step);
         }
         time_ += deltaSeconds;
-        if (auto r = domain_->runUpdate(static_cast<float>(deltaSeconds), time_, frame_); !r) {
-            spdlog::error("{}", r.error().message);
+        if (domain_) {
+            if (auto r = domain_->runUpdate(static_cast<float>(deltaSeconds), time_, frame_); !r)
+                spdlog::error("{}", r.error().message);
         }
-        drainDestroyQueues();
-        countOffLoopFailures();
-    } else {
-        time_ += deltaSeconds;
+        if (natives_.count() > 0)
+            natives_.update(static_cast<float>(deltaSeconds));
+        if (domain_) {
+            drainDestroyQueues();
+            countOffLoopFailures();
+        }
     }
     const double scriptSeconds = std::chrono::duration<double>(Clock::now() - frameStart).count();
     // Frame time is the frame's period (what the loop asked for), script time what it cost.
@@ -290,6 +309,13 @@ Result<Snapshot> ScriptHost::snapshot() {
                 snap.scripts.push_back(parked_.scripts.at(slot));
                 continue;
             }
+            if (s->native) {
+                auto read = natives_.snapshot(slot, entity);
+                if (!read)
+                    return std::unexpected(read.error());
+                snap.scripts.push_back(std::move(*read));
+                continue;
+            }
             if (auto read = snapshotScript(*domain_, slot, entity, s->className, snap); !read)
                 return std::unexpected(read.error());
         }
@@ -300,6 +326,8 @@ Result<Snapshot> ScriptHost::snapshot() {
 }
 
 Result<Value> ScriptHost::getField(ObjectId script, std::string_view field) {
+    if (const ScriptSlot* s = world_.script(script); s != nullptr && s->native)
+        return natives_.getField(script, field);
     if (!domain_)
         return fail("no scripts are loaded");
     ScriptContextBinding bind(context_);
@@ -307,6 +335,8 @@ Result<Value> ScriptHost::getField(ObjectId script, std::string_view field) {
 }
 
 Result<void> ScriptHost::setField(ObjectId script, std::string_view field, const Value& value) {
+    if (const ScriptSlot* s = world_.script(script); s != nullptr && s->native)
+        return natives_.setField(script, field, value);
     if (!domain_)
         return fail("no scripts are loaded");
     ScriptContextBinding bind(context_);
@@ -314,6 +344,13 @@ Result<void> ScriptHost::setField(ObjectId script, std::string_view field, const
 }
 
 Result<void> ScriptHost::shutdown() {
+    // Native scripts first: their module outlives the host, not the other way round.
+    for (ObjectId entity : world_.entities()) {
+        for (ObjectId s : world_.entity(entity)->scripts) {
+            if (world_.script(s)->native)
+                natives_.remove(s, true);
+        }
+    }
     if (!domain_) {
         return {};
     }
@@ -321,7 +358,7 @@ Result<void> ScriptHost::shutdown() {
         ScriptContextBinding bind(context_);
         for (ObjectId entity : world_.entities()) {
             for (ObjectId s : world_.entity(entity)->scripts) {
-                if (!world_.script(s)->parked) {
+                if (!world_.script(s)->parked && !world_.script(s)->native) {
                     (void)domain_->detach(s);
                 }
             }

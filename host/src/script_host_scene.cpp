@@ -84,7 +84,9 @@ Result<void> ScriptHost::writeSceneFields(ObjectId slot, const ScriptClassInfo& 
         if (!value) {
             return fail(fmt::format("{}.{}: {}", info.name, name, value.error().message));
         }
-        if (auto written = domain_->setField(slot, name, *value); !written) {
+        if (auto written = world_.script(slot)->native ? natives_.setField(slot, name, *value)
+                                                       : domain_->setField(slot, name, *value);
+            !written) {
             return std::unexpected(written.error());
         }
     }
@@ -104,11 +106,14 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
         const ScriptClassInfo* info;
         const SceneScript* script;
         const SceneEntity* entity;
+        bool native = false;
     };
     std::vector<Made> made;
     auto undo = [&](std::string message) -> Result<void> {
         for (const Made& m : made) {
-            if (m.info != nullptr)
+            if (m.native)
+                natives_.remove(m.slot, false);
+            else if (m.info != nullptr)
                 (void)domain_->detach(m.slot);
         }
         for (ObjectId id : entities)
@@ -132,6 +137,19 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
                 remap[e.componentIds[i]] = *component;
         }
         for (const SceneScript& script : e.scripts) {
+            // A game module's native script class (a parked one whose class is back, too).
+            if (const std::string native = nativeClassName(script.className); !native.empty()) {
+                const ObjectId slot = *world_.addScript(entity, native);
+                world_.script(slot)->native = true;
+                if (script.id)
+                    remap[script.id] = slot;
+                if (auto instance = natives_.create(slot, entity, native); !instance) {
+                    world_.destroy(slot);
+                    return undo(fmt::format("entity \"{}\": {}", e.name, instance.error().message));
+                }
+                made.push_back({slot, natives_.shapeOf(native), &script, &e, true});
+                continue;
+            }
             const ScriptClassInfo* info = domain_->findScriptClass(script.className);
             if (info == nullptr && script.parked) {
                 // Saved while its class was missing: it stays parked, values kept aside.
@@ -172,6 +190,10 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
     }
     // 3. Initialize in scene order, every script constructed and filled in by now.
     for (const Made& m : made) {
+        if (m.native) {
+            (void)natives_.initialize(m.slot); // a failure is logged and switches it off
+            continue;
+        }
         if (m.info == nullptr)
             continue;
         if (auto attached = domain_->attach(m.slot, true); !attached) {

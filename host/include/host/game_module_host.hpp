@@ -4,6 +4,7 @@
 #include "host/error.hpp"
 #include "host/game_module.hpp"
 #include "host/native_fault_guard.hpp"
+#include "host/script_host.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -11,8 +12,6 @@
 #include <vector>
 
 namespace scripthost {
-
-class ScriptHost;
 
 /// A key bound to an input action by a game module.
 struct KeyBinding {
@@ -53,6 +52,14 @@ public:
     }
     [[nodiscard]] const std::vector<KeyBinding>& keyBindings() const noexcept { return keys_; }
     [[nodiscard]] std::size_t systemCount() const noexcept { return systems_.size(); }
+    /// The native script classes the module registered.
+    [[nodiscard]] const std::vector<game::NativeScriptClassInfo>& scriptClasses() const noexcept {
+        return scriptClasses_;
+    }
+    /// Makes this build's native script classes the host's: native scripts running on
+    /// another build's classes move to these (ScriptHost::replaceNativeClasses); a crash in
+    /// one switches this module off.
+    NativeScriptCarry activateNativeScripts();
 
     /// Runs the systems of `phase` in registration order. A system that throws is logged
     /// and switched off; the others and the frame go on. A system that crashes (a crash
@@ -108,6 +115,9 @@ private:
     std::vector<ComponentKind> components_;
     std::vector<KeyBinding> keys_;
     std::vector<System> systems_;
+    std::vector<game::NativeScriptClassInfo> scriptClasses_;
+    std::vector<std::string> registrationErrors_; // fail the attach
+    ScriptHost* host_ = nullptr;
     std::unique_ptr<game::GameRenderer> renderer_;
     std::string crash_;
 };

@@ -34,6 +34,8 @@ struct ModuleReloadReport {
     /// fresh.
     bool stateCarried = false;
     double milliseconds = 0; ///< main-thread time of the swap (load, attach, state)
+    /// Swapped or RolledBack: what became of the native scripts (carried, parked, revived).
+    NativeScriptCarry nativeScripts;
 
     [[nodiscard]] bool ok() const noexcept { return outcome == Outcome::Swapped; }
 };

@@ -13,6 +13,7 @@ class World;
 class InputState;
 class ScriptFailureTracker;
 class ScriptEngine;
+class NativeScripts;
 
 /// One failure of a script call, as reported to the host.
 struct ScriptFailure {
@@ -38,6 +39,9 @@ struct ScriptContext {
     /// The engine, for calls that add or destroy scripts or ask about the game module; may
     /// be null (bare domains in tests).
     ScriptEngine* engine = nullptr;
+    /// The native scripts' objects (a game module's), for their proxies' internal calls; may
+    /// be null.
+    NativeScripts* natives = nullptr;
     /// Called for every script failure (after logging), e.g. to count or collect them.
     std::function<void(const ScriptFailure&)> onFailure;
 

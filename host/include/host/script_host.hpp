@@ -6,7 +6,9 @@
 #include "host/fixed_step_clock.hpp"
 #include "host/frame_stats.hpp"
 #include "host/input_state.hpp"
+#include "host/native_scripts.hpp"
 #include "host/parked_state.hpp"
+#include "host/reload_report.hpp"
 #include "host/scene.hpp"
 #include "host/script_context.hpp"
 #include "host/script_domain.hpp"
@@ -24,6 +26,17 @@
 #include <unordered_map>
 
 namespace scripthost {
+
+/// What moving the native scripts to another build of the game module's classes did
+/// (ScriptHost::replaceNativeClasses).
+struct NativeScriptCarry {
+    std::size_t carried = 0; ///< objects rebuilt from the new build's classes, fields carried
+    std::size_t parked = 0;  ///< slots whose class the new build lacks: parked, values kept
+    std::size_t revived = 0; ///< parked slots whose class is back (initialize ran)
+    std::vector<FieldOutcome> outcomes; ///< fields not plainly restored (renamed, parked, …)
+    std::vector<std::string> problems;  ///< scripts that could not be rebuilt (left parked)
+    [[nodiscard]] std::string describe() const;
+};
 
 struct ScriptHostOptions {
     std::filesystem::path scriptCore; ///< ScriptCore.dll (its .mdb beside it)
@@ -71,6 +84,25 @@ public:
     [[nodiscard]] std::string_view gameModuleName() const noexcept override {
         return gameModuleName_;
     }
+    /// The game module's native scripts (classes and objects).
+    [[nodiscard]] NativeScripts& natives() noexcept { return natives_; }
+    [[nodiscard]] const NativeScripts& natives() const noexcept { return natives_; }
+    /// The full name of the native script class `name` names (full, or an unambiguous short
+    /// name), or empty.
+    [[nodiscard]] std::string nativeClassName(std::string_view name) const;
+    /// Makes `classes` (a module build's) the native script classes: every native script's
+    /// object is rebuilt from its class in `classes`, its fields carried with a reload's
+    /// migration rules (afterReload runs, initialize does not); a script whose class is
+    /// missing is parked with its values; a parked script whose class is back is revived
+    /// (initialize runs). The first call (no native scripts yet) only sets the classes.
+    NativeScriptCarry replaceNativeClasses(std::vector<game::NativeScriptClassInfo> classes,
+                                           game::GameWorld& world, NativeCrashHandler onCrash);
+    /// The shape of the class a live script slot runs (its native class's, or its C#
+    /// class's in the current generation), or nullptr (parked, or no such slot).
+    [[nodiscard]] const ScriptClassInfo* scriptClassOf(ObjectId script) const;
+    /// Whether a native script's field refers to `id` (a reload keeps such entities).
+    [[nodiscard]] bool referencedByNativeScript(ObjectId id) const;
+
     /// A scene with one entity per script class, each carrying that script.
     [[nodiscard]] Scene defaultScene() const;
 
@@ -175,6 +207,10 @@ private:
     [[nodiscard]] std::string knownComponentKindList() const;
     [[nodiscard]] Result<ScriptSnapshot> parkedFromJson(ObjectId slot, const nlohmann::json& fields,
                                                         const RefResolver& resolve) const;
+    /// A new native script on `entity` with the scene's field values; no message runs yet.
+    [[nodiscard]] Result<ObjectId> makeNativeScript(ObjectId entity, const std::string& className,
+                                                    const nlohmann::json& fields,
+                                                    const RefResolver& resolve);
     [[nodiscard]] Result<void> writeSceneFields(ObjectId slot, const ScriptClassInfo& info,
                                                 const nlohmann::json& fields,
                                                 const RefResolver& resolve);
@@ -197,6 +233,7 @@ private:
     std::deque<ScriptFailure> recentFailures_;
     std::vector<ObjectId> destroyQueue_;
     ParkedState parked_;
+    NativeScripts natives_;
     std::uint64_t reloadCount_ = 0;
     std::vector<std::string> componentKinds_{"Camera", "Render"};
     std::string gameModuleName_;

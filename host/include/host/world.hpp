@@ -37,6 +37,9 @@ struct ScriptSlot {
     /// The class is missing from the current generation: the slot has no instance and
     /// its saved values wait (in the host) for the class to come back.
     bool parked = false;
+    /// A game module's native script class: its object lives in NativeScripts, not in a
+    /// script generation (false while parked).
+    bool native = false;
 };
 
 /// What kind of object an id names.

@@ -1,6 +1,7 @@
 #include "host/game_module_host.hpp"
 
 #include "host/mono_runtime.hpp"
+#include "host/native_proxy_source.hpp"
 #include "host/script_host.hpp"
 #include "host_game_world.hpp"
 
@@ -55,6 +56,29 @@ public:
 
     [[nodiscard]] game::GameWorld& world() override { return *module_.world_; }
 
+    void registerScriptClass(game::NativeScriptClassInfo scriptClass) override {
+        auto valid = checkNativeClassName(scriptClass.name);
+        if (valid)
+            valid = checkNativeClassMembers(scriptClass);
+        for (const game::NativeScriptClassInfo& c : module_.scriptClasses_) {
+            if (valid && c.name == scriptClass.name)
+                valid = fail("native script class " + c.name + " is registered twice");
+        }
+        if (!valid) {
+            module_.registrationErrors_.push_back(valid.error().message);
+            return;
+        }
+        for (const game::NativeMethodInfo& m : scriptClass.methods) {
+            // The proxy's method binds to "Namespace.Class::Internal_Method".
+            registerInternalCall(scriptClass.name + "::Internal_" + m.name, m.internalCall);
+        }
+        module_.scriptClasses_.push_back(std::move(scriptClass));
+    }
+
+    [[nodiscard]] game::NativeCallBridge nativeCallBridge() const override {
+        return NativeScripts::callBridge();
+    }
+
     void log(game::LogLevel level, std::string_view message) override {
         const auto& name =
             module_.name_.empty() ? module_.path_.filename().string() : module_.name_;
@@ -84,6 +108,7 @@ Result<std::unique_ptr<GameModuleHost>> GameModuleHost::load(const std::filesyst
                                                              const std::filesystem::path& loadFrom) {
     std::unique_ptr<GameModuleHost> module(new GameModuleHost());
     module->path_ = library;
+    module->host_ = &host;
     const std::filesystem::path& file = loadFrom.empty() ? library : loadFrom;
     // A bare name would make dlopen search the library path; a path is what users mean.
     const std::string path = file.has_parent_path() ? file.string() : ("./" + file.string());
@@ -127,12 +152,19 @@ Result<std::unique_ptr<GameModuleHost>> GameModuleHost::load(const std::filesyst
     if (!attached) {
         return fail("game module " + library.string() + " failed to attach: " + error);
     }
+    if (!module->registrationErrors_.empty()) {
+        std::string all;
+        for (const std::string& e : module->registrationErrors_)
+            all += (all.empty() ? "" : "; ") + e;
+        return fail("game module " + library.string() + " registered what the host cannot take: " +
+                    all);
+    }
     module->name_ = info.name ? info.name : library.stem().string();
     module->version_ = info.version ? info.version : "";
-    spdlog::info("game module {} {} attached: {} component kind(s), {} system(s), {} key "
-                 "binding(s){}",
+    spdlog::info("game module {} {} attached: {} component kind(s), {} system(s), {} native "
+                 "script class(es), {} key binding(s){}",
                  module->name_, module->version_, module->components_.size(),
-                 module->systems_.size(), module->keys_.size(),
+                 module->systems_.size(), module->scriptClasses_.size(), module->keys_.size(),
                  module->renderer_ ? ", a renderer" : "");
     return module;
 }
@@ -153,8 +185,18 @@ void GameModuleHost::leakModuleObjects() {
     systems_.clear();
 }
 
+NativeScriptCarry GameModuleHost::activateNativeScripts() {
+    return host_->replaceNativeClasses(
+        scriptClasses_, *world_,
+        [this](const std::string& what, const NativeFault& fault) {
+            switchOffAfterCrash(what, fault);
+        });
+}
+
 void GameModuleHost::switchOffAfterCrash(const std::string& what, const NativeFault& fault) {
     crash_ = fmt::format("{}: {}", what, fault.describe());
+    // Its native scripts stop too (a no-op when one of them is what crashed).
+    host_->natives().stop(crash_);
     for (System& system : systems_)
         system.failed = true;
     (void)renderer_.release(); // see leakModuleObjects

@@ -29,6 +29,13 @@ bool looksLikeElf(const fs::path& file) {
     return in.read(magic.data(), magic.size()) && magic == std::array<char, 4>{'\x7f', 'E', 'L', 'F'};
 }
 
+/// "; 3 native script(s) carried, …" when the module has native scripts, else "".
+std::string nativeScriptsText(const NativeScriptCarry& carry) {
+    if (carry.carried + carry.parked + carry.revived + carry.problems.size() == 0)
+        return {};
+    return "; " + carry.describe();
+}
+
 double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -146,21 +153,24 @@ ModuleReloadReport ModuleReloader::swapIn(std::int64_t frame) {
     current_ = {std::move(next), generation};
     swappedAtFrame_ = frame;
     host_.setGameModuleName(current_.module->name());
-    // The next script generation binds the internal calls to this build.
+    report.nativeScripts = current_.module->activateNativeScripts();
+    // The next script generation binds the internal calls (and the native scripts' proxies)
+    // to this build.
     reloadScripts_();
 
     report.outcome = ModuleReloadReport::Outcome::Swapped;
     report.generation = generation;
     report.milliseconds = millisecondsSince(started);
     report.message = fmt::format(
-        "module {} {} build {} swapped in ({}); reloading the scripts so their internal calls "
+        "module {} {} build {} swapped in ({}{}); reloading the scripts so their internal calls "
         "bind to it",
         current_.module->name(), current_.module->version(), generation,
         report.stateCarried           ? "its state handed over"
         : !current_.module->carriesState() ? "it starts fresh: it has no SCRIPTHOST_GAME_STATE"
         : !previous_.module->crashed().empty()
             ? "it starts fresh: the previous build had crashed"
-            : "it starts fresh: the previous build had no SCRIPTHOST_GAME_STATE");
+            : "it starts fresh: the previous build had no SCRIPTHOST_GAME_STATE",
+        nativeScriptsText(report.nativeScripts));
     return report;
 }
 
@@ -173,14 +183,16 @@ ModuleReloadReport ModuleReloader::rollBack() {
     previous_ = {};
     current_.module->registerInternalCallsAgain();
     host_.setGameModuleName(current_.module->name());
-    reloadScripts_();
     ModuleReloadReport report;
+    report.nativeScripts = current_.module->activateNativeScripts();
+    reloadScripts_();
     report.outcome = ModuleReloadReport::Outcome::RolledBack;
     report.generation = current_.generation;
     report.milliseconds = millisecondsSince(started);
     report.message = fmt::format("module build {} crashed within {} frames of its swap ({}); "
-                                 "build {} is running again",
-                                 crashed, options_.rollbackFrames, crash, current_.generation);
+                                 "build {} is running again{}",
+                                 crashed, options_.rollbackFrames, crash, current_.generation,
+                                 nativeScriptsText(report.nativeScripts));
     return report;
 }
 

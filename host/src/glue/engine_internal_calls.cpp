@@ -18,6 +18,7 @@ void registerEngineInternalCalls(MonoRuntime& runtime) {
         registerScriptRuntimeCalls(runtime);
         registerApplicationCalls(runtime);
         registerUnhandledExceptionCalls(runtime);
+        registerNativeScriptCalls(runtime);
     });
 }
 

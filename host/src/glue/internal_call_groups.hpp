@@ -16,5 +16,6 @@ void registerDebugCalls(MonoRuntime& runtime);
 void registerScriptRuntimeCalls(MonoRuntime& runtime);
 void registerApplicationCalls(MonoRuntime& runtime);
 void registerUnhandledExceptionCalls(MonoRuntime& runtime);
+void registerNativeScriptCalls(MonoRuntime& runtime);
 
 } // namespace scripthost::glue

@@ -56,6 +56,21 @@ Result<MonoObject*> ObjectBridge::remoteOf(const World& world, ObjectId id) {
     switch (world.kindOf(id)) {
     case ObjectKind::Script: {
         MonoObject* instance = scripts_ ? scripts_(id) : nullptr;
+        const ScriptSlot* slot = world.script(id);
+        if (instance == nullptr && slot != nullptr && slot->native) {
+            // A native script: its managed side is a proxy, like a native component's.
+            if (auto it = proxies_.find(id); it != proxies_.end()) {
+                if (MonoObject* proxy = it->second.target())
+                    return proxy;
+            }
+            auto proxyClass = classes_.nativeScripts.find(slot->className);
+            if (proxyClass == classes_.nativeScripts.end()) {
+                return fail(fmt::format("no proxy class for native script class {} in this "
+                                        "generation",
+                                        slot->className));
+            }
+            return makeProxy(proxyClass->second, id, slot->entity, true);
+        }
         if (instance == nullptr) {
             return fail(fmt::format("script {} has no instance in this generation", id.toString()));
         }

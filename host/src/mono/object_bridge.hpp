@@ -24,6 +24,9 @@ struct ProxyClasses {
     MonoClass* component = nullptr;                             ///< UEngine.UComponent
     MonoClassField* entityId = nullptr;                         ///< UComponent.m_EntityId
     std::unordered_map<std::string, MonoClass*> componentKinds; ///< "Camera" → UCameraComponent
+    MonoClass* nativeScript = nullptr; ///< UEngine.UNativeScript
+    /// "Demo.NativeSpinner" → its generated proxy class
+    std::unordered_map<std::string, MonoClass*> nativeScripts;
 };
 
 /// Local→remote: the managed proxy of an entity or native component (found or created,

@@ -28,7 +28,9 @@ struct ScriptCoreClasses {
     [[nodiscard]] static Result<ScriptCoreClasses> bind(MonoImage* core);
 
     /// Adds the classes of `image` marked [NativeComponent("Kind")] as the proxy classes of
-    /// their kinds (ScriptCore's own, and those a game module's scripts add).
+    /// their kinds (ScriptCore's own, and those a game module's scripts add), and the
+    /// concrete subclasses of UNativeScript as the proxies of the native script classes of
+    /// their full names.
     void collectComponentKinds(MonoImage* image);
 };
 

@@ -103,6 +103,8 @@ private:
         for (ObjectId entity : world_.entities()) {
             for (ObjectId slot : world_.entity(entity)->scripts) {
                 const ScriptSlot* s = world_.script(slot);
+                if (s->native)
+                    continue; // its object is native: a script reload leaves it alone
                 if (s->parked) {
                     saved_.scripts.push_back(host_.parked().scripts.at(slot));
                     direct_.push_back(nullptr);
@@ -348,7 +350,8 @@ private:
     void releaseUnreferenced() {
         std::vector<ObjectId> unreferenced;
         for (ObjectId id : world_.entities()) {
-            if (world_.entity(id)->ownedByScripts && !host_.domain()->hasLiveProxy(id))
+            if (world_.entity(id)->ownedByScripts && !host_.domain()->hasLiveProxy(id) &&
+                !host_.referencedByNativeScript(id))
                 unreferenced.push_back(id);
         }
         for (ObjectId id : unreferenced) {

@@ -84,7 +84,7 @@ void ReloadTransaction::State::runLoad() {
         for (ObjectId entity : world.entities()) {
             for (ObjectId slot : world.entity(entity)->scripts) {
                 const ScriptSlot* s = world.script(slot);
-                if (s->parked)
+                if (s->parked || s->native) // a native script's object is not in a domain
                     continue;
                 if (lastPlan == nullptr || lastPlan->className != s->className)
                     lastPlan = &incoming->carryPlan(*current, s->className);

@@ -5,8 +5,8 @@
 // values are kept, a file that is not a module is refused, and a build that crashes in its
 // first frames is replaced by the previous one. Every wait has a deadline.
 #include "control_test_support.hpp"
+#include "module_build_support.hpp"
 
-#include <boost/process.hpp>
 #include <doctest/doctest.h>
 
 namespace fs = std::filesystem;
@@ -66,25 +66,6 @@ public class Reader : UMonoScriptComponent {
     }
 }
 )";
-
-/// Compiles `source` into `library` with the project's compiler (g++ writes it in place,
-/// as a linker does while the host watches).
-void buildModule(const fs::path& dir, const fs::path& library, const std::string& source) {
-    const fs::path file = dir / "probe.cpp";
-    writeFile(file, source);
-    namespace bp = boost::process;
-    bp::ipstream out;
-    bp::child compiler(std::string(SCRIPTHOST_CXX),
-                       bp::args({"-std=c++23", "-shared", "-fPIC", "-O0",
-                                 "-I" + std::string(SCRIPTHOST_SOURCE_DIR) + "/host/include",
-                                 file.string(), "-o", library.string()}),
-                       bp::std_in.close(), (bp::std_out & bp::std_err) > out);
-    std::string text, line;
-    while (std::getline(out, line))
-        text += line + "\n";
-    compiler.wait();
-    REQUIRE_MESSAGE(compiler.exit_code() == 0, text);
-}
 
 int field(scripthost::control::ControlClient& client, const std::string& name) {
     return fieldValue(client, "Reader", "Reader", name).get<int>();
