@@ -81,7 +81,8 @@ void ArenaRenderer::draw(scripthost::game::GameWorld& world, const scripthost::g
         } else if (world.hasComponent(e, "Render")) {
             const auto classes = world.scriptClasses(e);
             const bool spinner =
-                std::find(classes.begin(), classes.end(), "Demo.Spinner") != classes.end();
+                std::find(classes.begin(), classes.end(), "Demo.Spinner") != classes.end() ||
+                std::find(classes.begin(), classes.end(), "Demo.NativeSpinner") != classes.end();
             const bool ball =
                 std::find(classes.begin(), classes.end(), "Demo.BallScript") != classes.end();
             if (ball)

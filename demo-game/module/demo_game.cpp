@@ -2,10 +2,12 @@
 //
 // It registers the arena's size and a flash effect as internal calls (Demo.Arena in
 // demo-game/scripts/Arena.cs), key bindings for the camera's input actions, a system
-// that keeps the camera inside the arena, and a top-down text renderer.
+// that keeps the camera inside the arena, a top-down text renderer, and a native script
+// class (Demo.NativeSpinner, native_spinner.hpp) that "Spinner B" runs.
 
 #include "arena_renderer.hpp"
 #include "arena_state.hpp"
+#include "native_spinner.hpp"
 
 #include <algorithm>
 #include <host/game_module.hpp>
@@ -63,6 +65,7 @@ SCRIPTHOST_GAME_MODULE(registry, info) {
     g_arena.world = &registry.world();
 
     registry.registerComponent("Wall", "a wall of the arena (drawn as #)");
+    registry.registerScript(demo::NativeSpinner::describe());
     registry.registerInternalCall("Demo.Arena/Native::Internal_HalfWidth",
                                   reinterpret_cast<const void*>(&halfWidth));
     registry.registerInternalCall("Demo.Arena/Native::Internal_HalfDepth",

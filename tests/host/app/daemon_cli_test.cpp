@@ -139,7 +139,7 @@ TEST_CASE("daemon: SIGTERM saves the state, and a restarted host comes back with
         ControlClient client = connectTo(socket, host);
         callOk(client, "set",
                {{"entity", "Spinner B"},
-                {"script", "Spinner"},
+                {"script", "NativeSpinner"},
                 {"field", "speed"},
                 {"value", -77.25}});
         callOk(client, "set",
@@ -158,7 +158,8 @@ TEST_CASE("daemon: SIGTERM saves the state, and a restarted host comes back with
 
     HostProcess host(demoArgs(scripts, socket, {"--state", state.string()}));
     ControlClient client = connectTo(socket, host);
-    CHECK(fieldValue(client, "Spinner B", "Spinner", "speed") == -77.25);
+    // Spinner B is a native script (C++ in the demo module): saved and restored the same way.
+    CHECK(fieldValue(client, "Spinner B", "NativeSpinner", "speed") == -77.25);
     CHECK(fieldValue(client, "Camera", "PlayerInput", "moveSpeed") == 9.5);
     CHECK(fieldValue(client, "Heartbeat", "Heartbeat", "beats").get<int>() >=
           beatsBefore.get<int>());
@@ -327,6 +328,7 @@ TEST_CASE(
                           "scene = \"" +
                           kDemoScene.string() +
                           "\"\n"
+                          "game = \"" DEMO_GAME_MODULE "\"\n"
                           "headless = true\n"
                           "frames = 1000000\n"
                           "no-control = true\n"

@@ -189,7 +189,9 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     CHECK(nativeField(client, "speed") == 4.0);
     CHECK(userField(client, "labelSeen") == "renamed 7");
 
-    // Destroyed: the proxy a script kept raises MissingReferenceException.
+    // Destroyed: the proxy a script kept raises MissingReferenceException. (Kept in a field a
+    // reload does not carry: wait for the module's reload and the rebuild of its proxies.)
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["reloadBusy"] == false; }, 60s));
     callOk(client, "set",
            {{"entity", "User"}, {"script", "User"}, {"field", "destroyNow"}, {"value", true}});
     REQUIRE_MESSAGE(waitUntil([&] { return userField(client, "missingThrown") == true; }, 30s),

@@ -76,8 +76,8 @@ const std::string kDemoScene = std::string(SCRIPTHOST_SOURCE_DIR) + "/demo-game/
 } // namespace
 
 TEST_CASE("scripthost run: the demo runs headless for 300 frames and prints frame statistics") {
-    HostProcess host({"run", "--scripts", kDemoScripts, "--scene", kDemoScene, "--headless",
-                      "--frames", "300", "--fps", "0"});
+    HostProcess host({"run", "--scripts", kDemoScripts, "--scene", kDemoScene, "--game",
+                      DEMO_GAME_MODULE, "--headless", "--frames", "300", "--fps", "0"});
     const int code = host.wait();
     const std::string out = host.output();
     CHECK_MESSAGE(code == 0, out);
@@ -142,7 +142,8 @@ TEST_CASE(
 }
 
 TEST_CASE("scripthost run: SIGTERM stops the loop cleanly between frames") {
-    HostProcess host({"run", "--scripts", kDemoScripts, "--scene", kDemoScene, "--headless"});
+    HostProcess host({"run", "--scripts", kDemoScripts, "--scene", kDemoScene, "--game",
+                      DEMO_GAME_MODULE, "--headless"});
     REQUIRE_MESSAGE(host.waitForOutput("running 6 entities", std::chrono::seconds(30)),
                     host.output());
     host.signal(SIGTERM);
