@@ -200,3 +200,107 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     callOk(client, "stop");
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
+
+namespace {
+
+const char* kShapesModule = R"(#include "host/game_module.hpp"
+#include <cstdint>
+
+namespace {
+struct Square : scripthost::game::NativeScript {
+    float side = 3;
+    float area() { return side * side; }
+};
+struct Crasher : scripthost::game::NativeScript {
+    bool armed = false;
+    void update(float) override {
+        if (armed) {
+            int* volatile nowhere = nullptr;
+            *nowhere = 1;
+        }
+    }
+};
+}
+
+SCRIPTHOST_GAME_MODULE(registry, info) {
+    info = {"shapes", "1"};
+    registry.registerScript(scripthost::game::NativeScriptClass<Square>("Probe.Square")
+                                .implements("Probe.Shape")
+                                .field("side", &Square::side)
+                                .method<&Square::area>("Area"));
+    registry.registerScript(scripthost::game::NativeScriptClass<Crasher>("Probe.Crasher")
+                                .field("armed", &Crasher::armed));
+    return {};
+}
+)";
+
+// A C# abstract class a native class implements, and a script that only knows the base.
+const char* kShapeUser = R"(using System;
+using UEngine;
+namespace Probe {
+    public abstract class Shape : UNativeScript {
+        public abstract float Area();
+    }
+}
+public class ShapeUser : UMonoScriptComponent {
+    [SerializeField] float area;
+    [SerializeField] string shapeType;
+    [SerializeField] int frames;
+    [SerializeField] string afterCrash;
+    public override void Initialize() {
+        gameObject.AddComponent<Probe.Square>();
+        gameObject.AddComponent<Probe.Crasher>();
+    }
+    public override void Update(float dt) {
+        frames++;
+        Probe.Shape shape = gameObject.GetComponent<Probe.Shape>();
+        shapeType = shape == null ? "none" : shape.GetType().FullName;
+        try { area = shape.Area(); }
+        catch (InvalidOperationException e) { afterCrash = e.Message; }
+    }
+}
+)";
+
+} // namespace
+
+TEST_CASE("native scripts: a C++ class implements a C# abstract class - a crash in a native "
+          "script switches the module off and the host and the C# scripts go on") {
+    TempDir dir("native-shapes");
+    const fs::path library = dir.path() / "libshapes.so";
+    buildModule(dir.path(), library, kShapesModule);
+    writeFile(dir.path() / "scripts" / "ShapeUser.cs", kShapeUser);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(),
+                      "--game", library.string(), "--control", socket.string()});
+    auto client = connectTo(socket, host);
+    auto user = [&](const std::string& name) {
+        return fieldValue(client, "ShapeUser", "ShapeUser", name);
+    };
+    REQUIRE_MESSAGE(waitUntil([&] { return user("area") == 9.0; }, 60s), host.output());
+    CHECK(user("shapeType") == "Probe.Square");
+    callOk(client, "set", {{"entity", "ShapeUser"}, {"script", "Square"}, {"field", "side"},
+                           {"value", 4}});
+    REQUIRE(waitUntil([&] { return user("area") == 16.0; }, 30s));
+
+    // The crasher's update dereferences null once armed: caught, reported, module off.
+    callOk(client, "set", {{"entity", "ShapeUser"}, {"script", "Crasher"}, {"field", "armed"},
+                           {"value", true}});
+    json status;
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            status = callOk(client, "status");
+                            return status["gameModuleCrash"].is_string();
+                        },
+                        30s),
+                    host.output());
+    const std::string crash = status["gameModuleCrash"];
+    CHECK_MESSAGE(crash.find("native script Probe.Crasher") != std::string::npos, crash);
+    CHECK_MESSAGE(crash.find("SIGSEGV") != std::string::npos, crash);
+    // The C# script goes on; its proxy calls now raise instead of running switched-off code.
+    const int framesAtCrash = user("frames").get<int>();
+    REQUIRE(waitUntil([&] { return user("frames").get<int>() > framesAtCrash + 10; }, 30s));
+    CHECK_MESSAGE(user("afterCrash").get<std::string>().find("switched off") != std::string::npos,
+                  user("afterCrash").dump());
+    callOk(client, "stop");
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+}
