@@ -84,7 +84,7 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     ReloadCoordinatorOptions reload;
     reload.scriptDirs = options.scriptDirs;
     if (!nativeProxies_.empty())
-        reload.scriptDirs.push_back(nativeProxies_.parent_path());
+        reload.generatedSources.push_back(nativeProxies_);
     reload.scriptCore = *core;
     reload.buildDir = buildDir_;
     reload.coldCompiler = options.coldCompiler;

@@ -101,6 +101,12 @@ void onCrashSignal(int signal, siginfo_t* info, void* context) {
         const std::uintptr_t address = frame->fault.address;
         frame->fault.stackOverflow =
             signal == SIGSEGV && address != 0 && address < sp + 4096 && sp - address < 65536;
+        // The guarded call saved no signal mask (that costs a system call per call): unblock
+        // the signal this handler runs with, so the next fault is caught too.
+        sigset_t handled;
+        sigemptyset(&handled);
+        sigaddset(&handled, signal);
+        pthread_sigmask(SIG_UNBLOCK, &handled, nullptr);
         siglongjmp(frame->resume, 1);
     }
     chain(signal, info, context);
@@ -210,9 +216,10 @@ std::optional<NativeFault> NativeFaultGuard::runErased(void (*call)(void*), void
         GuardFrame* outer;
         ~Restore() { tCurrent = outer; }
     } restore{frame.outer};
-    // sigsetjmp(…, 1) saves the signal mask, so the jump back unblocks the signal the
-    // handler was running for.
-    if (sigsetjmp(frame.resume, 1) != 0)
+    // No signal mask saved (sigsetjmp(…, 1) is a system call per guarded call, which native
+    // script methods called from C# cannot afford): the handler unblocks its signal itself
+    // before it jumps back.
+    if (sigsetjmp(frame.resume, 0) != 0)
         return frame.fault;
     tCurrent = &frame;
     call(context);

@@ -224,14 +224,6 @@ void NativeScripts::switchOff(const std::string& what, const NativeFault& fault)
         onCrash_(what, fault);
 }
 
-bool NativeScripts::runGuarded(const std::string& what, const std::function<void()>& call) {
-    if (auto fault = NativeFaultGuard::run([&] { call(); })) {
-        switchOff(what, *fault);
-        return false;
-    }
-    return true;
-}
-
 Result<void> NativeScripts::create(ObjectId slot, ObjectId entity, std::string_view className) {
     if (!crash_.empty())
         return fail("native scripts are switched off after a crash: " + crash_);
@@ -242,7 +234,7 @@ Result<void> NativeScripts::create(ObjectId slot, ObjectId entity, std::string_v
         return fail("script " + slot.toString() + " has a native object already");
     std::unique_ptr<game::NativeScript> object;
     std::string error;
-    const bool ran = runGuarded(fmt::format("native script {} constructor", cls->name), [&] {
+    const bool ran = runGuarded([&] { return fmt::format("native script {} constructor", cls->name); }, [&] {
         try {
             object = cls->create();
         } catch (const std::exception& e) {
@@ -266,7 +258,7 @@ bool NativeScripts::message(ObjectId slot, Instance& instance, const char* name,
                             const std::function<void(game::NativeScript&)>& call) {
     std::string error;
     const bool ran = runGuarded(
-        fmt::format("native script {} {} {}", instance.cls->name, slot.toString(), name), [&] {
+        [&] { return fmt::format("native script {} {} {}", instance.cls->name, slot.toString(), name); }, [&] {
             try {
                 call(*instance.object);
             } catch (const std::exception& e) {
@@ -312,7 +304,7 @@ void NativeScripts::remove(ObjectId slot, bool sendDestroy) {
     if (sendDestroy && crash_.empty() && !i.switchedOff)
         message(slot, i, "destroy", [](game::NativeScript& s) { s.destroy(); });
     if (crash_.empty()) {
-        runGuarded(fmt::format("native script {} {} destructor", i.cls->name, slot.toString()),
+        runGuarded([&] { return fmt::format("native script {} {} destructor", i.cls->name, slot.toString()); },
                    [&] { i.object.reset(); });
     }
     (void)i.object.release(); // after a crash: leaked, never run again
@@ -402,8 +394,8 @@ Result<void> NativeScripts::writeField(ObjectId slot, std::size_t index, const V
     if (!native)
         return fail(fmt::format("{}.{}: {}", i->cls->name, f.name, native.error().message));
     std::string error;
-    const bool ran = runGuarded(fmt::format("native script {} {} field {}", i->cls->name,
-                                            slot.toString(), f.name),
+    const bool ran = runGuarded([&] { return fmt::format("native script {} {} field {}", i->cls->name,
+                                            slot.toString(), f.name); },
                                 [&] {
                                     try {
                                         f.set(*i->object, *native);

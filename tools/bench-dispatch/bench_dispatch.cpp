@@ -9,15 +9,27 @@
 //                        + the guard, + the lookup (the real body), and a by-value return
 //   coroutine            a coroutine doing Mover's work (yield return null each frame), per
 //                        coroutine per frame at 10,000 of them, vs the same work in Update
+//   native proxy         a native script's method and field through its generated C# proxy
+//                        (internal call into C++), vs the same method and property on a C#
+//                        object; the scripts are compiled at start with the generated proxy
 #include "../bench-common/sample_stats.hpp"
+#include "compiler_bridge/cold_compiler.hpp"
+#include "game/host_game_world.hpp"
 #include "glue/glue_access.hpp"
+#include "host/mono_runtime.hpp"
+#include "host/native_proxy_source.hpp"
 #include "host/script_context.hpp"
 #include "host/script_host.hpp"
 #include "mono/gc_handle.hpp"
+#include "mono/mono_text.hpp"
+#include "mono/object_bridge.hpp"
 #include "mono/runtime_state.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <chrono>
 #include <fmt/format.h>
 #include <mono/jit/jit.h>
@@ -70,6 +82,12 @@ void previousGetPosition(std::uint64_t e, glm::vec3* out) {
     glue::guarded("UTransform.position", [&] { *out = glue::requireEntity(e).transform.position; });
 }
 
+// The native script class the proxy figures call: what a game module would register.
+struct NativeProbe : game::NativeScript {
+    float speed = 1.0f;
+    float add(float x) { return speed += x; }
+};
+
 [[noreturn]] void die(const std::string& message) {
     spdlog::error("{}", message);
     std::exit(1);
@@ -110,6 +128,38 @@ int main(int argc, char** argv) {
                                          reinterpret_cast<const void*>(&probeEmpty));
     mono_dangerous_add_raw_internal_call("Bench.IcallProbe::RawLookup",
                                          reinterpret_cast<const void*>(&probeLookup));
+    // A native script class registered as a game module would (its method's internal call,
+    // the bridge), and the scripts compiled with its generated proxy.
+    HostGameWorld gameWorld(**host);
+    game::detail::callBridge = NativeScripts::callBridge();
+    std::vector<game::NativeScriptClassInfo> nativeClasses;
+    game::NativeScriptClass<NativeProbe> probeClass("Bench.NativeProbe");
+    probeClass.field("speed", &NativeProbe::speed).method<&NativeProbe::add>("Add");
+    nativeClasses.push_back(std::move(probeClass).build());
+    for (const game::NativeMethodInfo& m : nativeClasses[0].methods)
+        MonoRuntime::running()->registerInternalCall("Bench.NativeProbe::Internal_" + m.name,
+                                                     m.internalCall);
+    (void)(*host)->replaceNativeClasses(std::move(nativeClasses), gameWorld, {});
+    const auto work = std::filesystem::temp_directory_path() /
+                      fmt::format("bench-dispatch-{}", static_cast<long>(::getpid()));
+    std::filesystem::create_directories(work);
+    {
+        std::ofstream proxy(work / "NativeScripts.g.cs");
+        proxy << nativeProxySource((*host)->natives().classes(), "bench_dispatch");
+    }
+    compiler::CompileRequest request;
+    request.sources = {std::filesystem::path(SCRIPTHOST_BENCH_SOURCES) / "BenchScripts.cs",
+                       std::filesystem::path(SCRIPTHOST_BENCH_SOURCES) / "NativeProxyBench.cs",
+                       work / "NativeScripts.g.cs"};
+    request.references = {scriptCore};
+    request.output = work / "BenchScripts.dll";
+    request.debugSymbols = false;
+    if (benchDll == SCRIPTHOST_BENCH_SCRIPTS_DLL) { // not given: build it with the proxy
+        const compiler::CompileResult built = compiler::ColdCompiler().compile(request);
+        if (!built.success)
+            die("cannot compile the bench scripts with the native proxy: " + built.log);
+        benchDll = request.output.string();
+    }
     auto bench = AssemblyFile::read(benchDll);
     if (!bench)
         die(bench.error().message);
@@ -166,6 +216,7 @@ int main(int argc, char** argv) {
     context.input = &h.input();
     context.failures = &h.failures();
     context.engine = &h;
+    context.natives = &h.natives();
     ScriptContextBinding bind(context);
 
     const double dispatcher = perScriptNs([&] { (void)d.runUpdate(0.016f, 0.0, ++frameNo); });
@@ -232,6 +283,46 @@ int main(int argc, char** argv) {
     const double probeRawTransition = probeNs(4);
     const double probeRawLookedUp = probeNs(5);
 
+    // A native script's proxy: its method and its field, against a C# object's.
+    const ObjectId nativeEntity = h.world().createEntity("NativeProbe");
+    auto nativeSlot = h.addScript(nativeEntity, SceneScript{"Bench.NativeProbe", {}});
+    if (!nativeSlot)
+        die(nativeSlot.error().message);
+    MonoClass* proxyLoops = mono_class_from_name(image, "Bench", "ProxyLoops");
+    auto proxyObject =
+        mono::runtimeState().domains.bridgeOf(domain)->remoteOf(h.world(), *nativeSlot);
+    if (proxyLoops == nullptr || !proxyObject)
+        die("the native probe's proxy or Bench.ProxyLoops is missing");
+    mono::GcHandle proxy = mono::GcHandle::strong(*proxyObject);
+    auto loopNs = [&](const char* method, bool withProxy) {
+        MonoMethod* m = mono_class_get_method_from_name(proxyLoops, method, withProxy ? 2 : 1);
+        if (m == nullptr)
+            die(std::string("Bench.ProxyLoops.") + method + " not found");
+        std::vector<double> samples;
+        for (int r = -1; r < repetitions; ++r) {
+            int n = r < 0 ? 1000 : icalls;
+            void* withArgs[] = {proxy.target(), &n};
+            void* withoutArgs[] = {&n};
+            MonoObject* exc = nullptr;
+            const double s = timeSeconds(
+                [&] { mono_runtime_invoke(m, nullptr, withProxy ? withArgs : withoutArgs, &exc); });
+            if (exc != nullptr) {
+                MonoObject* inner = nullptr;
+                MonoString* text = mono_object_to_string(exc, &inner);
+                die(std::string("Bench.ProxyLoops.") + method +
+                    " threw: " + (text != nullptr ? mono::toUtf8(text) : std::string("?")));
+            }
+            if (r >= 0)
+                samples.push_back(s * 1e9 / n);
+        }
+        return median(samples);
+    };
+    const double proxyCall = loopNs("CallNative", true);
+    const double managedCall = loopNs("CallManaged", false);
+    const double proxyGet = loopNs("GetNative", true);
+    const double managedGet = loopNs("GetManaged", false);
+    std::filesystem::remove_all(work);
+
     // Coroutines: the frame with 10,000 scripts doing the work in Update, then the frame with
     // 10,000 scripts each running one coroutine that does it (and nothing in Update).
     const int coroutines = 10000;
@@ -289,6 +380,13 @@ int main(int argc, char** argv) {
          "managed Vector3 read", managed > 0 ? probeRawTransition / managed : 0.0},
         {"icall probe: raw registration, + guard + lookup", probeRawLookedUp, "ns/call",
          "managed Vector3 read", managed > 0 ? probeRawLookedUp / managed : 0.0},
+        {"native script proxy: method call (float Add(float))", proxyCall, "ns/call",
+         "C#-to-C# call", managedCall > 0 ? proxyCall / managedCall : 0.0},
+        {"C#-to-C# call, not inlined (baseline)", managedCall, "ns/call", "C#-to-C# call", 1.0},
+        {"native script proxy: field get (float property)", proxyGet, "ns/call",
+         "C# property get", managedGet > 0 ? proxyGet / managedGet : 0.0},
+        {"C# property get, not inlined (baseline)", managedGet, "ns/call", "C# property get",
+         1.0},
         {"coroutine step (10,000 running, yield null)", coroutineWork, "ns/coroutine",
          "the same work in Update", updateWork > 0 ? coroutineWork / updateWork : 0.0},
         {"the same work in Update (10,000 scripts)", updateWork, "ns/script",

@@ -86,6 +86,17 @@ public:
     /// Every field's current value (read guarded).
     [[nodiscard]] Result<ScriptSnapshot> snapshot(ObjectId slot, ObjectId entity) const;
 
+    /// The instance of `slot` and its class (one lookup), or nullptrs.
+    struct Live {
+        game::NativeScript* object = nullptr;
+        const game::NativeScriptClassInfo* cls = nullptr;
+    };
+    [[nodiscard]] Live live(ObjectId slot) noexcept {
+        auto it = instances_.find(slot);
+        if (it == instances_.end())
+            return {};
+        return {it->second.object.get(), it->second.cls};
+    }
     /// The instance of `slot` and its class, or nullptrs.
     [[nodiscard]] game::NativeScript* instance(ObjectId slot) noexcept;
     [[nodiscard]] const game::NativeScriptClassInfo* classOf(ObjectId slot) const noexcept;
@@ -102,7 +113,14 @@ public:
     }
     /// Runs `call` guarded; a crash is reported as `what` and switches native scripts off.
     /// False when it crashed.
-    bool runGuarded(const std::string& what, const std::function<void()>& call);
+    /// `what()` builds the description only when it crashed.
+    template <class What, class Call> bool runGuarded(What&& what, Call&& call) {
+        if (auto fault = NativeFaultGuard::run(call)) {
+            switchOff(what(), *fault);
+            return false;
+        }
+        return true;
+    }
 
     /// The bridge module thunks call (game::NativeCallBridge::invoke).
     [[nodiscard]] static game::NativeCallBridge callBridge() noexcept;

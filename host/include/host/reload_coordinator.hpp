@@ -26,6 +26,9 @@ class ScriptHost;
 
 struct ReloadCoordinatorOptions {
     std::vector<std::filesystem::path> scriptDirs; ///< watched and compiled
+    /// Compiled with every build, not watched: files the host writes itself (the native
+    /// scripts' proxies), which it rebuilds for with requestReload(). Missing ones are skipped.
+    std::vector<std::filesystem::path> generatedSources;
     std::filesystem::path scriptCore;              ///< referenced by every build
     std::filesystem::path buildDir;                ///< gen<N>/Scripts.dll land here
     bool coldCompiler = false;                     ///< mcs per build instead of the compile server

@@ -64,8 +64,11 @@ FieldAccess requireField(std::uint64_t packed, std::int32_t index, MonoString* n
                          NativeFieldType type) {
     NativeScripts& all = natives();
     const ObjectId slot = ObjectId::unpack(packed);
-    game::NativeScript& object = requireNative(all, slot);
-    const game::NativeScriptClassInfo& cls = *all.classOf(slot);
+    const NativeScripts::Live live = all.live(slot);
+    if (live.object == nullptr)
+        requireNative(all, slot); // raises MissingReference
+    game::NativeScript& object = *live.object;
+    const game::NativeScriptClassInfo& cls = *live.cls;
     const game::NativeFieldInfo* field = nullptr;
     if (index >= 0 && static_cast<std::size_t>(index) < cls.fields.size() &&
         sameName(name, cls.fields[static_cast<std::size_t>(index)].name)) {
@@ -99,8 +102,8 @@ T readField(const char* call, std::uint64_t id, std::int32_t index, MonoString* 
         NativeValue value;
         std::string error;
         const bool ran = a.natives.runGuarded(
-            fmt::format("native script {} {} reading {}", a.cls.name, a.slot.toString(),
-                        a.field.name),
+            [&] { return fmt::format("native script {} {} reading {}", a.cls.name, a.slot.toString(),
+                        a.field.name); },
             [&] {
                 try {
                     value = a.field.get(a.object);
@@ -124,8 +127,8 @@ void writeField(const char* call, std::uint64_t id, std::int32_t index, MonoStri
         std::string error;
         const NativeValue v(std::in_place_type<T>, std::move(value));
         const bool ran = a.natives.runGuarded(
-            fmt::format("native script {} {} writing {}", a.cls.name, a.slot.toString(),
-                        a.field.name),
+            [&] { return fmt::format("native script {} {} writing {}", a.cls.name, a.slot.toString(),
+                        a.field.name); },
             [&] {
                 try {
                     a.field.set(a.object, v);
@@ -259,8 +262,11 @@ bool invokeNative(std::uint64_t self, const void* tag, const char* method,
     guarded("native script method", [&] {
         NativeScripts& all = natives();
         const ObjectId slot = ObjectId::unpack(self);
-        game::NativeScript& object = requireNative(all, slot);
-        const game::NativeScriptClassInfo& cls = *all.classOf(slot);
+        const NativeScripts::Live live = all.live(slot);
+        if (live.object == nullptr)
+            requireNative(all, slot); // raises MissingReference
+        game::NativeScript& object = *live.object;
+        const game::NativeScriptClassInfo& cls = *live.cls;
         if (cls.tag != tag) {
             // The scripts run code bound to another build of the module: call the running
             // build's method of that name, when its signature is the same.
@@ -276,7 +282,7 @@ bool invokeNative(std::uint64_t self, const void* tag, const char* method,
         }
         std::string error;
         const bool ran = all.runGuarded(
-            fmt::format("native script {} {} {}", cls.name, slot.toString(), method), [&] {
+            [&] { return fmt::format("native script {} {} {}", cls.name, slot.toString(), method); }, [&] {
                 try {
                     body(object, frame);
                 } catch (const std::exception& e) {
@@ -299,8 +305,13 @@ bool invokeNative(std::uint64_t self, const void* tag, const char* method,
 } // namespace
 
 void registerNativeScriptCalls(MonoRuntime& runtime) {
+    // Raw (no GC-safe transition, half the cost): the host's own code and a member read or
+    // write through the class's accessor, bounded and lock-free. A native *method* is the
+    // module's arbitrary code, so its internal call (the module's thunk) is a regular one.
     const std::string c = "UEngine.UNativeScript::";
-    auto reg = [&](const char* name, const void* fn) { runtime.registerInternalCall(c + name, fn); };
+    auto reg = [&](const char* name, const void* fn) {
+        runtime.registerRawInternalCall(c + name, fn);
+    };
     reg("Internal_GetBool", reinterpret_cast<const void*>(&getBool));
     reg("Internal_SetBool", reinterpret_cast<const void*>(&setBool));
     reg("Internal_GetInt", reinterpret_cast<const void*>(&getInt));

@@ -100,6 +100,10 @@ struct ReloadCoordinator::Impl {
             return std::unexpected(sources.error());
         compiler::CompileRequest r;
         r.sources = std::move(*sources);
+        for (const std::filesystem::path& generated : options.generatedSources) {
+            if (std::filesystem::exists(generated))
+                r.sources.push_back(generated);
+        }
         r.references = {options.scriptCore};
         r.output = outputs.next();
         r.timeout = options.buildTimeout;
