@@ -218,7 +218,9 @@ void ReloadTransaction::State::finishRebind() {
     report.totalMs += second.totalMs;
     for (std::string& thread : second.stoppedThreads)
         report.stoppedThreads.push_back(std::move(thread));
-    auto warn = [&](const std::string& text) { report.warnings.push_back("debugger rebind: " + text); };
+    auto warn = [&](const std::string& text) {
+        report.warnings.push_back("debugger rebind: " + text);
+    };
     if (!second.success) {
         warn(fmt::format("loading generation {}'s code again failed in {} ({}): generation {} "
                          "runs on, and a debugger binds breakpoints to it after the next reload",
@@ -339,7 +341,8 @@ ReloadReport ReloadTransaction::runToEnd() {
 
 bool ReloadTransaction::waitForBackgroundWork(std::chrono::steady_clock::time_point until) {
     if (state_->next == ReloadStage::Rebind) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
         return ScriptDomain::waitForUnloads(std::max(left, std::chrono::milliseconds(0)));
     }
     if (state_->next != ReloadStage::Warm || !state_->incoming)

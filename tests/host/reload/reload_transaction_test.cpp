@@ -269,12 +269,13 @@ TEST_CASE("ReloadTransaction: with the debugger rebind a failing reload rolls ba
     auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", stepper("ticks += 1;")}});
     auto bad = compileScripts(
         dir, "bad.dll",
-        {{"Counter.cs",
-          stepper("ticks += 50;", "throw new System.InvalidOperationException(\"hook says no\");")}});
+        {{"Counter.cs", stepper("ticks += 50;",
+                                "throw new System.InvalidOperationException(\"hook says no\");")}});
     auto secondFails = compileScripts(
         dir, "second.dll",
-        {{"Counter.cs", stepper("ticks += 100;", "if (hooks == 2) throw new "
-                                                 "System.InvalidOperationException(\"not twice\");")}});
+        {{"Counter.cs",
+          stepper("ticks += 100;", "if (hooks == 2) throw new "
+                                   "System.InvalidOperationException(\"not twice\");")}});
     auto host = makeHostFrom(v1);
     const ObjectId c = spawnScript(*host, "Counter");
     host->tick(0.016);
