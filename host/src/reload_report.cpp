@@ -58,6 +58,10 @@ std::string ReloadReport::describe() const {
             loadMs, warmMs, snapshotMs, restoreMs, hooksMs, unloadMs);
         if (frameStallMs > 0)
             text += fmt::format(", stall {:.2f} ms", frameStallMs);
+        if (debuggerRebindFrom != 0)
+            text += fmt::format("\n  debugger rebind: generation {} loaded again as {} after "
+                                "generation {} was unloaded",
+                                debuggerRebindFrom, toGeneration, fromGeneration);
     } else {
         text = fmt::format("reload #{} failed in {}: generation {} keeps running", sequence,
                            failedPhase.empty() ? "?" : failedPhase, fromGeneration);
@@ -146,6 +150,7 @@ nlohmann::json ReloadReport::toJson() const {
             {"warnings", warnings},
             {"fromGeneration", fromGeneration},
             {"toGeneration", toGeneration},
+            {"debuggerRebindFrom", debuggerRebindFrom},
             {"timings",
              {{"buildMs", buildMs},
               {"snapshotMs", snapshotMs},

@@ -89,6 +89,11 @@ struct ReloadReport {
 
     std::uint32_t fromGeneration = 0;
     std::uint32_t toGeneration = 0;
+    /// The debugger rebind (ReloadStage::Rebind, docs/MONO.md §11): the generation the reload
+    /// swapped in first, before it loaded the same code again as `toGeneration` once the old
+    /// one was unloaded, so that a debugger binds breakpoints to it. 0: no rebind pass ran,
+    /// or it failed (a warning says why, and `toGeneration` is the first new generation).
+    std::uint32_t debuggerRebindFrom = 0;
 
     double buildMs = 0;      ///< off the main thread
     double snapshotMs = 0;   ///< main thread, from here on

@@ -20,16 +20,23 @@ class ScriptHost;
 /// per frame boundary (the warm stage as many times as it needs) so that no frame pays for
 /// the whole reload, and "reload now" runs them back to back. Load, Warm, Reserve and Swap
 /// can fail: the new generation is then unloaded and the old one keeps running (rollback).
+///
+/// The debugger rebind (only while a debugger client is attached, docs/MONO.md §11): after
+/// Unload, Rebind waits (one check per step) until the old generation's unload is done, then
+/// Load, Warm, Reserve, Swap and Unload run once more with the same assembly — a second new
+/// generation whose classes reach the debugger after the old ones are gone, so breakpoints
+/// bind to it. A failure in that pass leaves the first new generation running.
 enum class ReloadStage {
     Load,    ///< a new app domain beside the running one; ScriptCore + the scripts from bytes
     Warm,    ///< JIT the dispatcher and every script's constructor and messages, in slices
     Reserve, ///< size the new dispatcher for today's scripts (its code JIT-compiled by Warm)
     Swap,    ///< snapshot, instantiate, restore by the migration rules, hooks, commit
     Unload,  ///< let go of the old generation; Mono unloads it on the unloader thread
+    Rebind,  ///< debugger rebind only: wait for that unload, then the stages again, same code
     Done,    ///< nothing left: report() is final
 };
 
-/// "load", "reserve", "warm", "swap", "unload", "done".
+/// "load", "reserve", "warm", "swap", "unload", "rebind", "done".
 [[nodiscard]] std::string_view stageName(ReloadStage stage) noexcept;
 
 /// One reload as a transaction. It owns every piece of state the reload has — the new
@@ -44,6 +51,8 @@ class ReloadTransaction {
 public:
     /// Prepares a reload of `host` to `scripts`; nothing runs until step(). Takes the
     /// host's next reload sequence number. `buildMs` is what the build took (reported).
+    /// The debugger rebind is on when a debugger client is attached now
+    /// (MonoRuntime::debuggerAttached()).
     ReloadTransaction(ScriptHost& host, AssemblyFile scripts, std::vector<std::string> trigger = {},
                       double buildMs = 0);
     /// A transaction dropped before it is done rolls back (the new generation, if any, is
@@ -61,11 +70,18 @@ public:
 
     /// The stage the next step() runs.
     [[nodiscard]] ReloadStage next() const noexcept;
+    /// Turns the debugger rebind on or off (tests; by default it follows whether a debugger
+    /// is attached when the transaction is made). Before the first step only. Rebind still
+    /// skips its second pass when it is on by default and the debugger has gone meanwhile.
+    void setDebuggerRebind(bool on);
+    [[nodiscard]] bool debuggerRebind() const noexcept;
     /// In the warm stage: sleeps until the new generation's background warm-up is done or
-    /// `until` (ScriptDomain::waitForBackgroundWarm); true when nothing is left to wait for.
+    /// `until` (ScriptDomain::waitForBackgroundWarm); in the rebind stage, until the old
+    /// generation's unload is done. True when nothing is left to wait for.
     bool waitForBackgroundWork(std::chrono::steady_clock::time_point until);
     [[nodiscard]] bool done() const noexcept;
-    /// Whether the reload has committed (swapped) — it can no longer roll back.
+    /// Whether the reload has committed (swapped) — it can no longer roll back. (A failing
+    /// debugger rebind pass after that only unloads its own generation.)
     [[nodiscard]] bool committed() const noexcept;
     /// The report so far; final once done().
     [[nodiscard]] const ReloadReport& report() const noexcept;

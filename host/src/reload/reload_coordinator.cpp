@@ -269,6 +269,13 @@ bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
     for (;;) {
         const auto now = Clock::now();
         if (m.reload) {
+            // A debugger rebind waits for the old generation's unload: slept on here too.
+            if (m.reload->next() == ReloadStage::Rebind) {
+                if (!m.reload->waitForBackgroundWork(until - kIdleMargin))
+                    return false;
+                (void)advance(kWarmSlice);
+                continue;
+            }
             // The warm stage JITs in slices: here a slice is as long as the time left allows.
             if (m.reload->next() == ReloadStage::Warm) {
                 // Its background part is slept on here, where the loop would sleep anyway.
@@ -370,15 +377,17 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
 std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds warmSlice) {
     Impl& m = *impl_;
     const ReloadStage stage = m.reload->next();
+    // A debugger rebind's second pass comes after the new code is live: not in the timeline.
+    const bool towardsNewCode = !m.reload->committed();
     const auto started = Clock::now();
     m.reload->step(warmSlice);
     const auto ended = Clock::now();
     m.costs.record(stage, ended - started);
-    if (stage == ReloadStage::Load)
+    if (towardsNewCode && stage == ReloadStage::Load)
         m.reloading.loaded = m.reloading.warmed = ended;
-    else if (stage == ReloadStage::Warm || stage == ReloadStage::Reserve)
+    else if (towardsNewCode && (stage == ReloadStage::Warm || stage == ReloadStage::Reserve))
         m.reloading.warmed = ended;
-    else if (stage == ReloadStage::Swap)
+    else if (towardsNewCode && stage == ReloadStage::Swap)
         m.reloading.swapped = ended;
     if (!m.reload->done())
         return std::nullopt;

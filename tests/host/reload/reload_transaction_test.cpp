@@ -2,6 +2,8 @@
 // them, with real mcs builds and the real runtime.
 #include "../mono_test_support.hpp"
 
+#include <algorithm>
+
 using namespace scripthost;
 using namespace scripthost::testing;
 
@@ -157,4 +159,161 @@ TEST_CASE("ReloadTransaction: runToEnd is the same stages back to back") {
     CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 41);
     host->tick(0.016);
     CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 141);
+}
+
+namespace {
+
+// A counter with a coroutine (one step a frame) and an OnAfterReload that counts its runs in
+// a [PreserveStatic] static; `hook` is more of the hook's body.
+std::string stepper(const std::string& updateBody, const std::string& hook = "") {
+    return "using System.Collections; using UEngine;\n"
+           "public class Counter : UMonoScriptComponent {\n"
+           "  [SerializeField] int ticks;\n"
+           "  [SerializeField] int counted = -1;\n"
+           "  [SerializeField] int hooked;\n"
+           "  [PreserveStatic] static int hooks;\n"
+           "  public override void Initialize() { StartCoroutine(Count()); }\n"
+           "  public override void Update(float dt) { " +
+           updateBody +
+           " }\n"
+           "  public override void OnAfterReload() { hooks++; hooked = hooks; " +
+           hook +
+           " }\n"
+           "  IEnumerator Count() { for (int i = 0; ; i++) { counted = i; yield return null; } }\n"
+           "}\n";
+}
+
+} // namespace
+
+TEST_CASE("ReloadTransaction: the debugger rebind loads the same code again once the old "
+          "generation is unloaded and carries values and coroutines through both passes") {
+    TempDir dir("transaction-rebind");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", stepper("ticks += 1;")}});
+    auto v2 = compileScripts(dir, "gen2.dll", {{"Counter.cs", stepper("ticks += 100;")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+    for (int i = 0; i < 3; ++i)
+        host->tick(0.016);
+    REQUIRE(fieldOf<std::int64_t>(*host, c, "ticks") == 3);
+    REQUIRE(fieldOf<std::int64_t>(*host, c, "counted") == 3);
+
+    ReloadTransaction reload(*host, v2, {"Counter.cs"});
+    CHECK_FALSE(reload.debuggerRebind()); // no debugger attached: the plain pipeline
+    reload.setDebuggerRebind(true);
+    REQUIRE(reload.debuggerRebind());
+    std::vector<ReloadStage> stages;
+    std::size_t domainsAtSecondLoad = 0;
+    std::uint32_t runningAtSecondLoad = 0;
+    reload.beforeStage = [&](ReloadStage s) {
+        if (s == ReloadStage::Load && !stages.empty()) {
+            domainsAtSecondLoad = ScriptDomain::liveDomains();
+            runningAtSecondLoad = host->domain()->generation();
+        }
+        stages.push_back(s);
+    };
+    int frames = 0;
+    while (!reload.done()) {
+        reload.step(std::chrono::microseconds(2000));
+        if (!reload.done()) {
+            host->tick(0.016);
+            ++frames;
+        }
+    }
+    const ReloadReport report = reload.takeReport();
+    REQUIRE_MESSAGE(report.success, report.describe());
+
+    // Load … Unload, then Rebind (once or more: it waits for the unload), then Load … Unload
+    // again; the second load only once generation 1 is gone, with generation 2 running.
+    const auto names = stageNames(stages);
+    const auto rebind = std::find(names.begin(), names.end(), "rebind");
+    REQUIRE_MESSAGE(rebind != names.end(), report.describe());
+    CHECK(*(rebind - 1) == "unload");
+    CHECK(*(rebind - 2) == "swap");
+    const auto secondLoad = std::find(rebind, names.end(), "load");
+    REQUIRE(secondLoad != names.end());
+    CHECK(std::all_of(rebind, secondLoad, [](const std::string& n) { return n == "rebind"; }));
+    CHECK(std::count(names.begin(), names.end(), "swap") == 2);
+    CHECK(names.back() == "unload");
+    CHECK(domainsAtSecondLoad == 1);
+    CHECK(runningAtSecondLoad == 2);
+
+    CHECK(report.fromGeneration == 1);
+    CHECK(report.debuggerRebindFrom == 2);
+    CHECK(report.toGeneration == 3);
+    CHECK(host->domain()->generation() == 3);
+    CHECK(report.describe().find("debugger rebind: generation 2 loaded again as 3") !=
+          std::string::npos);
+    CHECK(report.warnings.empty());
+    // The first pass's outcome: the coroutine's code is unchanged, so it resumed (and the
+    // second pass resumed it again: no warning).
+    REQUIRE(report.coroutines.size() == 1);
+    CHECK(report.coroutines[0].kind == CoroutineOutcome::Kind::Resumed);
+
+    // Values carried through both passes; the new code runs; the coroutine goes on from its
+    // own i (one step a frame since the reload began: never restarted from 0).
+    const std::int64_t ticks = fieldOf<std::int64_t>(*host, c, "ticks");
+    const std::int64_t counted = fieldOf<std::int64_t>(*host, c, "counted");
+    CHECK(counted == 3 + frames);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == ticks + 100);
+    CHECK(fieldOf<std::int64_t>(*host, c, "counted") == counted + 1);
+    // OnAfterReload ran once per pass: a script sees two reloads.
+    CHECK(fieldOf<std::int64_t>(*host, c, "hooked") == 2);
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::liveDomains() == 1);
+}
+
+TEST_CASE("ReloadTransaction: with the debugger rebind a failing reload rolls back as ever and "
+          "a failing second pass leaves the first new generation running") {
+    TempDir dir("transaction-rebind-failing");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", stepper("ticks += 1;")}});
+    auto bad = compileScripts(
+        dir, "bad.dll",
+        {{"Counter.cs", stepper("ticks += 50;",
+                                "throw new System.InvalidOperationException(\"hook says no\");")}});
+    auto secondFails = compileScripts(
+        dir, "second.dll",
+        {{"Counter.cs",
+          stepper("ticks += 100;", "if (hooks == 2) throw new "
+                                   "System.InvalidOperationException(\"not twice\");")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+    host->tick(0.016);
+
+    // The first pass fails: an ordinary rollback, no rebind; generation 1 runs on.
+    {
+        ReloadTransaction reload(*host, bad, {"Counter.cs"});
+        reload.setDebuggerRebind(true);
+        std::vector<ReloadStage> stages;
+        reload.beforeStage = [&](ReloadStage s) { stages.push_back(s); };
+        const ReloadReport report = reload.runToEnd();
+        CHECK_FALSE(report.success);
+        CHECK(report.failedPhase == "hooks");
+        CHECK(report.debuggerRebindFrom == 0);
+        const auto names = stageNames(stages);
+        CHECK(std::find(names.begin(), names.end(), "rebind") == names.end());
+        CHECK(host->domain()->generation() == 1);
+        host->tick(0.016);
+        CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 2); // the old code
+        CHECK(fieldOf<std::int64_t>(*host, c, "counted") == 2);
+    }
+
+    // The first pass commits (its hook runs once), the second pass's hook throws: that
+    // generation is unloaded, the first new one runs on, and the report says why.
+    ReloadTransaction reload(*host, secondFails, {"Counter.cs"});
+    reload.setDebuggerRebind(true);
+    const ReloadReport report = reload.runToEnd();
+    REQUIRE_MESSAGE(report.success, report.describe());
+    CHECK(report.debuggerRebindFrom == 0);
+    CHECK(report.toGeneration == host->domain()->generation());
+    REQUIRE(report.warnings.size() == 1);
+    CHECK(report.warnings[0].find("debugger rebind") != std::string::npos);
+    CHECK(report.warnings[0].find("not twice") != std::string::npos);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 2);
+    CHECK(fieldOf<std::int64_t>(*host, c, "hooked") == 1);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 102); // the new code
+    CHECK(fieldOf<std::int64_t>(*host, c, "counted") == 3); // carried, not restarted
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::liveDomains() == 1);
 }
