@@ -72,6 +72,24 @@ TEST_CASE("NativeFaultGuard: a write through a null pointer comes back as SIGSEG
     CHECK(fault->describe().starts_with("SIGSEGV (no memory at 0x0) in "));
 }
 
+TEST_CASE("NativeFaultGuard: the same signal again after a caught fault is caught too - "
+          "the handler unblocks it before jumping back") {
+    installGuard();
+    for (int i = 0; i < 3; ++i) {
+        const auto fault = NativeFaultGuard::run([&] { writeThroughNull(i); });
+        REQUIRE(fault.has_value());
+        CHECK(fault->signal == SIGSEGV);
+    }
+    const auto fpe = NativeFaultGuard::run([] { (void)divideByZero(1); });
+    REQUIRE(fpe.has_value());
+    CHECK(fpe->signal == SIGFPE);
+    // And nothing stays blocked for the thread afterwards.
+    sigset_t blocked;
+    REQUIRE(pthread_sigmask(SIG_BLOCK, nullptr, &blocked) == 0);
+    CHECK(sigismember(&blocked, SIGSEGV) == 0);
+    CHECK(sigismember(&blocked, SIGFPE) == 0);
+}
+
 TEST_CASE("NativeFaultGuard: integer division by zero comes back as SIGFPE") {
     installGuard();
     int result = -1;

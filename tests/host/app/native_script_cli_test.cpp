@@ -179,6 +179,7 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
                   status.dump());
     REQUIRE_MESSAGE(waitUntil([&] { return userField(client, "present") == false; }, 60s),
                     host.output());
+    const int reloadsBefore = callOk(client, "status")["reloads"]["ok"];
     buildModule(dir.path(), library, moduleSource(5));
     status = waitForModuleReload(client, host, 4);
     CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("1 revived") !=
@@ -190,8 +191,13 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     CHECK(userField(client, "labelSeen") == "renamed 7");
 
     // Destroyed: the proxy a script kept raises MissingReferenceException. (Kept in a field a
-    // reload does not carry: wait for the module's reload and the rebuild of its proxies.)
-    REQUIRE(waitUntil([&] { return callOk(client, "status")["reloadBusy"] == false; }, 60s));
+    // reload does not carry: first the scripts' reload against the new build must be over.)
+    REQUIRE(waitUntil(
+        [&] {
+            const json now = callOk(client, "status");
+            return now["reloads"]["ok"].get<int>() > reloadsBefore && now["reloadBusy"] == false;
+        },
+        60s));
     callOk(client, "set",
            {{"entity", "User"}, {"script", "User"}, {"field", "destroyNow"}, {"value", true}});
     REQUIRE_MESSAGE(waitUntil([&] { return userField(client, "missingThrown") == true; }, 30s),
