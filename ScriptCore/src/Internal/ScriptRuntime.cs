@@ -89,6 +89,8 @@ namespace UEngine.Internal
                 case 8: Reserve(i); return null;
                 case 9: Warm(i); return null;
                 case 10: return DescribeInFlightAwaits();
+                case 11: return CoroutineCarry.Export();
+                case 12: UnhandledExceptions.Install(); return null;
                 default: throw new ArgumentOutOfRangeException("op", op, "no such dispatcher operation");
             }
         }

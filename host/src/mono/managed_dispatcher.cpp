@@ -90,6 +90,15 @@ Result<void> ManagedDispatcher::reserve(std::size_t scripts) {
              {.i = static_cast<std::int32_t>(std::min<std::size_t>(scripts, INT32_MAX))}));
 }
 
+Result<MonoObject*> ManagedDispatcher::exportCoroutines(std::string_view failure) {
+    return call(Op::ExportCoroutines, failure, {});
+}
+
+Result<void> ManagedDispatcher::installUnhandledHandlers() {
+    return ignoreResult(call(Op::InstallUnhandledHandlers,
+                             "installing the unhandled-exception handlers threw: ", {}));
+}
+
 Result<std::string> ManagedDispatcher::describeCoroutines() {
     return describe("DescribeCoroutines", "listing the coroutines failed: ");
 }

@@ -71,6 +71,11 @@ public:
     /// (ScriptRuntime.DescribeInFlightAwaits).
     [[nodiscard]] Result<std::string> describeInFlightAwaits();
 
+    /// CoroutineCarry.Export (coroutine_carry.hpp): the running coroutines, or null.
+    [[nodiscard]] Result<MonoObject*> exportCoroutines(std::string_view failure);
+    /// UnhandledExceptions.Install (unhandled_exception_hooks.hpp).
+    [[nodiscard]] Result<void> installUnhandledHandlers();
+
     /// JIT warm-up steps: makes thunk `index` (< kThunkCount); compiles the dispatcher's
     /// per-script loops; runs part `part` (< kWarmParts) of ScriptRuntime.Warm (ScriptCore's
     /// own code, no script code; a few ms of JIT each).
@@ -94,6 +99,8 @@ private:
         Reserve = 8,
         Warm = 9,
         DescribeInFlightAwaits = 10,
+        ExportCoroutines = 11,
+        InstallUnhandledHandlers = 12,
     };
     /// ScriptRuntime.Call's arguments; those an operation does not use stay zero.
     struct Args {

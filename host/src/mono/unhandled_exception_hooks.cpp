@@ -123,7 +123,8 @@ void installUnhandledExceptionHooks() {
     mono_profiler_set_gc_finalizing_object_callback(handle, &onFinalizingObject);
 }
 
-Result<void> installUnhandledExceptionReporting(MonoDomain* domain, MonoImage* scriptCore) {
+Result<void> installUnhandledExceptionReporting(MonoDomain* domain, MonoImage* scriptCore,
+                                               ManagedDispatcher& dispatcher) {
     MonoClass* klass = mono_class_from_name(scriptCore, "UEngine.Internal", "UnhandledExceptions");
     MonoMethod* install = klass ? mono_class_get_method_from_name(klass, "Install", 0) : nullptr;
     MonoMethod* reportMethod =
@@ -132,8 +133,9 @@ Result<void> installUnhandledExceptionReporting(MonoDomain* domain, MonoImage* s
         return fail("ScriptCore has no UEngine.Internal.UnhandledExceptions with Install() and "
                     "Report(object, int) (is ScriptCore.dll from another version?)");
     }
-    auto installed = invokeChecked(domain, install, nullptr,
-                                   "installing the unhandled-exception handlers threw: ");
+    // Through the dispatcher's one entry point, not a runtime invoke of Install: Mono keeps
+    // every generation's runtime-invoke wrapper of it (docs/MONO.md section 19).
+    auto installed = dispatcher.installUnhandledHandlers();
     if (!installed) {
         return std::unexpected(installed.error());
     }

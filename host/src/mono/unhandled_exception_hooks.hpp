@@ -4,6 +4,7 @@
 // under the legacy unhandled-exception policy (docs/MONO.md).
 
 #include "host/error.hpp"
+#include "mono/managed_dispatcher.hpp"
 
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/image.h>
@@ -19,9 +20,11 @@ void installUnhandledExceptionHooks();
 
 /// Subscribes ScriptCore's UnhandledExceptions in `domain` (a generation's domain, with
 /// ScriptCore's image `scriptCore` loaded) and makes its Report method the one the hooks
-/// call for exceptions in that domain, so they are attributed to a script. Main thread.
+/// call for exceptions in that domain, so they are attributed to a script. Install runs
+/// through the generation's `dispatcher` (its one entry point). Main thread.
 [[nodiscard]] Result<void> installUnhandledExceptionReporting(MonoDomain* domain,
-                                                              MonoImage* scriptCore);
+                                                              MonoImage* scriptCore,
+                                                              ManagedDispatcher& dispatcher);
 
 /// Forgets the Report method of `domain` (before the domain is unloaded): exceptions in it
 /// are still reported, without a script. Main thread.
