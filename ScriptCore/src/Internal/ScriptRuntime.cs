@@ -90,7 +90,6 @@ namespace UEngine.Internal
                 case 9: Warm(i); return null;
                 case 10: return DescribeInFlightAwaits();
                 case 11: return CoroutineCarry.Export();
-                case 12: UnhandledExceptions.Install(); return null;
                 default: throw new ArgumentOutOfRangeException("op", op, "no such dispatcher operation");
             }
         }

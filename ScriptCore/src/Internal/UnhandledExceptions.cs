@@ -29,7 +29,7 @@ namespace UEngine.Internal
         static bool s_Installed;
 
         /// <summary>Subscribes this domain's handlers; called by the host once per generation.</summary>
-        internal static void Install()
+        static void Install()
         {
             if (s_Installed)
                 return;

@@ -94,11 +94,6 @@ Result<MonoObject*> ManagedDispatcher::exportCoroutines(std::string_view failure
     return call(Op::ExportCoroutines, failure, {});
 }
 
-Result<void> ManagedDispatcher::installUnhandledHandlers() {
-    return ignoreResult(call(Op::InstallUnhandledHandlers,
-                             "installing the unhandled-exception handlers threw: ", {}));
-}
-
 Result<std::string> ManagedDispatcher::describeCoroutines() {
     return describe("DescribeCoroutines", "listing the coroutines failed: ");
 }

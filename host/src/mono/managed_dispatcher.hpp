@@ -73,8 +73,6 @@ public:
 
     /// CoroutineCarry.Export (coroutine_carry.hpp): the running coroutines, or null.
     [[nodiscard]] Result<MonoObject*> exportCoroutines(std::string_view failure);
-    /// UnhandledExceptions.Install (unhandled_exception_hooks.hpp).
-    [[nodiscard]] Result<void> installUnhandledHandlers();
 
     /// JIT warm-up steps: makes thunk `index` (< kThunkCount); compiles the dispatcher's
     /// per-script loops; runs part `part` (< kWarmParts) of ScriptRuntime.Warm (ScriptCore's
@@ -100,7 +98,6 @@ private:
         Warm = 9,
         DescribeInFlightAwaits = 10,
         ExportCoroutines = 11,
-        InstallUnhandledHandlers = 12,
     };
     /// ScriptRuntime.Call's arguments; those an operation does not use stay zero.
     struct Args {

@@ -38,7 +38,7 @@ Result<void> ScriptDomain::Impl::loadScriptCore(const AssemblyFile& scriptCore) 
     dispatcher = *bound;
     // Exceptions no one catches on this generation's threads, pool work, finalizers and
     // Tasks are reported against their scripts.
-    return mono::installUnhandledExceptionReporting(domain.get(), coreImage, dispatcher);
+    return mono::installUnhandledExceptionReporting(domain.get(), coreImage);
 }
 
 Result<void> ScriptDomain::Impl::loadScripts(const AssemblyFile& scripts) {

@@ -123,8 +123,7 @@ void installUnhandledExceptionHooks() {
     mono_profiler_set_gc_finalizing_object_callback(handle, &onFinalizingObject);
 }
 
-Result<void> installUnhandledExceptionReporting(MonoDomain* domain, MonoImage* scriptCore,
-                                               ManagedDispatcher& dispatcher) {
+Result<void> installUnhandledExceptionReporting(MonoDomain* domain, MonoImage* scriptCore) {
     MonoClass* klass = mono_class_from_name(scriptCore, "UEngine.Internal", "UnhandledExceptions");
     MonoMethod* install = klass ? mono_class_get_method_from_name(klass, "Install", 0) : nullptr;
     MonoMethod* reportMethod =
@@ -133,9 +132,11 @@ Result<void> installUnhandledExceptionReporting(MonoDomain* domain, MonoImage* s
         return fail("ScriptCore has no UEngine.Internal.UnhandledExceptions with Install() and "
                     "Report(object, int) (is ScriptCore.dll from another version?)");
     }
-    // Through the dispatcher's one entry point, not a runtime invoke of Install: Mono keeps
-    // every generation's runtime-invoke wrapper of it (docs/MONO.md section 19).
-    auto installed = dispatcher.installUnhandledHandlers();
+    // A runtime invoke of its own, not the dispatcher's entry point: that would make the
+    // dispatcher's thunk and pay the new domain's first JIT (~6 ms) here, in the load stage on
+    // the main thread, instead of on the warm-up's thread (docs/MONO.md section 19).
+    auto installed = invokeChecked(domain, install, nullptr,
+                                   "installing the unhandled-exception handlers threw: ");
     if (!installed) {
         return std::unexpected(installed.error());
     }

@@ -4,7 +4,6 @@
 // under the legacy unhandled-exception policy (docs/MONO.md).
 
 #include "host/error.hpp"
-#include "mono/managed_dispatcher.hpp"
 
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/image.h>
@@ -20,11 +19,9 @@ void installUnhandledExceptionHooks();
 
 /// Subscribes ScriptCore's UnhandledExceptions in `domain` (a generation's domain, with
 /// ScriptCore's image `scriptCore` loaded) and makes its Report method the one the hooks
-/// call for exceptions in that domain, so they are attributed to a script. Install runs
-/// through the generation's `dispatcher` (its one entry point). Main thread.
+/// call for exceptions in that domain, so they are attributed to a script. Main thread.
 [[nodiscard]] Result<void> installUnhandledExceptionReporting(MonoDomain* domain,
-                                                              MonoImage* scriptCore,
-                                                              ManagedDispatcher& dispatcher);
+                                                              MonoImage* scriptCore);
 
 /// Forgets the Report method of `domain` (before the domain is unloaded): exceptions in it
 /// are still reported, without a script. Main thread.
