@@ -67,7 +67,7 @@ namespace UEngine.Internal
         /// coroutine, then "I object class declaringClass method fingerprint arguments" per
         /// iterator of its chain, outermost first (tab-separated).
         /// </summary>
-        static object[] Export()
+        internal static object[] Export()
         {
             List<Coroutine> running = CoroutineScheduler.Running;
             if (running.Count == 0) return null; // the common case: nothing to carry, nothing made

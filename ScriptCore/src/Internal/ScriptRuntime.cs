@@ -66,6 +66,35 @@ namespace UEngine.Internal
         }
 
         /// <summary>
+        /// The host's one entry point into the dispatcher: `op` picks the method (the host's
+        /// ManagedDispatcher::Op, same numbers), the other parameters carry its arguments
+        /// (unused ones are zero) and `result` an integer result. Returns the object result
+        /// (an exception a phase reports, a text) or null. One method instead of one per
+        /// operation because Mono keeps, for every generation, a few hundred bytes per
+        /// managed method the host calls into (its unmanaged thunk's wrapper) after the
+        /// generation's domain is unloaded (docs/MONO.md section 19).
+        /// </summary>
+        static object Call(int op, object arg, ulong a, ulong b, int i, int j, float f, double d, ref ulong result)
+        {
+            switch (op)
+            {
+                case 0: Attach((UMonoScriptComponent)arg, a, b, i != 0, j); return null;
+                case 1: Detach(a); return null;
+                case 2: SetEnabled(a, i != 0); return null;
+                case 3: RunUpdate(f, d, (long)a); return null;
+                case 4: RunFixedUpdate(f, d, (long)a); return null;
+                case 5: result = (ulong)CountScheduled(i); return null;
+                case 6: return RunAfterReload(out result);
+                case 7: return RunClassConstructor((Type)arg);
+                case 8: Reserve(i); return null;
+                case 9: Warm(i); return null;
+                case 10: return DescribeInFlightAwaits();
+                case 11: return CoroutineCarry.Export();
+                default: throw new ArgumentOutOfRangeException("op", op, "no such dispatcher operation");
+            }
+        }
+
+        /// <summary>
         /// Binds a new script instance to its ids, schedules it and, when asked, runs
         /// Initialize (a reload restores instances without running it again).
         /// </summary>

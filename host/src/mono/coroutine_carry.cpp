@@ -134,11 +134,8 @@ char decisionLetter(CoroutineOutcome::Kind kind) {
 
 } // namespace
 
-Result<void> prepareExport(MonoDomain* domain, MonoImage* scriptCore) {
-    MonoMethod* exportMethod = carryMethod(scriptCore, "Export", 0);
-    if (exportMethod == nullptr)
-        return fail("ScriptCore has no UEngine.Internal.CoroutineCarry.Export");
-    auto exported = invokeChecked(domain, exportMethod, nullptr, "warming the coroutine carry: ");
+Result<void> prepareExport(ManagedDispatcher& dispatcher) {
+    auto exported = dispatcher.exportCoroutines("warming the coroutine carry: ");
     if (!exported)
         return std::unexpected(exported.error());
     return {};
@@ -146,14 +143,14 @@ Result<void> prepareExport(MonoDomain* domain, MonoImage* scriptCore) {
 
 Result<std::vector<CoroutineOutcome>> carryCoroutines(const CarrySide& from, const CarrySide& to) {
     std::vector<CoroutineOutcome> carried;
-    MonoMethod* exportMethod = carryMethod(from.scriptCore, "Export", 0);
     MonoMethod* planMethod = carryMethod(to.scriptCore, "Plan", 1);
     MonoMethod* adoptMethod = carryMethod(to.scriptCore, "Adopt", 1);
-    if (exportMethod == nullptr || planMethod == nullptr || adoptMethod == nullptr)
-        return fail("ScriptCore has no UEngine.Internal.CoroutineCarry (Export, Plan, Adopt)");
+    if (planMethod == nullptr || adoptMethod == nullptr || from.dispatcher == nullptr)
+        return fail("ScriptCore has no UEngine.Internal.CoroutineCarry (Plan, Adopt)");
 
-    auto exportedObject =
-        invokeChecked(from.domain, exportMethod, nullptr, "listing the coroutines to carry: ");
+    // Export through the old generation's dispatcher (ScriptRuntime.Call): its warm-up ran
+    // the same call (prepareExport), so nothing is compiled here.
+    auto exportedObject = from.dispatcher->exportCoroutines("listing the coroutines to carry: ");
     if (!exportedObject)
         return std::unexpected(exportedObject.error());
     if (*exportedObject == nullptr)

@@ -7,6 +7,7 @@
 #include "host/reload_report.hpp"
 #include "mono/field_access.hpp"
 #include "mono/field_types.hpp"
+#include "mono/managed_dispatcher.hpp"
 
 #include <mono/metadata/image.h>
 #include <vector>
@@ -17,6 +18,7 @@ namespace scripthost::mono {
 struct CarrySide {
     MonoDomain* domain = nullptr;
     MonoImage* scriptCore = nullptr; ///< where UEngine.Internal.CoroutineCarry lives
+    ManagedDispatcher* dispatcher = nullptr; ///< Export runs through it (ScriptRuntime.Call)
     MarshalContext marshal;
     const TypeClasses* types = nullptr;
 };
@@ -34,6 +36,7 @@ struct CarrySide {
 
 /// Runs the export once in a generation that has no coroutine yet (its warm stage), so the
 /// swap that will replace it pays neither the JIT nor the invoke wrapper of that call.
-[[nodiscard]] Result<void> prepareExport(MonoDomain* domain, MonoImage* scriptCore);
+/// Export runs through the generation's dispatcher, as carryCoroutines runs it.
+[[nodiscard]] Result<void> prepareExport(ManagedDispatcher& dispatcher);
 
 } // namespace scripthost::mono

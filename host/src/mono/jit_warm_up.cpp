@@ -47,7 +47,7 @@ void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
 constexpr std::size_t kCarrySteps = 2;
 void warmCarryCalls(ScriptDomain::Impl& m, std::size_t part) {
     if (part == 0) {
-        if (auto exported = mono::prepareExport(m.domain.get(), m.coreImage); !exported)
+        if (auto exported = mono::prepareExport(m.dispatcher); !exported)
             spdlog::warn("{}", exported.error().message); // ScriptCore's own code
     } else if (auto awaits = m.dispatcher.describeInFlightAwaits(); !awaits) {
         spdlog::warn("{}", awaits.error().message);

@@ -15,15 +15,19 @@
 
 namespace scripthost::mono {
 
-/// One generation's dispatcher entry points. Each frame is one managed call per phase
-/// (the managed side iterates the scheduled scripts), so these thunks are the host's
-/// per-frame path: each call enters the domain, calls the thunk and checks its exception
-/// through callChecked, and allocates nothing unless it failed. Thunks are made lazily (or
-/// by the JIT warm-up). Main thread only; reset (= {}) before the domain unloads.
+/// One generation's dispatcher. Each frame is one managed call per phase (the managed side
+/// iterates the scheduled scripts), so this is the host's per-frame path: each call enters
+/// the domain, calls the thunk and checks its exception through callChecked, and allocates
+/// nothing unless it failed. Every operation goes through one managed method,
+/// ScriptRuntime.Call(op, …), and so one unmanaged thunk: Mono keeps a few hundred bytes per
+/// managed entry point and generation after the generation is unloaded (docs/MONO.md §19).
+/// The thunk is made lazily (or by the JIT warm-up). Main thread only (the warm-up's thread
+/// while the main thread does not use this generation); reset (= {}) before the domain
+/// unloads.
 class ManagedDispatcher {
 public:
-    /// The thunks makeThunk can make, one per dispatcher method.
-    static constexpr std::size_t kThunkCount = 9;
+    /// The thunks makeThunk can make: ScriptRuntime.Call's.
+    static constexpr std::size_t kThunkCount = 1;
 
     ManagedDispatcher() = default;
 
@@ -67,6 +71,9 @@ public:
     /// (ScriptRuntime.DescribeInFlightAwaits).
     [[nodiscard]] Result<std::string> describeInFlightAwaits();
 
+    /// CoroutineCarry.Export (coroutine_carry.hpp): the running coroutines, or null.
+    [[nodiscard]] Result<MonoObject*> exportCoroutines(std::string_view failure);
+
     /// JIT warm-up steps: makes thunk `index` (< kThunkCount); compiles the dispatcher's
     /// per-script loops; runs part `part` (< kWarmParts) of ScriptRuntime.Warm (ScriptCore's
     /// own code, no script code; a few ms of JIT each).
@@ -77,20 +84,49 @@ public:
     static constexpr int kWarmParts = 4;
 
 private:
+    /// ScriptRuntime.Call's operations (its switch: same numbers).
+    enum class Op : std::int32_t {
+        Attach = 0,
+        Detach = 1,
+        SetEnabled = 2,
+        RunUpdate = 3,
+        RunFixedUpdate = 4,
+        CountScheduled = 5,
+        RunAfterReload = 6,
+        RunClassConstructor = 7,
+        Reserve = 8,
+        Warm = 9,
+        DescribeInFlightAwaits = 10,
+        ExportCoroutines = 11,
+    };
+    /// ScriptRuntime.Call's arguments; those an operation does not use stay zero.
+    struct Args {
+        MonoObject* arg = nullptr;
+        std::uint64_t a = 0;
+        std::uint64_t b = 0;
+        std::int32_t i = 0;
+        std::int32_t j = 0;
+        float f = 0;
+        double d = 0;
+    };
+    /// Calls ScriptRuntime.Call(op, args…, ref result) through the thunk: its object result,
+    /// or the exception it threw as an error after `failure`.
+    template <typename Failure>
+    [[nodiscard]] Result<MonoObject*> call(Op op, const Failure& failure, const Args& args,
+                                           std::uint64_t* result = nullptr) {
+        std::uint64_t ignored = 0;
+        return callChecked(domain_, call_, failure, static_cast<std::int32_t>(op), args.arg,
+                           args.a, args.b, args.i, args.j, args.f, args.d,
+                           result != nullptr ? result : &ignored);
+    }
     /// Runs ScriptRuntime's static string method `method` (no arguments).
     [[nodiscard]] Result<std::string> describe(const char* method, const char* failure);
 
     MonoDomain* domain_ = nullptr;
     MonoClass* runtime_ = nullptr;
-    LazyThunk<void, MonoObject*, std::uint64_t, std::uint64_t, MonoBoolean, std::int32_t> attach_;
-    LazyThunk<void, std::uint64_t> detach_;
-    LazyThunk<void, std::uint64_t, MonoBoolean> setEnabled_;
-    LazyThunk<void, float, double, std::int64_t> runUpdate_;
-    LazyThunk<void, float, double, std::int64_t> runFixedUpdate_;
-    LazyThunk<std::int32_t, std::int32_t> countScheduled_;
-    LazyThunk<MonoObject*, std::uint64_t*> afterReload_;
-    LazyThunk<MonoObject*, MonoObject*> classConstructor_;
-    LazyThunk<void, std::int32_t> reserve_;
+    LazyThunk<MonoObject*, std::int32_t, MonoObject*, std::uint64_t, std::uint64_t, std::int32_t,
+              std::int32_t, float, double, std::uint64_t*>
+        call_;
 };
 
 } // namespace scripthost::mono

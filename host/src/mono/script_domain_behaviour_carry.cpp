@@ -15,8 +15,8 @@ namespace scripthost {
 
 namespace {
 
-mono::CarrySide sideOf(const ScriptDomain::Impl& impl) {
-    return {impl.domain.get(), impl.coreImage, impl.marshal(), &impl.core.types};
+mono::CarrySide sideOf(ScriptDomain::Impl& impl) {
+    return {impl.domain.get(), impl.coreImage, &impl.dispatcher, impl.marshal(), &impl.core.types};
 }
 
 std::string classOf(const mono::ScriptInstances& instances, ObjectId script) {

@@ -132,6 +132,9 @@ Result<void> installUnhandledExceptionReporting(MonoDomain* domain, MonoImage* s
         return fail("ScriptCore has no UEngine.Internal.UnhandledExceptions with Install() and "
                     "Report(object, int) (is ScriptCore.dll from another version?)");
     }
+    // A runtime invoke of its own, not the dispatcher's entry point: that would make the
+    // dispatcher's thunk and pay the new domain's first JIT (~6 ms) here, in the load stage on
+    // the main thread, instead of on the warm-up's thread (docs/MONO.md section 19).
     auto installed = invokeChecked(domain, install, nullptr,
                                    "installing the unhandled-exception handlers threw: ");
     if (!installed) {
