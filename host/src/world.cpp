@@ -130,7 +130,6 @@ template <typename T> const T* World::payload(ObjectId id) const noexcept {
     return r ? std::get_if<T>(&r->payload) : nullptr;
 }
 
-Entity* World::entity(ObjectId id) noexcept { return payload<Entity>(id); }
 const Entity* World::entity(ObjectId id) const noexcept { return payload<Entity>(id); }
 NativeComponent* World::component(ObjectId id) noexcept { return payload<NativeComponent>(id); }
 const NativeComponent* World::component(ObjectId id) const noexcept {

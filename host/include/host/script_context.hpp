@@ -45,9 +45,18 @@ struct ScriptContext {
     /// Called for every script failure (after logging), e.g. to count or collect them.
     std::function<void(const ScriptFailure&)> onFailure;
 
-    /// The context bound now, or nullptr.
+    /// The context bound now, or nullptr. Inline: every internal call asks.
     [[nodiscard]] static ScriptContext* current() noexcept;
 };
+
+namespace detail {
+/// Only the main thread runs scripts; thread_local keeps a stray thread from seeing it.
+inline thread_local ScriptContext* tBoundContext = nullptr;
+} // namespace detail
+
+inline ScriptContext* ScriptContext::current() noexcept {
+    return detail::tBoundContext;
+}
 
 /// Binds a context for its lifetime (restoring the previous one after). Move-free.
 class ScriptContextBinding {

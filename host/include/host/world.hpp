@@ -64,6 +64,7 @@ public:
     [[nodiscard]] ObjectKind kindOf(ObjectId id) const noexcept;
 
     /// The object behind `id` if it is alive and of that kind, else nullptr.
+    /// (Inline: internal calls look entities up on their hot path.)
     [[nodiscard]] Entity* entity(ObjectId id) noexcept;
     [[nodiscard]] const Entity* entity(ObjectId id) const noexcept;
     [[nodiscard]] NativeComponent* component(ObjectId id) noexcept;
@@ -99,5 +100,12 @@ private:
     std::size_t entityCount_ = 0;
     std::size_t scriptCount_ = 0;
 };
+
+inline Entity* World::entity(ObjectId id) noexcept {
+    if (id.isNull() || id.index >= records_.size())
+        return nullptr;
+    Record& record = records_[id.index];
+    return record.generation == id.generation ? std::get_if<Entity>(&record.payload) : nullptr;
+}
 
 } // namespace scripthost

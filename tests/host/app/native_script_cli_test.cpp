@@ -65,6 +65,9 @@ public class User : UMonoScriptComponent {
     [SerializeField] bool destroyNow;
     [SerializeField] bool missingThrown;
     [SerializeField] int renameTo;
+    [SerializeField] bool addNow;
+    [SerializeField] int addedCount;
+    [SerializeField] float addedSpeed;
     Probe.Counter gone;
     public override void Initialize() {
         Probe.Counter counter = gameObject.AddComponent<Probe.Counter>();
@@ -74,6 +77,13 @@ public class User : UMonoScriptComponent {
     public override void Update(float dt) {
         version = )" +
            std::to_string(version) + R"(;
+        if (addNow) {
+            addNow = false;
+            Probe.Counter extra = gameObject.AddComponent<Probe.Counter>();
+            extra.speed = 7f + addedCount;
+            addedSpeed = extra.speed;
+            addedCount++;
+        }
         if (gone != null) {
             try { float s = gone.speed; } catch (MissingReferenceException) { missingThrown = true; }
         }
@@ -154,6 +164,11 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     CHECK(userField(client, "speedSeen") == 4.0);
     CHECK(userField(client, "labelSeen") == "renamed 7");
     CHECK(userField(client, "scaled") == 2.0);
+    // AddComponent from the new generation's code.
+    callOk(client, "set",
+           {{"entity", "User"}, {"script", "User"}, {"field", "addNow"}, {"value", true}});
+    REQUIRE(waitUntil([&] { return userField(client, "addedCount") == 1; }, 30s));
+    CHECK(userField(client, "addedSpeed") == 7.0);
 
     // A module reload that changes the method: its values are carried into the new build's
     // object, and the proxies call the new code.
@@ -161,7 +176,7 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     buildModule(dir.path(), library, moduleSource(3));
     json status = waitForModuleReload(client, host, 2);
     CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find(
-                      "1 native script(s) carried") != std::string::npos,
+                      "2 native script(s) carried") != std::string::npos,
                   status.dump());
     REQUIRE_MESSAGE(waitUntil([&] { return userField(client, "scaled") == 6.0; }, 60s),
                     host.output());
@@ -174,7 +189,7 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     // finds none; the class's return revives it with those values.
     buildModule(dir.path(), library, moduleSource(3, false));
     status = waitForModuleReload(client, host, 3);
-    CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("1 parked") !=
+    CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("2 parked") !=
                       std::string::npos,
                   status.dump());
     REQUIRE_MESSAGE(waitUntil([&] { return userField(client, "present") == false; }, 60s),
@@ -182,13 +197,18 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     const int reloadsBefore = callOk(client, "status")["reloads"]["ok"];
     buildModule(dir.path(), library, moduleSource(5));
     status = waitForModuleReload(client, host, 4);
-    CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("1 revived") !=
+    CHECK_MESSAGE(status["lastModuleReload"]["text"].get<std::string>().find("2 revived") !=
                       std::string::npos,
                   status.dump());
     REQUIRE_MESSAGE(waitUntil([&] { return userField(client, "scaled") == 10.0; }, 60s),
                     host.output());
     CHECK(nativeField(client, "speed") == 4.0);
     CHECK(userField(client, "labelSeen") == "renamed 7");
+    // AddComponent against the revived class's build.
+    callOk(client, "set",
+           {{"entity", "User"}, {"script", "User"}, {"field", "addNow"}, {"value", true}});
+    REQUIRE(waitUntil([&] { return userField(client, "addedCount") == 2; }, 30s));
+    CHECK(userField(client, "addedSpeed") == 8.0);
 
     // Destroyed: the proxy a script kept raises MissingReferenceException. (Kept in a field a
     // reload does not carry: first the scripts' reload against the new build must be over.)
@@ -202,7 +222,8 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
            {{"entity", "User"}, {"script", "User"}, {"field", "destroyNow"}, {"value", true}});
     REQUIRE_MESSAGE(waitUntil([&] { return userField(client, "missingThrown") == true; }, 30s),
                     host.output());
-    CHECK(userField(client, "present") == false);
+    // GetComponent now finds the first one AddComponent added later.
+    CHECK(waitUntil([&] { return userField(client, "speedSeen") == 7.0; }, 30s));
     callOk(client, "stop");
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
