@@ -17,7 +17,10 @@ namespace UEngine
         /// <summary>The entity's position in world units.</summary>
         public Vector3 position
         {
+            // Inlined into the caller: the hottest engine call (docs/MONO.md §6).
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
             get { Vector3 v; Internal_GetPosition(m_EntityId, out v); return v; }
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
             set { Internal_SetPosition(m_EntityId, ref value); }
         }
 

@@ -272,9 +272,19 @@ int main(int argc, char** argv) {
         }
         return median(samples);
     };
-    // Interleaved so that a burst of load on the machine hits every figure alike.
-    const double icall = perCallNs(readPosition);
-    const double managed = perCallNs(readManaged);
+    // The headline pair alternates repetition by repetition, so that a burst of load on the
+    // machine (or the CPU's clock settling at the start) hits both figures alike.
+    double icall = 0, managed = 0;
+    {
+        std::vector<double> icallSamples, managedSamples;
+        (void)perCallNs(readPosition); // JIT and the clock
+        for (int r = 0; r < repetitions; ++r) {
+            icallSamples.push_back(perCallNs(readPosition));
+            managedSamples.push_back(perCallNs(readManaged));
+        }
+        icall = median(icallSamples);
+        managed = median(managedSamples);
+    }
     const double previousIcall = probeNs(6);
     const double probeTransition = probeNs(0);
     const double probeGuarded = probeNs(1);
