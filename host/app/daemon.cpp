@@ -120,6 +120,19 @@ Result<void> Daemon::setUp() {
     host_ = &project_->host();
     game_ = project_->game();
     coordinator_ = &project_->reloads();
+    if (!options_.gameBuild.empty() && options_.watch) {
+        ModuleBuilderOptions build;
+        build.command = options_.gameBuild;
+        build.sources = options_.gameSources;
+        build.log = options_.buildDir.empty()
+                        ? std::filesystem::temp_directory_path() /
+                              fmt::format("scripthost-module-build-{}.log", ::getpid())
+                        : options_.buildDir / "module-build.log";
+        auto builder = ModuleBuilder::start(std::move(build));
+        if (!builder)
+            return std::unexpected(builder.error());
+        moduleBuilder_ = std::move(*builder);
+    }
 
     auto scene = startingScene();
     if (!scene)
@@ -240,6 +253,13 @@ bool Daemon::beforeTick(double deltaSeconds) {
     if (replay_)
         replay_->apply(host_->frame(), host_->input());
     serveControl();
+    if (moduleBuilder_) {
+        if (auto built = moduleBuilder_->update()) {
+            if (control_)
+                control_->publish("moduleBuild", moduleBuildJson(*built));
+            lastModuleBuild_ = std::move(built);
+        }
+    }
     if (ModuleReloader* modules = project_->modules()) {
         if (auto report = modules->update(host_->frame()))
             onModuleReport(*report);

@@ -5,6 +5,7 @@
 #include "compiler_bridge/diagnostic.hpp"
 #include "control/control_server.hpp"
 #include "debugger_pause_responder.hpp"
+#include "module_builder.hpp"
 #include "host/error.hpp"
 #include "host/game_loop.hpp"
 #include "host/game_module_host.hpp"
@@ -53,6 +54,7 @@ private:
     /// A game module reload happened: the module's build, its keys; published to clients.
     void onModuleReport(const ModuleReloadReport& report);
     [[nodiscard]] static nlohmann::json moduleReportJson(const ModuleReloadReport& report);
+    [[nodiscard]] static nlohmann::json moduleBuildJson(const ModuleBuildReport& report);
     void saveState(const char* why);
     void draw();
     [[nodiscard]] game::HostStatus hostStatus() const;
@@ -75,6 +77,8 @@ private:
     ScriptHost* host_ = nullptr;               // the project's
     GameModuleHost* game_ = nullptr;           // the project's running build, or none
     std::optional<ModuleReloadReport> lastModuleReload_;
+    std::unique_ptr<ModuleBuilder> moduleBuilder_; // with --game-build
+    std::optional<ModuleBuildReport> lastModuleBuild_;
     ReloadCoordinator* coordinator_ = nullptr; // the project's; null once reloads stopped
     std::unique_ptr<control::ControlServer> control_;
     std::unique_ptr<DebuggerPauseResponder> debuggerPause_; // with the debugger agent on

@@ -139,6 +139,14 @@ void Daemon::handle(const control::Request& request) {
     control_->reply(request, result);
 }
 
+nlohmann::json Daemon::moduleBuildJson(const ModuleBuildReport& report) {
+    return json{{"success", report.success},
+                {"exitCode", report.exitCode},
+                {"milliseconds", report.milliseconds},
+                {"trigger", report.trigger},
+                {"outputTail", report.outputTail}};
+}
+
 nlohmann::json Daemon::moduleReportJson(const ModuleReloadReport& report) {
     using Outcome = ModuleReloadReport::Outcome;
     return {{"outcome", report.outcome == Outcome::Swapped      ? "swapped"
@@ -183,6 +191,11 @@ CommandResult Daemon::status() const {
          project_->modules() ? json(project_->modules()->generation()) : json(nullptr)},
         {"lastModuleReload",
          lastModuleReload_ ? moduleReportJson(*lastModuleReload_) : json(nullptr)},
+        {"moduleBuild",
+         moduleBuilder_ ? json{{"building", moduleBuilder_->building()},
+                               {"last", lastModuleBuild_ ? moduleBuildJson(*lastModuleBuild_)
+                                                         : json(nullptr)}}
+                        : json(nullptr)},
         {"debugger", debuggerPause_ ? debuggerPause_->describe() : json(nullptr)},
         {"lastReload", lastReload},
         {"buildDiagnostics", diagnosticsJson(buildErrors_)},

@@ -28,6 +28,16 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
     run->add_option("--game", o.game, "Game module to attach (a shared library)")
         ->check(CLI::ExistingFile)
         ->type_name(kPathOption);
+    auto* gameBuild = run->add_option(
+        "--game-build", o.gameBuild,
+        "Command that rebuilds the game module (run with sh -c) when a --game-sources file is "
+        "saved; the new build is then swapped in");
+    run->add_option("--game-sources", o.gameSources,
+                    "Folder of the game module's C/C++ sources (repeatable; for --game-build)")
+        ->check(CLI::ExistingDirectory)
+        ->type_name(kPathOption);
+    gameBuild->needs("--game");
+    gameBuild->needs("--game-sources");
     run->add_flag("--headless", o.headless, "Run without a terminal or renderer");
     run->add_option("--frames", o.frames, "Stop after N frames (0: run until stopped)")
         ->check(CLI::NonNegativeNumber);

@@ -20,6 +20,8 @@ struct RunOptions {
     std::vector<std::filesystem::path> scriptDirs; ///< C# folders, watched and compiled
     std::filesystem::path scene;                   ///< scene file; empty: one entity per class
     std::filesystem::path game;                    ///< game module (.so); empty: none
+    std::string gameBuild; ///< --game-build: rebuilds the module when a --game-sources file changes
+    std::vector<std::filesystem::path> gameSources; ///< the module's C++ source folders
     bool headless = false;                         ///< no terminal, no renderer
     std::int64_t frames = 0;                       ///< stop after N frames; 0: run until stopped
     double fps = 60.0;                             ///< target frame rate; 0: unpaced

@@ -159,3 +159,50 @@ TEST_CASE("module reload: a rebuilt module runs its new code with its state and 
     callOk(client, "stop");
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
+
+TEST_CASE("module build: --game-build runs the build when a module source is saved and the "
+          "new build is swapped in - a build that fails is reported and the running build "
+          "goes on") {
+    TempDir dir("module-build");
+    const fs::path sources = dir.path() / "src";
+    const fs::path library = dir.path() / "libprobe.so";
+    writeFile(sources / "probe.cpp", moduleSource(1));
+    buildModule(dir.path(), library, moduleSource(1));
+    writeFile(dir.path() / "scripts" / "Reader.cs", kReader);
+    const std::string command = std::string(SCRIPTHOST_CXX) + " -std=c++23 -shared -fPIC -O0 -I" +
+                                SCRIPTHOST_SOURCE_DIR + "/host/include " +
+                                (sources / "probe.cpp").string() + " -o " + library.string();
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(),
+                      "--game", library.string(), "--game-build", command, "--game-sources",
+                      sources.string(), "--control", socket.string()});
+    auto client = connectTo(socket, host);
+    REQUIRE_MESSAGE(waitUntil([&] { return field(client, "value") == 1; }, 60s), host.output());
+    CHECK(callOk(client, "status")["moduleBuild"]["last"].is_null());
+
+    // Saved: built by the host's command, then swapped in like any new build.
+    writeFile(sources / "probe.cpp", moduleSource(2));
+    REQUIRE_MESSAGE(waitUntil([&] { return field(client, "value") == 2; }, 90s), host.output());
+    json status = callOk(client, "status");
+    CHECK(status["moduleBuild"]["last"]["success"] == true);
+    CHECK(status["moduleBuild"]["last"]["trigger"][0] == "probe.cpp");
+    CHECK(status["gameModuleGeneration"] == 2);
+
+    // A syntax error: the build fails, its output says why, build 2 runs on.
+    writeFile(sources / "probe.cpp", moduleSource(3) + "\nthis is not C++;\n");
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            status = callOk(client, "status");
+                            return status["moduleBuild"]["last"]["success"] == false;
+                        },
+                        90s),
+                    host.output());
+    CHECK(status["moduleBuild"]["last"]["exitCode"] != 0);
+    CHECK_MESSAGE(status["moduleBuild"]["last"]["outputTail"].get<std::string>().find("error") !=
+                      std::string::npos,
+                  status.dump());
+    CHECK(status["gameModuleGeneration"] == 2);
+    CHECK(field(client, "value") == 2);
+    callOk(client, "stop");
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+}
