@@ -103,7 +103,7 @@ void Daemon::handle(const control::Request& request) {
             stopRequested_ = true;
             result = json{{"stopping", true}, {"frame", host_->frame()}};
         } else if (cmd == "subscribe") {
-            std::vector<std::string> topics{"reload", "diagnostics", "module"};
+            std::vector<std::string> topics{"reload", "diagnostics", "module", "moduleBuild"};
             if (auto it = body.find("topics"); it != body.end()) {
                 topics.clear();
                 if (!it->is_array())
@@ -111,10 +111,11 @@ void Daemon::handle(const control::Request& request) {
                 for (const json& topic : it->is_array() ? *it : json::array()) {
                     if (!topic.is_string() ||
                         (topic != "reload" && topic != "diagnostics" && topic != "log" &&
-                         topic != "module")) {
+                         topic != "module" && topic != "moduleBuild")) {
                         result = commandError(ec::badRequest,
                                               "unknown topic " + topic.dump() +
-                                                  " (topics: reload, diagnostics, module, log)");
+                                                  " (topics: reload, diagnostics, module, "
+                                                  "moduleBuild, log)");
                         break;
                     }
                     topics.push_back(topic.get<std::string>());

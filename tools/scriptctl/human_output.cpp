@@ -422,6 +422,19 @@ std::string eventText(const json& event, const TerminalPalette& palette) {
                                                         : palette.yellow("module " + outcome);
         return fmt::format("{}: {}\n", label, valueText(member(data, "text")));
     }
+    if (topic == "moduleBuild") {
+        const bool ok = member(data, "success") == true;
+        const json& ms = member(data, "milliseconds");
+        std::string text = fmt::format(
+            "{} in {:.0f} ms\n",
+            ok ? palette.green("module build ok")
+               : palette.red("module build failed (exit code " +
+                             valueText(member(data, "exitCode")) + ")"),
+            ms.is_number() ? ms.get<double>() : 0.0);
+        if (!ok)
+            text += valueText(member(data, "outputTail"));
+        return text;
+    }
     if (topic == "log") {
         const std::string level = valueText(member(data, "level"));
         std::string label = "[" + level + "]";
