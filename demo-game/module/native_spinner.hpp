@@ -21,7 +21,8 @@ struct NativeSpinner : scripthost::game::NativeScript {
 
     static scripthost::game::NativeScriptClass<NativeSpinner> describe() {
         return scripthost::game::NativeScriptClass<NativeSpinner>(
-                   "Demo.NativeSpinner", "Spins its entity about an axis (C++, in the demo module).")
+                   "Demo.NativeSpinner",
+                   "Spins its entity about an axis (C++, in the demo module).")
             .field("axis", &NativeSpinner::axis)
             .field("speed", &NativeSpinner::speed)
             .method<&NativeSpinner::reverse>("Reverse");

@@ -205,8 +205,9 @@ int Daemon::run(const std::atomic<bool>& stop) {
     GameLoop loop(GameLoopOptions{options_.fps, options_.frames});
     const std::int64_t frames = loop.run(
         *host_, stopLoop_,
-        FrameHooks{[this](double delta) { return beforeTick(delta); }, [this] { afterFrame(); },
-                   [this](Clock::time_point nextFrame) { return coordinator_->useIdleTime(nextFrame); }});
+        FrameHooks{
+            [this](double delta) { return beforeTick(delta); }, [this] { afterFrame(); },
+            [this](Clock::time_point nextFrame) { return coordinator_->useIdleTime(nextFrame); }});
 
     terminal_.reset(); // give the terminal back before the last lines
     logs_.showOnScreen(false);
@@ -414,17 +415,17 @@ void Daemon::draw() {
         }
     }
     const bool bad = lastReport_ && !lastReport_->success;
-    std::string line = fmt::format(" scripthost | gen {} | {:.0f} fps | frame {} | {}{}",
-                                   status.generation, status.fps, status.frame,
-                                   status.paused ? "PAUSED | " : "",
-                                   status.lastReload.empty() ? "no reload yet" : status.lastReload);
+    std::string line =
+        fmt::format(" scripthost | gen {} | {:.0f} fps | frame {} | {}{}", status.generation,
+                    status.fps, status.frame, status.paused ? "PAUSED | " : "",
+                    status.lastReload.empty() ? "no reload yet" : status.lastReload);
     // The keys, as much of them as fits; quitting always stays in sight (the status is
     // shortened for it when even "q quit" does not fit).
     const bool moves = keyboard_ && !keyboard_->bindings().empty();
     const std::size_t room = static_cast<std::size_t>(std::max(columns, 0));
     std::string_view keys = "q quit";
-    for (std::string_view fuller : {moves ? "w/s a/d move, p pause, r reload, q quit" : "",
-                                    "p pause, r reload, q quit"}) {
+    for (std::string_view fuller :
+         {moves ? "w/s a/d move, p pause, r reload, q quit" : "", "p pause, r reload, q quit"}) {
         if (!fuller.empty() && line.size() + 3 + fuller.size() <= room) {
             keys = fuller;
             break;

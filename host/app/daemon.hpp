@@ -5,7 +5,6 @@
 #include "compiler_bridge/diagnostic.hpp"
 #include "control/control_server.hpp"
 #include "debugger_pause_responder.hpp"
-#include "module_builder.hpp"
 #include "host/error.hpp"
 #include "host/game_loop.hpp"
 #include "host/game_module_host.hpp"
@@ -16,6 +15,7 @@
 #include "host/script_host.hpp"
 #include "host/state_file.hpp"
 #include "host/terminal.hpp"
+#include "module_builder.hpp"
 #include "run_options.hpp"
 #include "script_project.hpp"
 
@@ -73,9 +73,9 @@ private:
 
     RunOptions options_;
     LogSetup& logs_;
-    std::unique_ptr<ScriptProject> project_;   // host, game module, reload pipeline
-    ScriptHost* host_ = nullptr;               // the project's
-    GameModuleHost* game_ = nullptr;           // the project's running build, or none
+    std::unique_ptr<ScriptProject> project_; // host, game module, reload pipeline
+    ScriptHost* host_ = nullptr;             // the project's
+    GameModuleHost* game_ = nullptr;         // the project's running build, or none
     std::optional<ModuleReloadReport> lastModuleReload_;
     std::unique_ptr<ModuleBuilder> moduleBuilder_; // with --game-build
     std::optional<ModuleBuildReport> lastModuleBuild_;

@@ -193,10 +193,10 @@ CommandResult Daemon::status() const {
         {"lastModuleReload",
          lastModuleReload_ ? moduleReportJson(*lastModuleReload_) : json(nullptr)},
         {"moduleBuild",
-         moduleBuilder_ ? json{{"building", moduleBuilder_->building()},
-                               {"last", lastModuleBuild_ ? moduleBuildJson(*lastModuleBuild_)
-                                                         : json(nullptr)}}
-                        : json(nullptr)},
+         moduleBuilder_
+             ? json{{"building", moduleBuilder_->building()},
+                    {"last", lastModuleBuild_ ? moduleBuildJson(*lastModuleBuild_) : json(nullptr)}}
+             : json(nullptr)},
         {"debugger", debuggerPause_ ? debuggerPause_->describe() : json(nullptr)},
         {"lastReload", lastReload},
         {"buildDiagnostics", diagnosticsJson(buildErrors_)},

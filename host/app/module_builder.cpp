@@ -45,8 +45,8 @@ struct ModuleBuilder::Impl {
     std::unique_ptr<watcher::SourceWatcher> watcher;
     std::optional<bp::child> child;
     Clock::time_point started{};
-    std::vector<std::string> trigger;  // of the build running
-    std::vector<std::string> pending;  // saves seen since it started
+    std::vector<std::string> trigger; // of the build running
+    std::vector<std::string> pending; // saves seen since it started
 
     void startBuild(std::vector<std::string> files) {
         trigger = std::move(files);
@@ -56,11 +56,11 @@ struct ModuleBuilder::Impl {
                      trigger.empty() ? std::string("?") : trigger.front(), options.command);
         started = Clock::now();
         try {
-            child.emplace(bp::search_path("sh"), bp::args({"-c", options.command}),
-                          bp::start_dir = (options.workingDir.empty() ? fs::current_path()
-                                                                      : options.workingDir)
-                                              .string(),
-                          bp::std_in.close(), (bp::std_out & bp::std_err) > options.log.string());
+            child.emplace(
+                bp::search_path("sh"), bp::args({"-c", options.command}),
+                bp::start_dir =
+                    (options.workingDir.empty() ? fs::current_path() : options.workingDir).string(),
+                bp::std_in.close(), (bp::std_out & bp::std_err) > options.log.string());
         } catch (const std::exception& e) {
             spdlog::error("cannot run the module build command: {}", e.what());
             child.reset();

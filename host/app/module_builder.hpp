@@ -15,10 +15,10 @@
 namespace scripthost {
 
 struct ModuleBuilderOptions {
-    std::string command;                       ///< run with /bin/sh -c, in `workingDir`
+    std::string command;                        ///< run with /bin/sh -c, in `workingDir`
     std::vector<std::filesystem::path> sources; ///< watched recursively for C/C++ sources
-    std::filesystem::path workingDir;          ///< empty: the current folder
-    std::filesystem::path log;                 ///< where each build's output goes
+    std::filesystem::path workingDir;           ///< empty: the current folder
+    std::filesystem::path log;                  ///< where each build's output goes
 };
 
 /// What one module build did.

@@ -22,20 +22,20 @@ struct RunOptions {
     std::filesystem::path game;                    ///< game module (.so); empty: none
     std::string gameBuild; ///< --game-build: rebuilds the module when a --game-sources file changes
     std::vector<std::filesystem::path> gameSources; ///< the module's C++ source folders
-    bool headless = false;                         ///< no terminal, no renderer
-    std::int64_t frames = 0;                       ///< stop after N frames; 0: run until stopped
-    double fps = 60.0;                             ///< target frame rate; 0: unpaced
-    std::filesystem::path control;                 ///< control socket; empty: the default path
-    bool noControl = false;                        ///< serve no control socket
-    std::filesystem::path state;                   ///< state file; empty: none
-    double stateInterval = 30.0;                   ///< seconds between state saves; 0: on stop only
-    std::filesystem::path input;                   ///< input replay file (JSON lines)
-    int disableAfter = 10;                         ///< consecutive failures before disabling
-    std::int64_t watchdogMs = 1000;                ///< script code budget; 0: no watchdog
-    std::int64_t watchdogGraceMs = 2000;           ///< after the abort, before giving up
-    std::int64_t stopGraceMs = 3000;               ///< after SIGTERM/SIGINT, before _exit
-    std::filesystem::path scriptCore;              ///< ScriptCore.dll; empty: beside the binary
-    std::filesystem::path buildDir;                ///< compiled generations; empty: a temp folder
+    bool headless = false;                          ///< no terminal, no renderer
+    std::int64_t frames = 0;                        ///< stop after N frames; 0: run until stopped
+    double fps = 60.0;                              ///< target frame rate; 0: unpaced
+    std::filesystem::path control;                  ///< control socket; empty: the default path
+    bool noControl = false;                         ///< serve no control socket
+    std::filesystem::path state;                    ///< state file; empty: none
+    double stateInterval = 30.0;         ///< seconds between state saves; 0: on stop only
+    std::filesystem::path input;         ///< input replay file (JSON lines)
+    int disableAfter = 10;               ///< consecutive failures before disabling
+    std::int64_t watchdogMs = 1000;      ///< script code budget; 0: no watchdog
+    std::int64_t watchdogGraceMs = 2000; ///< after the abort, before giving up
+    std::int64_t stopGraceMs = 3000;     ///< after SIGTERM/SIGINT, before _exit
+    std::filesystem::path scriptCore;    ///< ScriptCore.dll; empty: beside the binary
+    std::filesystem::path buildDir;      ///< compiled generations; empty: a temp folder
     std::string logLevel = "info";
     std::string logFormat = "text"; ///< "text" or "json"
     bool watch = true;

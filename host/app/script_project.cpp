@@ -7,7 +7,6 @@
 
 #include <fstream>
 #include <iterator>
-
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -97,13 +96,12 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
         ModuleReloaderOptions moduleReload;
         moduleReload.copies = buildDir_ / "modules";
         moduleReload.watch = options.watch;
-        modules_ = std::make_unique<ModuleReloader>(std::move(game), *host_, moduleReload,
-                                                    [this] {
-                                                        if (auto w = writeNativeProxies(); !w)
-                                                            spdlog::error("{}", w.error().message);
-                                                        if (reloads_)
-                                                            reloads_->requestReload();
-                                                    });
+        modules_ = std::make_unique<ModuleReloader>(std::move(game), *host_, moduleReload, [this] {
+            if (auto w = writeNativeProxies(); !w)
+                spdlog::error("{}", w.error().message);
+            if (reloads_)
+                reloads_->requestReload();
+        });
     }
 
     auto firstBuild = reloads_->buildNow();
@@ -122,14 +120,15 @@ Result<bool> ScriptProject::writeNativeProxies() {
     if (nativeProxies_.empty())
         return false;
     const GameModuleHost* game = modules_ ? &modules_->current() : nullptr;
-    const std::string origin =
-        "the game module " + (game ? game->name() : host_->gameModuleName().empty()
-                                                        ? std::string("(none)")
-                                                        : std::string(host_->gameModuleName()));
+    const std::string origin = "the game module " + (game ? game->name()
+                                                     : host_->gameModuleName().empty()
+                                                         ? std::string("(none)")
+                                                         : std::string(host_->gameModuleName()));
     const std::string source = nativeProxySource(host_->natives().classes(), origin);
     {
         std::ifstream in(nativeProxies_, std::ios::binary);
-        const std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string old((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
         if (in.good() || in.eof()) {
             if (old == source)
                 return false; // unchanged: no rebuild needed for it

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <cxxabi.h>
 #include <dlfcn.h>
-#include <fmt/format.h>
 #include <filesystem>
+#include <fmt/format.h>
 #include <memory>
 #include <ucontext.h>
 
@@ -145,12 +145,11 @@ std::string whatHappened(int signal, int code, std::uintptr_t address, bool stac
         if (stackOverflow)
             return fmt::format("stack overflow at {:#x}", address);
         return fmt::format("{} at {:#x}",
-                           code == SEGV_ACCERR ? "memory it may not touch" : "no memory",
-                           address);
+                           code == SEGV_ACCERR ? "memory it may not touch" : "no memory", address);
     case SIGBUS:
         return fmt::format("bad memory access at {:#x}", address);
     case SIGFPE:
-        return code == FPE_INTDIV ? "integer division by zero"
+        return code == FPE_INTDIV   ? "integer division by zero"
                : code == FPE_INTOVF ? "integer overflow"
                                     : "arithmetic fault";
     case SIGILL:
@@ -183,8 +182,8 @@ std::string NativeFault::describe() const {
                                 pc - reinterpret_cast<std::uintptr_t>(symbol.dli_fbase));
         }
     }
-    return fmt::format("{} ({}) in {}", signalName(signal), whatHappened(signal, code, address, stackOverflow),
-                       where);
+    return fmt::format("{} ({}) in {}", signalName(signal),
+                       whatHappened(signal, code, address, stackOverflow), where);
 }
 
 void NativeFaultGuard::install(ForeignCodeCheck foreignCode) {
@@ -205,7 +204,9 @@ void NativeFaultGuard::install(ForeignCodeCheck foreignCode) {
     state.done = true;
 }
 
-bool NativeFaultGuard::installed() noexcept { return guardState().done.load(); }
+bool NativeFaultGuard::installed() noexcept {
+    return guardState().done.load();
+}
 
 std::optional<NativeFault> NativeFaultGuard::runErased(void (*call)(void*), void* context) {
     GuardFrame frame;

@@ -64,8 +64,8 @@ FieldType fieldTypeOf(NativeFieldType type) {
 
 Result<NativeValue> toNativeValue(const Value& value, NativeFieldType type) {
     auto wrong = [&] {
-        return fail(fmt::format("{} is not a {} value", describe(value),
-                                fieldTypeOf(type).typeName));
+        return fail(
+            fmt::format("{} is not a {} value", describe(value), fieldTypeOf(type).typeName));
     };
     switch (type) {
     case NativeFieldType::Bool:
@@ -233,21 +233,14 @@ Result<void> NativeScripts::create(ObjectId slot, ObjectId entity, std::string_v
     if (instances_.contains(slot))
         return fail("script " + slot.toString() + " has a native object already");
     std::unique_ptr<game::NativeScript> object;
-    std::string error;
-    const bool ran = runGuarded([&] { return fmt::format("native script {} constructor", cls->name); }, [&] {
-        try {
-            object = cls->create();
-        } catch (const std::exception& e) {
-            error = e.what();
-        } catch (...) {
-            error = "unknown exception";
-        }
-    });
-    if (!ran)
+    const CallOutcome made =
+        call([&] { return fmt::format("native script {} constructor", cls->name); },
+             [&] { object = cls->create(); });
+    if (made.crashed)
         return fail(fmt::format("{}'s constructor crashed: {}", cls->name, crash_));
     if (!object)
         return fail(fmt::format("{}'s constructor failed: {}", cls->name,
-                                error.empty() ? "it made no object" : error));
+                                made.error.empty() ? "it made no object" : made.error));
     object->attachToHost(*world_, slot, entity);
     instances_.emplace(slot, Instance{std::move(object), cls, false});
     order_.push_back(slot);
@@ -256,20 +249,14 @@ Result<void> NativeScripts::create(ObjectId slot, ObjectId entity, std::string_v
 
 bool NativeScripts::message(ObjectId slot, Instance& instance, const char* name,
                             const std::function<void(game::NativeScript&)>& call) {
-    std::string error;
-    const bool ran = runGuarded(
-        [&] { return fmt::format("native script {} {} {}", instance.cls->name, slot.toString(), name); }, [&] {
-            try {
-                call(*instance.object);
-            } catch (const std::exception& e) {
-                error = e.what();
-            } catch (...) {
-                error = "unknown exception";
-            }
-        });
-    if (!ran)
+    const CallOutcome ran = this->call(
+        [&] {
+            return fmt::format("native script {} {} {}", instance.cls->name, slot.toString(), name);
+        },
+        [&] { call(*instance.object); });
+    if (ran.crashed)
         return false;
-    if (!error.empty()) {
+    if (const std::string& error = ran.error; !error.empty()) {
         instance.switchedOff = true;
         spdlog::error("native script {} {}: {} threw and the script is switched off: {}",
                       instance.cls->name, slot.toString(), name, error);
@@ -304,8 +291,11 @@ void NativeScripts::remove(ObjectId slot, bool sendDestroy) {
     if (sendDestroy && crash_.empty() && !i.switchedOff)
         message(slot, i, "destroy", [](game::NativeScript& s) { s.destroy(); });
     if (crash_.empty()) {
-        runGuarded([&] { return fmt::format("native script {} {} destructor", i.cls->name, slot.toString()); },
-                   [&] { i.object.reset(); });
+        (void)call(
+            [&] {
+                return fmt::format("native script {} {} destructor", i.cls->name, slot.toString());
+            },
+            [&] { i.object.reset(); });
     }
     (void)i.object.release(); // after a crash: leaked, never run again
     instances_.erase(it);
@@ -364,8 +354,8 @@ Result<Value> NativeScripts::getField(ObjectId slot, std::string_view field) con
                 error = e.what();
             }
         }))
-        return fail(fmt::format("reading {}.{} crashed: {}", i->cls->name, field,
-                                fault->describe()));
+        return fail(
+            fmt::format("reading {}.{} crashed: {}", i->cls->name, field, fault->describe()));
     if (!error.empty())
         return fail(fmt::format("reading {}.{} failed: {}", i->cls->name, field, error));
     return fromNativeValue(value);
@@ -393,20 +383,16 @@ Result<void> NativeScripts::writeField(ObjectId slot, std::size_t index, const V
     auto native = toNativeValue(value, f.type);
     if (!native)
         return fail(fmt::format("{}.{}: {}", i->cls->name, f.name, native.error().message));
-    std::string error;
-    const bool ran = runGuarded([&] { return fmt::format("native script {} {} field {}", i->cls->name,
-                                            slot.toString(), f.name); },
-                                [&] {
-                                    try {
-                                        f.set(*i->object, *native);
-                                    } catch (const std::exception& e) {
-                                        error = e.what();
-                                    }
-                                });
-    if (!ran)
+    const CallOutcome wrote = call(
+        [&] {
+            return fmt::format("native script {} {} field {}", i->cls->name, slot.toString(),
+                               f.name);
+        },
+        [&] { f.set(*i->object, *native); });
+    if (wrote.crashed)
         return fail(fmt::format("writing {}.{} crashed", i->cls->name, f.name));
-    if (!error.empty())
-        return fail(fmt::format("writing {}.{} failed: {}", i->cls->name, f.name, error));
+    if (!wrote.error.empty())
+        return fail(fmt::format("writing {}.{} failed: {}", i->cls->name, f.name, wrote.error));
     return {};
 }
 

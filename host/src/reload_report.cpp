@@ -70,8 +70,7 @@ std::string ReloadReport::describe() const {
         text += fmt::format("\n  timeline: live {:.1f} ms after the save (watcher {:.1f}, build "
                             "{:.1f}, wait {:.1f}, load {:.1f}, warm {:.1f}, swap {:.1f})",
                             timeline->totalMs, timeline->watcherMs, timeline->buildMs,
-                            timeline->waitMs, timeline->loadMs, timeline->warmMs,
-                            timeline->swapMs);
+                            timeline->waitMs, timeline->loadMs, timeline->warmMs, timeline->swapMs);
     }
     if (!trigger.empty()) {
         text += "\n  trigger: ";

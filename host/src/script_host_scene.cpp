@@ -17,7 +17,8 @@ RefResolver ScriptHost::sceneResolver(const std::unordered_map<std::uint64_t, Ob
                 text = ObjectId::fromText(id->get_ref<const std::string&>());
             if (!id->is_number_unsigned() && !text)
                 return fail("a reference's id is a number or \"index:generation\" (\"3:1\", "
-                            "\"#3:1\"), got " + id->dump());
+                            "\"#3:1\"), got " +
+                            id->dump());
             const std::uint64_t packed = text ? text->packed() : id->get<std::uint64_t>();
             if (auto it = remap.find(packed); it != remap.end())
                 return it->second;

@@ -130,13 +130,21 @@ template <typename T> const T* World::payload(ObjectId id) const noexcept {
     return r ? std::get_if<T>(&r->payload) : nullptr;
 }
 
-const Entity* World::entity(ObjectId id) const noexcept { return payload<Entity>(id); }
-NativeComponent* World::component(ObjectId id) noexcept { return payload<NativeComponent>(id); }
+const Entity* World::entity(ObjectId id) const noexcept {
+    return payload<Entity>(id);
+}
+NativeComponent* World::component(ObjectId id) noexcept {
+    return payload<NativeComponent>(id);
+}
 const NativeComponent* World::component(ObjectId id) const noexcept {
     return payload<NativeComponent>(id);
 }
-ScriptSlot* World::script(ObjectId id) noexcept { return payload<ScriptSlot>(id); }
-const ScriptSlot* World::script(ObjectId id) const noexcept { return payload<ScriptSlot>(id); }
+ScriptSlot* World::script(ObjectId id) noexcept {
+    return payload<ScriptSlot>(id);
+}
+const ScriptSlot* World::script(ObjectId id) const noexcept {
+    return payload<ScriptSlot>(id);
+}
 
 std::vector<ObjectId> World::entities() const {
     std::vector<std::pair<std::uint64_t, ObjectId>> ordered;

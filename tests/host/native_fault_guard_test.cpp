@@ -17,9 +17,13 @@ namespace {
 
 std::atomic<bool> everythingForeign{false};
 
-bool foreignWhenAsked(void*) noexcept { return everythingForeign.load(); }
+bool foreignWhenAsked(void*) noexcept {
+    return everythingForeign.load();
+}
 
-void installGuard() { NativeFaultGuard::install(&foreignWhenAsked); }
+void installGuard() {
+    NativeFaultGuard::install(&foreignWhenAsked);
+}
 
 __attribute__((noinline)) void writeThroughNull(int value) {
     volatile int* volatile nowhere = nullptr;
@@ -27,7 +31,9 @@ __attribute__((noinline)) void writeThroughNull(int value) {
 }
 
 volatile int zero = 0;
-__attribute__((noinline)) int divideByZero(int value) { return value / zero; }
+__attribute__((noinline)) int divideByZero(int value) {
+    return value / zero;
+}
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winfinite-recursion" // on purpose
@@ -156,9 +162,7 @@ TEST_CASE("NativeFaultGuard: a fault in code the check calls foreign goes to the
     CHECK(WIFSIGNALED(status));
     CHECK(WTERMSIG(status) == SIGSEGV);
     // And a signal sent with kill() is not taken for a crash of the guarded call.
-    const int killed = childStatus([] {
-        (void)NativeFaultGuard::run([] { ::raise(SIGBUS); });
-    });
+    const int killed = childStatus([] { (void)NativeFaultGuard::run([] { ::raise(SIGBUS); }); });
     CHECK(WIFSIGNALED(killed));
     CHECK(WTERMSIG(killed) == SIGBUS);
 }

@@ -73,7 +73,9 @@ std::vector<game::NativeScriptClassInfo> moverClass() {
     return classes;
 }
 
-bool foreignNever(void*) noexcept { return false; }
+bool foreignNever(void*) noexcept {
+    return false;
+}
 
 } // namespace
 

@@ -27,11 +27,10 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
 #include <chrono>
+#include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <mono/jit/jit.h>
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/class.h>
@@ -39,6 +38,7 @@
 #include <mono/metadata/object.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 using namespace scripthost;
 using Clock = std::chrono::steady_clock;
@@ -393,10 +393,9 @@ int main(int argc, char** argv) {
         {"native script proxy: method call (float Add(float))", proxyCall, "ns/call",
          "C#-to-C# call", managedCall > 0 ? proxyCall / managedCall : 0.0},
         {"C#-to-C# call, not inlined (baseline)", managedCall, "ns/call", "C#-to-C# call", 1.0},
-        {"native script proxy: field get (float property)", proxyGet, "ns/call",
-         "C# property get", managedGet > 0 ? proxyGet / managedGet : 0.0},
-        {"C# property get, not inlined (baseline)", managedGet, "ns/call", "C# property get",
-         1.0},
+        {"native script proxy: field get (float property)", proxyGet, "ns/call", "C# property get",
+         managedGet > 0 ? proxyGet / managedGet : 0.0},
+        {"C# property get, not inlined (baseline)", managedGet, "ns/call", "C# property get", 1.0},
         {"coroutine step (10,000 running, yield null)", coroutineWork, "ns/coroutine",
          "the same work in Update", updateWork > 0 ? coroutineWork / updateWork : 0.0},
         {"the same work in Update (10,000 scripts)", updateWork, "ns/script",

@@ -417,7 +417,7 @@ std::string eventText(const json& event, const TerminalPalette& palette) {
         return reportText(data, palette);
     if (topic == "module") {
         const std::string outcome = valueText(member(data, "outcome"));
-        const std::string label = outcome == "swapped" ? palette.green("module " + outcome)
+        const std::string label = outcome == "swapped"  ? palette.green("module " + outcome)
                                   : outcome == "failed" ? palette.red("module " + outcome)
                                                         : palette.yellow("module " + outcome);
         return fmt::format("{}: {}\n", label, valueText(member(data, "text")));
@@ -425,12 +425,11 @@ std::string eventText(const json& event, const TerminalPalette& palette) {
     if (topic == "moduleBuild") {
         const bool ok = member(data, "success") == true;
         const json& ms = member(data, "milliseconds");
-        std::string text = fmt::format(
-            "{} in {:.0f} ms\n",
-            ok ? palette.green("module build ok")
-               : palette.red("module build failed (exit code " +
-                             valueText(member(data, "exitCode")) + ")"),
-            ms.is_number() ? ms.get<double>() : 0.0);
+        std::string text = fmt::format("{} in {:.0f} ms\n",
+                                       ok ? palette.green("module build ok")
+                                          : palette.red("module build failed (exit code " +
+                                                        valueText(member(data, "exitCode")) + ")"),
+                                       ms.is_number() ? ms.get<double>() : 0.0);
         if (!ok)
             text += valueText(member(data, "outputTail"));
         return text;

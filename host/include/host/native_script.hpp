@@ -187,14 +187,11 @@ namespace detail {
 inline NativeCallBridge callBridge;
 
 /// An address unique to the class T in this build of the module.
-template <class T> struct ClassTag {
-    static inline const char id = 0;
-};
+template <class T> struct ClassTag { static inline const char id = 0; };
 
 template <class T> constexpr bool isMethodType() {
     return std::is_same_v<T, bool> || std::is_same_v<T, std::int32_t> ||
-           std::is_same_v<T, std::int64_t> || std::is_same_v<T, float> ||
-           std::is_same_v<T, double>;
+           std::is_same_v<T, std::int64_t> || std::is_same_v<T, float> || std::is_same_v<T, double>;
 }
 
 template <auto Method> struct MethodThunk;

@@ -121,6 +121,27 @@ public:
         }
         return true;
     }
+    /// How a call into the module's code ended (call()).
+    struct CallOutcome {
+        bool crashed = false; ///< a crash signal: native scripts are switched off now
+        std::string error;    ///< the C++ exception's message; empty when none
+        [[nodiscard]] bool ok() const noexcept { return !crashed && error.empty(); }
+    };
+    /// runGuarded, with the module's C++ exceptions caught too: every call into a native
+    /// script's code goes through here.
+    template <class What, class Call> CallOutcome call(What&& what, Call&& body) {
+        CallOutcome outcome;
+        outcome.crashed = !runGuarded(what, [&] {
+            try {
+                body();
+            } catch (const std::exception& e) {
+                outcome.error = e.what()[0] != '\0' ? e.what() : "an exception";
+            } catch (...) {
+                outcome.error = "an unknown exception";
+            }
+        });
+        return outcome;
+    }
 
     /// The bridge module thunks call (game::NativeCallBridge::invoke).
     [[nodiscard]] static game::NativeCallBridge callBridge() noexcept;

@@ -29,12 +29,12 @@ struct ReloadCoordinatorOptions {
     /// Compiled with every build, not watched: files the host writes itself (the native
     /// scripts' proxies), which it rebuilds for with requestReload(). Missing ones are skipped.
     std::vector<std::filesystem::path> generatedSources;
-    std::filesystem::path scriptCore;              ///< referenced by every build
-    std::filesystem::path buildDir;                ///< gen<N>/Scripts.dll land here
-    bool coldCompiler = false;                     ///< mcs per build instead of the compile server
-    std::filesystem::path compileServer;           ///< default: beside the executable
-    std::chrono::milliseconds quietWindow{30};     ///< watcher debounce
-    bool pollingWatcher = false;                   ///< force the polling backend
+    std::filesystem::path scriptCore;          ///< referenced by every build
+    std::filesystem::path buildDir;            ///< gen<N>/Scripts.dll land here
+    bool coldCompiler = false;                 ///< mcs per build instead of the compile server
+    std::filesystem::path compileServer;       ///< default: beside the executable
+    std::chrono::milliseconds quietWindow{30}; ///< watcher debounce
+    bool pollingWatcher = false;               ///< force the polling backend
     bool watch = true; ///< watch the folders; false: reload only on requestReload()
     std::chrono::milliseconds buildTimeout{60000};
 };

@@ -103,9 +103,9 @@ private:
     ScriptHost& host_;
 };
 
-Result<std::unique_ptr<GameModuleHost>> GameModuleHost::load(const std::filesystem::path& library,
-                                                             ScriptHost& host,
-                                                             const std::filesystem::path& loadFrom) {
+Result<std::unique_ptr<GameModuleHost>>
+GameModuleHost::load(const std::filesystem::path& library, ScriptHost& host,
+                     const std::filesystem::path& loadFrom) {
     std::unique_ptr<GameModuleHost> module(new GameModuleHost());
     module->path_ = library;
     module->host_ = &host;
@@ -146,8 +146,8 @@ Result<std::unique_ptr<GameModuleHost>> GameModuleHost::load(const std::filesyst
         // What it registered may point into a state the crash left half-built: let it go
         // without running its destructors (a leak, not a second crash).
         module->leakModuleObjects();
-        return fail("game module " + library.string() + " crashed while attaching: " +
-                    crash->describe());
+        return fail("game module " + library.string() +
+                    " crashed while attaching: " + crash->describe());
     }
     if (!attached) {
         return fail("game module " + library.string() + " failed to attach: " + error);
@@ -156,8 +156,8 @@ Result<std::unique_ptr<GameModuleHost>> GameModuleHost::load(const std::filesyst
         std::string all;
         for (const std::string& e : module->registrationErrors_)
             all += (all.empty() ? "" : "; ") + e;
-        return fail("game module " + library.string() + " registered what the host cannot take: " +
-                    all);
+        return fail("game module " + library.string() +
+                    " registered what the host cannot take: " + all);
     }
     module->name_ = info.name ? info.name : library.stem().string();
     module->version_ = info.version ? info.version : "";
@@ -186,11 +186,10 @@ void GameModuleHost::leakModuleObjects() {
 }
 
 NativeScriptCarry GameModuleHost::activateNativeScripts() {
-    return host_->replaceNativeClasses(
-        scriptClasses_, *world_,
-        [this](const std::string& what, const NativeFault& fault) {
-            switchOffAfterCrash(what, fault);
-        });
+    return host_->replaceNativeClasses(scriptClasses_, *world_,
+                                       [this](const std::string& what, const NativeFault& fault) {
+                                           switchOffAfterCrash(what, fault);
+                                       });
 }
 
 void GameModuleHost::switchOffAfterCrash(const std::string& what, const NativeFault& fault) {
@@ -246,8 +245,8 @@ void GameModuleHost::runSystems(game::SystemPhase phase, const game::FrameTime& 
             continue;
         try {
             if (auto crash = NativeFaultGuard::run([&] { system.function(*world_, time); })) {
-                switchOffAfterCrash(
-                    fmt::format("system '{}' ({})", system.name, phaseName(phase)), *crash);
+                switchOffAfterCrash(fmt::format("system '{}' ({})", system.name, phaseName(phase)),
+                                    *crash);
                 return;
             }
         } catch (const std::exception& e) {

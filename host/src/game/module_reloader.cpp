@@ -26,7 +26,8 @@ constexpr auto kNotElfPatience = std::chrono::seconds(3);
 bool looksLikeElf(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
     std::array<char, 4> magic{};
-    return in.read(magic.data(), magic.size()) && magic == std::array<char, 4>{'\x7f', 'E', 'L', 'F'};
+    return in.read(magic.data(), magic.size()) &&
+           magic == std::array<char, 4>{'\x7f', 'E', 'L', 'F'};
 }
 
 /// "; 3 native script(s) carried, …" when the module has native scripts, else "".
@@ -44,15 +45,15 @@ double millisecondsSince(Clock::time_point start) {
 
 ModuleReloader::ModuleReloader(std::unique_ptr<GameModuleHost> first, ScriptHost& host,
                                ModuleReloaderOptions options, std::function<void()> reloadScripts)
-    : host_(host), options_(std::move(options)), reloadScripts_(std::move(reloadScripts)),
-      current_{std::move(first), 1} {
+    : host_(host), options_(std::move(options)),
+      reloadScripts_(std::move(reloadScripts)), current_{std::move(first), 1} {
     loaded_ = stampOf(current_.module->path());
 }
 
 ModuleReloader::~ModuleReloader() = default;
 
 Result<fs::path> ModuleReloader::privateCopy(const fs::path& library, const fs::path& copies,
-                                            std::uint32_t build) {
+                                             std::uint32_t build) {
     std::error_code ec;
     fs::create_directories(copies, ec);
     const fs::path copy = copies / fmt::format("{}.{}{}", library.stem().string(), build,
@@ -69,10 +70,9 @@ std::optional<ModuleReloader::FileStamp> ModuleReloader::stampOf(const fs::path&
     struct stat info {};
     if (::stat(file.c_str(), &info) != 0)
         return std::nullopt;
-    return FileStamp{static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 +
-                         info.st_mtim.tv_nsec,
-                     static_cast<std::uintmax_t>(info.st_size),
-                     static_cast<std::uintmax_t>(info.st_ino)};
+    return FileStamp{
+        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
+        static_cast<std::uintmax_t>(info.st_size), static_cast<std::uintmax_t>(info.st_ino)};
 }
 
 std::optional<ModuleReloadReport> ModuleReloader::update(std::int64_t frame) {
@@ -165,7 +165,7 @@ ModuleReloadReport ModuleReloader::swapIn(std::int64_t frame) {
         "module {} {} build {} swapped in ({}{}); reloading the scripts so their internal calls "
         "bind to it",
         current_.module->name(), current_.module->version(), generation,
-        report.stateCarried           ? "its state handed over"
+        report.stateCarried                ? "its state handed over"
         : !current_.module->carriesState() ? "it starts fresh: it has no SCRIPTHOST_GAME_STATE"
         : !previous_.module->crashed().empty()
             ? "it starts fresh: the previous build had crashed"

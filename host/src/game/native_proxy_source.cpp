@@ -22,22 +22,22 @@ bool isIdentifier(std::string_view s) {
 // C# keywords a member could collide with (the generator does not escape with @: a native
 // name that needs it would surprise C# users anyway).
 constexpr std::array<std::string_view, 77> kKeywords{
-    "abstract", "as",       "base",      "bool",      "break",     "byte",     "case",
-    "catch",    "char",     "checked",   "class",     "const",     "continue", "decimal",
-    "default",  "delegate", "do",        "double",    "else",      "enum",     "event",
-    "explicit", "extern",   "false",     "finally",   "fixed",     "float",    "for",
-    "foreach",  "goto",     "if",        "implicit",  "in",        "int",      "interface",
-    "internal", "is",       "lock",      "long",      "namespace", "new",      "null",
-    "object",   "operator", "out",       "override",  "params",    "private",  "protected",
-    "public",   "readonly", "ref",       "return",    "sbyte",     "sealed",   "short",
-    "sizeof",   "stackalloc", "static",  "string",    "struct",    "switch",   "this",
-    "throw",    "true",     "try",       "typeof",    "uint",      "ulong",    "unchecked",
-    "unsafe",   "ushort",   "using",     "virtual",   "void",      "volatile", "while"};
+    "abstract", "as",         "base",    "bool",     "break",     "byte",     "case",
+    "catch",    "char",       "checked", "class",    "const",     "continue", "decimal",
+    "default",  "delegate",   "do",      "double",   "else",      "enum",     "event",
+    "explicit", "extern",     "false",   "finally",  "fixed",     "float",    "for",
+    "foreach",  "goto",       "if",      "implicit", "in",        "int",      "interface",
+    "internal", "is",         "lock",    "long",     "namespace", "new",      "null",
+    "object",   "operator",   "out",     "override", "params",    "private",  "protected",
+    "public",   "readonly",   "ref",     "return",   "sbyte",     "sealed",   "short",
+    "sizeof",   "stackalloc", "static",  "string",   "struct",    "switch",   "this",
+    "throw",    "true",       "try",     "typeof",   "uint",      "ulong",    "unchecked",
+    "unsafe",   "ushort",     "using",   "virtual",  "void",      "volatile", "while"};
 
 // Members every proxy has already (UObject, UComponent, UNativeScript).
-constexpr std::array<std::string_view, 10> kTaken{
-    "nativeId", "isAlive", "Destroy", "ToString", "gameObject", "transform",
-    "EntityOf", "IdOf",    "GetType", "Equals"};
+constexpr std::array<std::string_view, 10> kTaken{"nativeId",   "isAlive",   "Destroy",  "ToString",
+                                                  "gameObject", "transform", "EntityOf", "IdOf",
+                                                  "GetType",    "Equals"};
 
 Result<void> checkMemberName(std::string_view cls, std::string_view what, std::string_view name) {
     if (!isIdentifier(name))
@@ -147,8 +147,9 @@ void appendProperty(std::string& out, const game::NativeFieldInfo& f, std::size_
         out += fmt::format("            get {{ {} v; Internal_Get{}(nativeId, {}, \"{}\", out v); "
                            "return v; }}\n",
                            type, acc, index, f.name);
-        out += fmt::format("            set {{ Internal_Set{}(nativeId, {}, \"{}\", ref value); }}\n",
-                           acc, index, f.name);
+        out +=
+            fmt::format("            set {{ Internal_Set{}(nativeId, {}, \"{}\", ref value); }}\n",
+                        acc, index, f.name);
     } else if (f.type == NativeFieldType::Entity) {
         out += fmt::format("            get {{ return EntityOf(Internal_GetEntity(nativeId, {}, "
                            "\"{}\")); }}\n",
@@ -174,10 +175,11 @@ void appendMethod(std::string& out, const game::NativeMethodInfo& m, bool overri
     }
     const std::string declared = parameters.empty() ? "" : parameters.substr(2);
     out += fmt::format("        /// <summary>The native method <c>{}</c>.</summary>\n", m.name);
-    out += fmt::format("        public {}{} {}({})\n        {{\n            {}Internal_{}(nativeId{});\n"
-                       "        }}\n",
-                       overrides ? "override " : "", result, m.name, declared,
-                       m.result ? "return " : "", m.name, arguments);
+    out += fmt::format(
+        "        public {}{} {}({})\n        {{\n            {}Internal_{}(nativeId{});\n"
+        "        }}\n",
+        overrides ? "override " : "", result, m.name, declared, m.result ? "return " : "", m.name,
+        arguments);
     out += "        [MethodImpl(MethodImplOptions.InternalCall)]\n";
     out += fmt::format("        static extern {} Internal_{}(ulong self{});\n", result, m.name,
                        parameters);
@@ -211,7 +213,8 @@ Result<void> checkNativeClassMembers(const game::NativeScriptClassInfo& cls) {
         if (auto ok = checkMemberName(cls.name, what, name); !ok)
             return ok;
         if (name == shortName)
-            return fail(fmt::format("{}: {} \"{}\" has the class's own name", cls.name, what, name));
+            return fail(
+                fmt::format("{}: {} \"{}\" has the class's own name", cls.name, what, name));
         if (std::find(seen.begin(), seen.end(), name) != seen.end())
             return fail(fmt::format("{}: two members are named \"{}\"", cls.name, name));
         seen.push_back(name);

@@ -95,51 +95,42 @@ FieldAccess requireField(std::uint64_t packed, std::int32_t index, MonoString* n
     return {all, slot, object, cls, *field};
 }
 
+/// Raises the managed exception for a call into a native script that did not end well.
+void raiseIfFailed(const NativeScripts::CallOutcome& outcome, const std::string& crashed) {
+    if (outcome.crashed)
+        throw ScriptError(ManagedError::InvalidOperation, crashed);
+    if (!outcome.error.empty())
+        throw ScriptError(ManagedError::InvalidOperation, outcome.error);
+}
+
 template <class T>
 T readField(const char* call, std::uint64_t id, std::int32_t index, MonoString* name) {
     return guarded(call, [&]() -> T {
         FieldAccess a = requireField(id, index, name, game::nativeFieldTypeOf<T>());
         NativeValue value;
-        std::string error;
-        const bool ran = a.natives.runGuarded(
-            [&] { return fmt::format("native script {} {} reading {}", a.cls.name, a.slot.toString(),
-                        a.field.name); },
-            [&] {
-                try {
-                    value = a.field.get(a.object);
-                } catch (const std::exception& e) {
-                    error = e.what();
-                }
-            });
-        if (!ran)
-            throw ScriptError(ManagedError::InvalidOperation, "the native script crashed");
-        if (!error.empty())
-            throw ScriptError(ManagedError::InvalidOperation, error);
+        raiseIfFailed(a.natives.call(
+                          [&] {
+                              return fmt::format("native script {} {} reading {}", a.cls.name,
+                                                 a.slot.toString(), a.field.name);
+                          },
+                          [&] { value = a.field.get(a.object); }),
+                      "the native script crashed");
         return std::get<T>(std::move(value));
     });
 }
 
 template <class T>
-void writeField(const char* call, std::uint64_t id, std::int32_t index, MonoString* name,
-                T value) {
+void writeField(const char* call, std::uint64_t id, std::int32_t index, MonoString* name, T value) {
     guarded(call, [&] {
         FieldAccess a = requireField(id, index, name, game::nativeFieldTypeOf<T>());
-        std::string error;
         const NativeValue v(std::in_place_type<T>, std::move(value));
-        const bool ran = a.natives.runGuarded(
-            [&] { return fmt::format("native script {} {} writing {}", a.cls.name, a.slot.toString(),
-                        a.field.name); },
-            [&] {
-                try {
-                    a.field.set(a.object, v);
-                } catch (const std::exception& e) {
-                    error = e.what();
-                }
-            });
-        if (!ran)
-            throw ScriptError(ManagedError::InvalidOperation, "the native script crashed");
-        if (!error.empty())
-            throw ScriptError(ManagedError::InvalidOperation, error);
+        raiseIfFailed(a.natives.call(
+                          [&] {
+                              return fmt::format("native script {} {} writing {}", a.cls.name,
+                                                 a.slot.toString(), a.field.name);
+                          },
+                          [&] { a.field.set(a.object, v); }),
+                      "the native script crashed");
     });
 }
 
@@ -186,9 +177,8 @@ MonoString* getString(std::uint64_t id, std::int32_t f, MonoString* n) {
 }
 void setString(std::uint64_t id, std::int32_t f, MonoString* n, MonoString* v) {
     if (v == nullptr) {
-        guarded("UNativeScript field", [] {
-            throw ScriptError(ManagedError::ArgumentNull, "value");
-        });
+        guarded("UNativeScript field",
+                [] { throw ScriptError(ManagedError::ArgumentNull, "value"); });
         return;
     }
     writeField<std::string>("UNativeScript field", id, f, n, mono::toUtf8(v));
@@ -280,23 +270,17 @@ bool invokeNative(std::uint64_t self, const void* tag, const char* method,
             }
             body = m->body;
         }
-        std::string error;
-        const bool ran = all.runGuarded(
-            [&] { return fmt::format("native script {} {} {}", cls.name, slot.toString(), method); }, [&] {
-                try {
-                    body(object, frame);
-                } catch (const std::exception& e) {
-                    error = e.what();
-                } catch (...) {
-                    error = "unknown exception";
-                }
-            });
-        if (!ran)
+        const NativeScripts::CallOutcome ran = all.call(
+            [&] {
+                return fmt::format("native script {} {} {}", cls.name, slot.toString(), method);
+            },
+            [&] { body(object, frame); });
+        if (ran.crashed)
             throw ScriptError(ManagedError::InvalidOperation,
                               fmt::format("{}.{} crashed: {}", cls.name, method, all.crashed()));
-        if (!error.empty())
+        if (!ran.error.empty())
             throw ScriptError(ManagedError::InvalidOperation,
-                              fmt::format("{}.{} threw: {}", cls.name, method, error));
+                              fmt::format("{}.{} threw: {}", cls.name, method, ran.error));
         ok = true;
     });
     return ok;

@@ -17,7 +17,7 @@ namespace scripthost::mono {
 /// What carrying needs of one generation.
 struct CarrySide {
     MonoDomain* domain = nullptr;
-    MonoImage* scriptCore = nullptr; ///< where UEngine.Internal.CoroutineCarry lives
+    MonoImage* scriptCore = nullptr;         ///< where UEngine.Internal.CoroutineCarry lives
     ManagedDispatcher* dispatcher = nullptr; ///< Export runs through it (ScriptRuntime.Call)
     MarshalContext marshal;
     const TypeClasses* types = nullptr;

@@ -87,9 +87,8 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
         return true;
     if (m.warmStep < kBackgroundSteps) {
         if (!m.backgroundWarm.valid()) {
-            m.backgroundWarm =
-                mono::runtimeState().warmUpWorker.submit(
-                    std::packaged_task<void()>([&m] { warmInBackground(m); }));
+            m.backgroundWarm = mono::runtimeState().warmUpWorker.submit(
+                std::packaged_task<void()>([&m] { warmInBackground(m); }));
         }
         // With no limit (runToEnd) it is waited for; otherwise the main thread goes on and
         // looks again next time (waitForBackgroundWarm sleeps in the loop's idle time).

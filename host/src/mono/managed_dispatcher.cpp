@@ -46,8 +46,7 @@ Result<void> ManagedDispatcher::detach(ObjectId script) {
 }
 
 Result<void> ManagedDispatcher::setEnabled(ObjectId script, bool enabled) {
-    return ignoreResult(
-        call(Op::SetEnabled, "", {.a = script.packed(), .i = enabled ? 1 : 0}));
+    return ignoreResult(call(Op::SetEnabled, "", {.a = script.packed(), .i = enabled ? 1 : 0}));
 }
 
 Result<void> ManagedDispatcher::runUpdate(float deltaTime, double time, std::int64_t frame) {
@@ -117,7 +116,9 @@ Result<std::string> ManagedDispatcher::describe(const char* method, const char* 
     return toUtf8(reinterpret_cast<MonoString*>(*text));
 }
 
-void ManagedDispatcher::makeThunk(std::size_t /*index*/) { (void)call_.get(); }
+void ManagedDispatcher::makeThunk(std::size_t /*index*/) {
+    (void)call_.get();
+}
 
 void ManagedDispatcher::compileLoops() {
     for (const char* name :

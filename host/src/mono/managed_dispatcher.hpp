@@ -115,8 +115,8 @@ private:
     [[nodiscard]] Result<MonoObject*> call(Op op, const Failure& failure, const Args& args,
                                            std::uint64_t* result = nullptr) {
         std::uint64_t ignored = 0;
-        return callChecked(domain_, call_, failure, static_cast<std::int32_t>(op), args.arg,
-                           args.a, args.b, args.i, args.j, args.f, args.d,
+        return callChecked(domain_, call_, failure, static_cast<std::int32_t>(op), args.arg, args.a,
+                           args.b, args.i, args.j, args.f, args.d,
                            result != nullptr ? result : &ignored);
     }
     /// Runs ScriptRuntime's static string method `method` (no arguments).

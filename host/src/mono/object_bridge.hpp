@@ -24,7 +24,7 @@ struct ProxyClasses {
     MonoClass* component = nullptr;                             ///< UEngine.UComponent
     MonoClassField* entityId = nullptr;                         ///< UComponent.m_EntityId
     std::unordered_map<std::string, MonoClass*> componentKinds; ///< "Camera" → UCameraComponent
-    MonoClass* nativeScript = nullptr; ///< UEngine.UNativeScript
+    MonoClass* nativeScript = nullptr;                          ///< UEngine.UNativeScript
     /// "Demo.NativeSpinner" → its generated proxy class
     std::unordered_map<std::string, MonoClass*> nativeScripts;
 };

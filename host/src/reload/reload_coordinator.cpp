@@ -60,8 +60,7 @@ private:
             return 3ms;
         }
     }
-    std::array<std::vector<Clock::duration>, static_cast<std::size_t>(ReloadStage::Done) + 1>
-        runs_;
+    std::array<std::vector<Clock::duration>, static_cast<std::size_t>(ReloadStage::Done) + 1> runs_;
 };
 
 struct ReloadCoordinator::Impl {

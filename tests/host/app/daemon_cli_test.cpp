@@ -541,7 +541,7 @@ TEST_CASE("daemon: a game module that crashes is named in status, and the host k
                   crash);
     // Still ticking after the crash.
     const std::int64_t frame = after["frame"];
-    CHECK(waitUntil([&] { return callOk(client, "status")["frame"].get<std::int64_t>() > frame + 5; },
-                    30s));
+    CHECK(waitUntil(
+        [&] { return callOk(client, "status")["frame"].get<std::int64_t>() > frame + 5; }, 30s));
     stopHost(client, host);
 }

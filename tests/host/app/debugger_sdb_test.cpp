@@ -6,10 +6,9 @@
 
 #include "control/control_client.hpp"
 #include "host_process.hpp"
-
-#include <arpa/inet.h>
 #include "tmux_session.hpp"
 
+#include <arpa/inet.h>
 #include <boost/process.hpp>
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -132,8 +131,7 @@ TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while 
     const std::string sdb = "TERM=xterm sdb -n 'bp add at " + probe.string() + " " +
                             std::to_string(firstLine) + "' 'listen 127.0.0.1 " +
                             std::to_string(port) + "'";
-    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "200", "-y", "50", sdb}) ==
-            0);
+    REQUIRE(tmux.run({"new-session", "-d", "-s", tmux.session, "-x", "200", "-y", "50", sdb}) == 0);
     // sdb prints "Listening on" before it listens.
     REQUIRE_MESSAGE(waitUntil([&] { return listening(port); }, 60s), tmux.screen(true));
 
@@ -144,9 +142,9 @@ TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while 
                       "--watchdog-grace-ms", "200"});
     const std::string firstHit =
         "Hit breakpoint at '" + probe.string() + ":" + std::to_string(firstLine) + "'";
-    REQUIRE_MESSAGE(waitUntil([&] { return tmux.screen(true).find(firstHit) != std::string::npos; },
-                              90s),
-                    std::string(tmux.screen(true) + "\n--- host ---\n" + host.output()));
+    REQUIRE_MESSAGE(
+        waitUntil([&] { return tmux.screen(true).find(firstHit) != std::string::npos; }, 90s),
+        std::string(tmux.screen(true) + "\n--- host ---\n" + host.output()));
 
     // The locals: `seen` is twice the counter the same frame incremented.
     const std::optional<long> counter = printInSdb(tmux, "this.counter");
@@ -188,11 +186,9 @@ TEST_CASE("debugger: sdb breaks in Update with its locals, status answers while 
     tmux.type("continue");
     const auto generation = [&] {
         auto reply = client->call("status", json::object(), 5000ms);
-        return reply && reply->value("ok", false) ? (*reply)["result"].value("generation", 0)
-                                                  : 0;
+        return reply && reply->value("ok", false) ? (*reply)["result"].value("generation", 0) : 0;
     };
-    CHECK(host.output().find("watchdog: paused while a debugger is attached") !=
-          std::string::npos);
+    CHECK(host.output().find("watchdog: paused while a debugger is attached") != std::string::npos);
 
     // One reload: generation 2 swaps in, generation 1 is unloaded (sdb forgets its types and
     // re-pends the breakpoint), then the debugger rebind loads the same code again as

@@ -41,7 +41,8 @@ SCRIPTHOST_GAME_MODULE(registry, info) {
     registry.addSystem("count", scripthost::game::SystemPhase::BeforeScripts,
         [](scripthost::game::GameWorld&, const scripthost::game::FrameTime&) {
             ++frames;
-            )" + crash + R"(
+            )" +
+           crash + R"(
         });
     return {};
 }
@@ -95,20 +96,20 @@ TEST_CASE("module reload: a rebuilt module runs its new code with its state and 
     buildModule(dir.path(), library, moduleSource(1));
     writeFile(dir.path() / "scripts" / "Reader.cs", kReader);
     const fs::path socket = dir.path() / "control.sock";
-    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(),
-                      "--game", library.string(), "--control", socket.string()});
+    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(), "--game",
+                      library.string(), "--control", socket.string()});
     auto client = connectTo(socket, host);
 
-    REQUIRE_MESSAGE(waitUntil([&] { return field(client, "value") == 1 &&
-                                           field(client, "moduleFrames") > 10; },
-                              60s),
-                    host.output());
+    REQUIRE_MESSAGE(
+        waitUntil([&] { return field(client, "value") == 1 && field(client, "moduleFrames") > 10; },
+                  60s),
+        host.output());
     json status = callOk(client, "status");
     CHECK(status["gameModuleGeneration"] == 1);
     CHECK(status["lastModuleReload"].is_null());
     const int scriptGeneration = status["generation"];
-    callOk(client, "set", {{"entity", "Reader"}, {"script", "Reader"}, {"field", "kept"},
-                           {"value", 42}});
+    callOk(client, "set",
+           {{"entity", "Reader"}, {"script", "Reader"}, {"field", "kept"}, {"value", 42}});
 
     // A changed constant: the new build's internal call answers, after the scripts reloaded.
     const int framesBefore = field(client, "moduleFrames");
@@ -134,8 +135,9 @@ TEST_CASE("module reload: a rebuilt module runs its new code with its state and 
     CHECK(waitUntil([&] { return field(client, "moduleFrames") > framesAfterRefusal; }, 30s));
 
     // A build whose system dereferences null on its first frame: build 2 comes back.
-    buildModule(dir.path(), library,
-                moduleSource(3, "int* volatile nowhere = nullptr; *(volatile int*)nowhere = frames;"));
+    buildModule(
+        dir.path(), library,
+        moduleSource(3, "int* volatile nowhere = nullptr; *(volatile int*)nowhere = frames;"));
     status = waitForModuleReload(client, host, "rolled back");
     CHECK(status["gameModuleGeneration"] == 2);
     CHECK(status["gameModuleCrash"].is_null());
@@ -144,9 +146,12 @@ TEST_CASE("module reload: a rebuilt module runs its new code with its state and 
                   status.dump());
     // Build 2's code runs again: its system counts and the scripts read its constant.
     const int framesAfterRollback = field(client, "moduleFrames");
-    CHECK(waitUntil([&] { return field(client, "value") == 2 &&
-                                 field(client, "moduleFrames") > framesAfterRollback + 5; },
-                    60s));
+    CHECK(waitUntil(
+        [&] {
+            return field(client, "value") == 2 &&
+                   field(client, "moduleFrames") > framesAfterRollback + 5;
+        },
+        60s));
     CHECK(field(client, "kept") == 42);
 
     // A build copied over the library in place (as `cp` does, unlike ld): the running build
@@ -173,9 +178,9 @@ TEST_CASE("module build: --game-build runs the build when a module source is sav
                                 SCRIPTHOST_SOURCE_DIR + "/host/include " +
                                 (sources / "probe.cpp").string() + " -o " + library.string();
     const fs::path socket = dir.path() / "control.sock";
-    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(),
-                      "--game", library.string(), "--game-build", command, "--game-sources",
-                      sources.string(), "--control", socket.string()});
+    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(), "--game",
+                      library.string(), "--game-build", command, "--game-sources", sources.string(),
+                      "--control", socket.string()});
     auto client = connectTo(socket, host);
     REQUIRE_MESSAGE(waitUntil([&] { return field(client, "value") == 1; }, 60s), host.output());
     CHECK(callOk(client, "status")["moduleBuild"]["last"].is_null());

@@ -37,8 +37,10 @@ struct Counter : scripthost::game::NativeScript {
 }
 
 SCRIPTHOST_GAME_MODULE(registry, info) {
-    info = {"probe", ")" + std::to_string(factor) + R"("};
-    if ()" + (withClass ? "true" : "false") + R"()
+    info = {"probe", ")" +
+           std::to_string(factor) + R"("};
+    if ()" +
+           (withClass ? "true" : "false") + R"()
         registry.registerScript(scripthost::game::NativeScriptClass<Counter>("Probe.Counter", "counts frames")
                                     .field("speed", &Counter::speed)
                                     .field("ticks", &Counter::ticks)
@@ -134,8 +136,8 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     buildModule(dir.path(), library, moduleSource(1));
     writeFile(dir.path() / "scripts" / "User.cs", userSource(1));
     const fs::path socket = dir.path() / "control.sock";
-    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(),
-                      "--game", library.string(), "--control", socket.string()});
+    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(), "--game",
+                      library.string(), "--control", socket.string()});
     auto client = connectTo(socket, host);
 
     // The C# script added it, wrote two fields and reads them back through the proxy.
@@ -150,8 +152,8 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
     CHECK(nativeField(client, "speed") == 2.5);
     CHECK(nativeField(client, "label") == "start");
     CHECK(nativeField(client, "ticks").get<int>() > 5);
-    callOk(client, "set", {{"entity", "User"}, {"script", "Probe.Counter"}, {"field", "speed"},
-                           {"value", 4}});
+    callOk(client, "set",
+           {{"entity", "User"}, {"script", "Probe.Counter"}, {"field", "speed"}, {"value", 4}});
     REQUIRE(waitUntil([&] { return userField(client, "speedSeen") == 4.0; }, 30s));
     callOk(client, "set",
            {{"entity", "User"}, {"script", "User"}, {"field", "renameTo"}, {"value", 7}});
@@ -297,21 +299,21 @@ TEST_CASE("native scripts: a C++ class implements a C# abstract class - a crash 
     buildModule(dir.path(), library, kShapesModule);
     writeFile(dir.path() / "scripts" / "ShapeUser.cs", kShapeUser);
     const fs::path socket = dir.path() / "control.sock";
-    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(),
-                      "--game", library.string(), "--control", socket.string()});
+    HostProcess host({"run", "--headless", "--scripts", (dir.path() / "scripts").string(), "--game",
+                      library.string(), "--control", socket.string()});
     auto client = connectTo(socket, host);
     auto user = [&](const std::string& name) {
         return fieldValue(client, "ShapeUser", "ShapeUser", name);
     };
     REQUIRE_MESSAGE(waitUntil([&] { return user("area") == 9.0; }, 60s), host.output());
     CHECK(user("shapeType") == "Probe.Square");
-    callOk(client, "set", {{"entity", "ShapeUser"}, {"script", "Square"}, {"field", "side"},
-                           {"value", 4}});
+    callOk(client, "set",
+           {{"entity", "ShapeUser"}, {"script", "Square"}, {"field", "side"}, {"value", 4}});
     REQUIRE(waitUntil([&] { return user("area") == 16.0; }, 30s));
 
     // The crasher's update dereferences null once armed: caught, reported, module off.
-    callOk(client, "set", {{"entity", "ShapeUser"}, {"script", "Crasher"}, {"field", "armed"},
-                           {"value", true}});
+    callOk(client, "set",
+           {{"entity", "ShapeUser"}, {"script", "Crasher"}, {"field", "armed"}, {"value", true}});
     json status;
     REQUIRE_MESSAGE(waitUntil(
                         [&] {
