@@ -361,7 +361,7 @@ TEST_CASE("scriptctl: watch --json prints events until interrupted, then exits 0
         server->subscribe(r.client, r.body["topics"].get<std::vector<std::string>>());
         server->replyOk(r.client, r.id, {{"topics", r.body["topics"]}});
     });
-    CHECK(request.body["topics"] == json{"reload", "diagnostics", "module", "log"});
+    CHECK(request.body["topics"] == json{"reload", "diagnostics", "module", "moduleBuild", "log"});
     server->publish("reload", {{"sequence", 1}, {"success", true}});
     server->publish("log", {{"level", "info"}, {"message", "hello"}, {"time", 0}});
     REQUIRE(waitUntil([&] { return ctl.out().find("hello") != std::string::npos; }));
@@ -405,6 +405,33 @@ TEST_CASE("scriptctl: watch prints each build's diagnostics as lines VS Code's $
     CHECK(match[3] == "error");
     CHECK(match[4] == "CS1525");
     CHECK(match[5] == "Unexpected symbol `}'");
+}
+
+TEST_CASE("scriptctl: watch prints each module build: ok with its time - failed with its exit "
+          "code and the end of its output") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    ScriptctlProcess ctl({"--control", server->path().string(), "watch"});
+    answerOne(*server, "subscribe", [&](const Request& r) {
+        server->subscribe(r.client, r.body["topics"].get<std::vector<std::string>>());
+        server->replyOk(r.client, r.id, {{"topics", r.body["topics"]}});
+    });
+    server->publish("moduleBuild", {{"success", true},
+                                    {"exitCode", 0},
+                                    {"milliseconds", 812.4},
+                                    {"trigger", {"spinner.cpp"}},
+                                    {"outputTail", "[100%] Built target demo_game\n"}});
+    server->publish("moduleBuild", {{"success", false},
+                                    {"exitCode", 2},
+                                    {"milliseconds", 400.0},
+                                    {"trigger", {"spinner.cpp"}},
+                                    {"outputTail", "spinner.cpp:3:1: error: expected ';'\n"}});
+    REQUIRE(waitUntil([&] { return ctl.out().find("expected ';'") != std::string::npos; }));
+    ctl.signal(SIGINT);
+    CHECK(ctl.wait() == 0);
+    CHECK(ctl.out() == "module build ok in 812 ms\n"
+                       "module build failed (exit code 2) in 400 ms\n"
+                       "spinner.cpp:3:1: error: expected ';'\n");
 }
 
 TEST_CASE("scriptctl: watch exits 3 when the host goes away") {

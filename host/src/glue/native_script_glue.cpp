@@ -5,6 +5,8 @@
 #include "glue/internal_call_groups.hpp"
 #include "host/native_scripts.hpp"
 #include "mono/mono_text.hpp"
+#include "mono/object_bridge.hpp"
+#include "mono/runtime_state.hpp"
 
 #include <fmt/format.h>
 #include <mono/metadata/appdomain.h>
@@ -202,11 +204,16 @@ void setEntity(std::uint64_t id, std::int32_t f, MonoString* n, std::uint64_t v)
     writeField<ObjectId>("UNativeScript field", id, f, n, ObjectId::unpack(v));
 }
 
-/// The native scripts of an entity, in the order added.
+/// The native scripts of an entity whose class has a proxy in this generation, in the order
+/// added. (Right after a module reload adds a class, the scripts are still being rebuilt with
+/// its proxy: until then GetComponent does not see its scripts.)
 std::vector<ObjectId> nativeScriptsOf(const Entity& entity) {
+    const mono::ObjectBridge* bridge = mono::runtimeState().domains.bridgeOf(mono_domain_get());
     std::vector<ObjectId> found;
     for (ObjectId s : entity.scripts) {
-        if (const ScriptSlot* slot = context().world->script(s); slot != nullptr && slot->native)
+        const ScriptSlot* slot = context().world->script(s);
+        if (slot != nullptr && slot->native && bridge != nullptr &&
+            bridge->classes().nativeScripts.contains(slot->className))
             found.push_back(s);
     }
     return found;
