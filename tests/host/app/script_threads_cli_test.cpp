@@ -3,6 +3,7 @@
 // mcs, a script edited while the host runs.
 #include "host_process.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 namespace fs = std::filesystem;
@@ -75,12 +76,29 @@ TEST_CASE("scripthost run: threads generation 1 started are stopped when a reloa
         host.waitForOutput("generation 1 unloaded; stopped 5 thread(s) it started", 30s),
         host.output());
     const std::string out = host.output();
-    // The report names them (in the order they started), and so does the unloader's line.
-    CHECK_MESSAGE(out.find("stopping 5 thread(s) generation 1 started: poller, Worker.Run, "
-                           "background, spinner, waiter") != std::string::npos,
-                  out);
-    CHECK(out.find("stopped 5 thread(s) it started: poller, Worker.Run, background, spinner, "
-                   "waiter") != std::string::npos);
+    // The report names them, and so does the unloader's line: in the order each thread
+    // registered itself (on its own thread, so under load not always the order of creation).
+    auto namesAfter = [&](const std::string& prefix) {
+        const std::size_t at = out.find(prefix);
+        if (at == std::string::npos)
+            return std::vector<std::string>{};
+        const std::size_t start = at + prefix.size();
+        std::string list = out.substr(start, out.find('\n', start) - start);
+        std::vector<std::string> names;
+        for (std::size_t from = 0;;) {
+            const std::size_t comma = list.find(", ", from);
+            names.push_back(list.substr(from, comma - from));
+            if (comma == std::string::npos)
+                break;
+            from = comma + 2;
+        }
+        std::sort(names.begin(), names.end());
+        return names;
+    };
+    const std::vector<std::string> started{"Worker.Run", "background", "poller", "spinner",
+                                           "waiter"};
+    CHECK_MESSAGE(namesAfter("stopping 5 thread(s) generation 1 started: ") == started, out);
+    CHECK_MESSAGE(namesAfter("stopped 5 thread(s) it started: ") == started, out);
     // Each thread really ended: its finally block ran.
     for (const char* ended : {"poller ended", "Worker.Run ended gen1", "background ended",
                               "spinner ended", "waiter ended"})
