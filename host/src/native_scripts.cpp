@@ -132,6 +132,21 @@ Value fromNativeValue(const NativeValue& value) {
         value);
 }
 
+namespace {
+
+/// The C# message a native one stands for in failure reports.
+ScriptPhase phaseOf(std::string_view message) {
+    if (message == "update")
+        return ScriptPhase::Update;
+    if (message == "fixedUpdate")
+        return ScriptPhase::FixedUpdate;
+    if (message == "destroy")
+        return ScriptPhase::Destroy;
+    return ScriptPhase::Initialize; // initialize, afterReload
+}
+
+} // namespace
+
 NativeScripts::~NativeScripts() {
     // The host removes every script (running destroy) before it goes; what is left here
     // belongs to code that may be gone: let it go without running it.
@@ -254,15 +269,29 @@ bool NativeScripts::message(ObjectId slot, Instance& instance, const char* name,
             return fmt::format("native script {} {} {}", instance.cls->name, slot.toString(), name);
         },
         [&] { call(*instance.object); });
-    if (ran.crashed)
-        return false;
-    if (const std::string& error = ran.error; !error.empty()) {
+    if (ran.ok())
+        return true;
+    // Counted like a C# script's failure (status, smoke mode), already switched off.
+    ScriptFailure failure;
+    failure.script = slot;
+    failure.className = instance.cls->name;
+    failure.phase = phaseOf(name);
+    failure.disabled = true;
+    if (ran.crashed) {
+        failure.exceptionType = "native crash";
+        failure.message = crash_;
+    } else {
         instance.switchedOff = true;
+        failure.exceptionType = "C++ exception";
+        failure.message = ran.error;
         spdlog::error("native script {} {}: {} threw and the script is switched off: {}",
-                      instance.cls->name, slot.toString(), name, error);
-        return false;
+                      instance.cls->name, slot.toString(), name, ran.error);
     }
-    return true;
+    failure.text = fmt::format("{} {}.{}: {}", failure.exceptionType, instance.cls->name, name,
+                               failure.message);
+    if (onFailure)
+        onFailure(failure);
+    return false;
 }
 
 Result<void> NativeScripts::initialize(ObjectId slot) {

@@ -45,6 +45,10 @@ ScriptHost::ScriptHost(ScriptHostOptions options, AssemblyFile scriptCore)
     context_.failures = &failures_;
     context_.engine = this;
     context_.natives = &natives_;
+    natives_.onFailure = [this](const ScriptFailure& failure) {
+        if (context_.onFailure)
+            context_.onFailure(failure);
+    };
     context_.onFailure = [this](const ScriptFailure& failure) {
         ++failureCount_;
         if (recentFailures_.size() == kRecentFailures) {

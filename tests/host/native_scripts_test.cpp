@@ -133,6 +133,8 @@ TEST_CASE("NativeScripts: an exception switches that script off and a crash swit
     std::string reported;
     natives.setClasses(moverClass(), world,
                        [&](const std::string& what, const NativeFault&) { reported = what; });
+    std::vector<ScriptFailure> failures;
+    natives.onFailure = [&](const ScriptFailure& f) { failures.push_back(f); };
     const ObjectId a{1, 2}, b{2, 2};
     REQUIRE(natives.create(a, OneEntityWorld::kEntity, "Test.Mover"));
     REQUIRE(natives.create(b, OneEntityWorld::kEntity, "Test.Mover"));
@@ -142,9 +144,21 @@ TEST_CASE("NativeScripts: an exception switches that script off and a crash swit
     CHECK(std::get<std::int64_t>(*natives.getField(a, "steps")) == 0); // switched off
     CHECK(std::get<std::int64_t>(*natives.getField(b, "steps")) == 2); // goes on
     CHECK(natives.crashed().empty());
+    // Reported once, as a C# script's failure would be.
+    REQUIRE(failures.size() == 1);
+    CHECK(failures[0].script == a);
+    CHECK(failures[0].className == "Test.Mover");
+    CHECK(failures[0].phase == ScriptPhase::Update);
+    CHECK(failures[0].exceptionType == "C++ exception");
+    CHECK(failures[0].message == "bad step");
+    CHECK(failures[0].disabled);
 
     REQUIRE(natives.setField(b, "crashInUpdate", Value(true)));
     natives.update(0.1f);
+    REQUIRE(failures.size() == 2);
+    CHECK(failures[1].script == b);
+    CHECK(failures[1].exceptionType == "native crash");
+    CHECK(failures[1].message.find("SIGSEGV") != std::string::npos);
     CHECK(reported.find("Test.Mover") != std::string::npos);
     CHECK(reported.find("update") != std::string::npos);
     CHECK(natives.crashed().find("SIGSEGV") != std::string::npos);

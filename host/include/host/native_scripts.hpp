@@ -7,6 +7,7 @@
 #include "host/native_script.hpp"
 #include "host/object_id.hpp"
 #include "host/script_class_info.hpp"
+#include "host/script_context.hpp"
 #include "host/snapshot.hpp"
 #include "host/value.hpp"
 
@@ -142,6 +143,10 @@ public:
         });
         return outcome;
     }
+
+    /// Told of every message that threw or crashed (the script is switched off already), as a
+    /// C# script's failure would be: ScriptHost counts them with the C# scripts' failures.
+    std::function<void(const ScriptFailure&)> onFailure;
 
     /// The bridge module thunks call (game::NativeCallBridge::invoke).
     [[nodiscard]] static game::NativeCallBridge callBridge() noexcept;

@@ -325,6 +325,8 @@ TEST_CASE("native scripts: a C++ class implements a C# abstract class - a crash 
     const std::string crash = status["gameModuleCrash"];
     CHECK_MESSAGE(crash.find("native script Probe.Crasher") != std::string::npos, crash);
     CHECK_MESSAGE(crash.find("SIGSEGV") != std::string::npos, crash);
+    // Counted with the scripts' failures (status, smoke mode), as a C# script's would be.
+    CHECK(status["failures"].get<int>() >= 1);
     // The C# script goes on; its proxy calls now raise instead of running switched-off code.
     const int framesAtCrash = user("frames").get<int>();
     REQUIRE(waitUntil([&] { return user("frames").get<int>() > framesAtCrash + 10; }, 30s));
