@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <limits>
+#include <optional>
 #include <spdlog/spdlog.h>
+#include <utility>
 
 namespace scripthost {
 
@@ -62,60 +64,40 @@ FieldType fieldTypeOf(NativeFieldType type) {
     return t;
 }
 
-Result<NativeValue> toNativeValue(const Value& value, NativeFieldType type) {
-    auto wrong = [&] {
-        return fail(
-            fmt::format("{} is not a {} value", describe(value), fieldTypeOf(type).typeName));
-    };
-    switch (type) {
-    case NativeFieldType::Bool:
-        if (const bool* b = std::get_if<bool>(&value))
-            return NativeValue(*b);
-        return wrong();
-    case NativeFieldType::Int32:
+namespace {
+
+/// `value` as the NativeValue alternative I (= the NativeFieldType), or nothing: the same
+/// alternative as the Value's, except int32 (held as int64 in a Value, range-checked) and an
+/// entity (an ObjectRef in a Value).
+template <std::size_t I> std::optional<NativeValue> convertTo(const Value& value) {
+    using T = std::variant_alternative_t<I, NativeValue>;
+    if constexpr (std::is_same_v<T, std::int32_t>) {
         if (const auto* i = std::get_if<std::int64_t>(&value);
             i != nullptr && *i >= std::numeric_limits<std::int32_t>::min() &&
             *i <= std::numeric_limits<std::int32_t>::max())
-            return NativeValue(static_cast<std::int32_t>(*i));
-        return wrong();
-    case NativeFieldType::Int64:
-        if (const auto* i = std::get_if<std::int64_t>(&value))
-            return NativeValue(*i);
-        return wrong();
-    case NativeFieldType::Float:
-        if (const float* f = std::get_if<float>(&value))
-            return NativeValue(*f);
-        return wrong();
-    case NativeFieldType::Double:
-        if (const double* d = std::get_if<double>(&value))
-            return NativeValue(*d);
-        return wrong();
-    case NativeFieldType::String:
-        if (const auto* s = std::get_if<std::string>(&value))
-            return NativeValue(*s);
-        return wrong();
-    case NativeFieldType::Vector2:
-        if (const auto* v = std::get_if<glm::vec2>(&value))
-            return NativeValue(*v);
-        return wrong();
-    case NativeFieldType::Vector3:
-        if (const auto* v = std::get_if<glm::vec3>(&value))
-            return NativeValue(*v);
-        return wrong();
-    case NativeFieldType::Vector4:
-        if (const auto* v = std::get_if<glm::vec4>(&value))
-            return NativeValue(*v);
-        return wrong();
-    case NativeFieldType::Quaternion:
-        if (const auto* q = std::get_if<glm::quat>(&value))
-            return NativeValue(*q);
-        return wrong();
-    case NativeFieldType::Entity:
+            return NativeValue(std::in_place_index<I>, static_cast<std::int32_t>(*i));
+    } else if constexpr (std::is_same_v<T, ObjectId>) {
         if (const auto* r = std::get_if<ObjectRef>(&value))
-            return NativeValue(r->id);
-        return wrong();
+            return NativeValue(std::in_place_index<I>, r->id);
+    } else if (const auto* v = std::get_if<T>(&value)) {
+        return NativeValue(std::in_place_index<I>, *v);
     }
-    return wrong();
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<NativeValue> toNativeValue(const Value& value, NativeFieldType type) {
+    std::optional<NativeValue> converted;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        ((static_cast<std::size_t>(type) == I ? (void)(converted = convertTo<I>(value)) : void()),
+         ...);
+    }
+    (std::make_index_sequence<std::variant_size_v<NativeValue>>{});
+    if (!converted)
+        return fail(
+            fmt::format("{} is not a {} value", describe(value), fieldTypeOf(type).typeName));
+    return std::move(*converted);
 }
 
 Value fromNativeValue(const NativeValue& value) {
@@ -218,11 +200,6 @@ const NativeScripts::Instance* NativeScripts::find(ObjectId slot) const noexcept
 NativeScripts::Instance* NativeScripts::find(ObjectId slot) noexcept {
     auto it = instances_.find(slot);
     return it == instances_.end() ? nullptr : &it->second;
-}
-
-game::NativeScript* NativeScripts::instance(ObjectId slot) noexcept {
-    Instance* i = find(slot);
-    return i != nullptr ? i->object.get() : nullptr;
 }
 
 const game::NativeScriptClassInfo* NativeScripts::classOf(ObjectId slot) const noexcept {

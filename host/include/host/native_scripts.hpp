@@ -98,8 +98,7 @@ public:
             return {};
         return {it->second.object.get(), it->second.cls};
     }
-    /// The instance of `slot` and its class, or nullptrs.
-    [[nodiscard]] game::NativeScript* instance(ObjectId slot) noexcept;
+    /// The class of `slot`'s instance, or nullptr.
     [[nodiscard]] const game::NativeScriptClassInfo* classOf(ObjectId slot) const noexcept;
     /// Any class ever set with this tag (earlier builds' too), or nullptr.
     [[nodiscard]] const game::NativeScriptClassInfo* classByTag(const void* tag) const noexcept;

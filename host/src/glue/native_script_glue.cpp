@@ -29,15 +29,16 @@ NativeScripts& natives() {
     return *c.natives;
 }
 
-/// The live native object of a proxy's id.
-game::NativeScript& requireNative(NativeScripts& all, ObjectId slot) {
-    game::NativeScript* object = all.instance(slot);
-    if (object == nullptr) {
+/// The live native object of a proxy's id and its class (one lookup); raises
+/// MissingReference for a destroyed one.
+NativeScripts::Live requireNative(NativeScripts& all, ObjectId slot) {
+    const NativeScripts::Live live = all.live(slot);
+    if (live.object == nullptr) {
         throw ScriptError(ManagedError::MissingReference,
                           "the native script " + slot.toString() +
                               " has been destroyed but a script is still using it");
     }
-    return *object;
+    return live;
 }
 
 /// Whether a managed string equals an ASCII name, without converting it.
@@ -66,9 +67,7 @@ FieldAccess requireField(std::uint64_t packed, std::int32_t index, MonoString* n
                          NativeFieldType type) {
     NativeScripts& all = natives();
     const ObjectId slot = ObjectId::unpack(packed);
-    const NativeScripts::Live live = all.live(slot);
-    if (live.object == nullptr)
-        requireNative(all, slot); // raises MissingReference
+    const NativeScripts::Live live = requireNative(all, slot);
     game::NativeScript& object = *live.object;
     const game::NativeScriptClassInfo& cls = *live.cls;
     const game::NativeFieldInfo* field = nullptr;
@@ -259,9 +258,7 @@ bool invokeNative(std::uint64_t self, const void* tag, const char* method,
     guarded("native script method", [&] {
         NativeScripts& all = natives();
         const ObjectId slot = ObjectId::unpack(self);
-        const NativeScripts::Live live = all.live(slot);
-        if (live.object == nullptr)
-            requireNative(all, slot); // raises MissingReference
+        const NativeScripts::Live live = requireNative(all, slot);
         game::NativeScript& object = *live.object;
         const game::NativeScriptClassInfo& cls = *live.cls;
         if (cls.tag != tag) {
