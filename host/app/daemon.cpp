@@ -108,6 +108,7 @@ Result<void> Daemon::setUp() {
     project.watchdogBudget = std::chrono::milliseconds(options_.watchdogMs);
     project.watchdogGrace = std::chrono::milliseconds(options_.watchdogGraceMs);
     project.coldCompiler = options_.coldCompiler;
+    project.prepareDomains = options_.prepareDomains;
     project.watch = options_.watch;
     project.buildDir = options_.buildDir;
     auto started = ScriptProject::start(project);

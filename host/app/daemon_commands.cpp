@@ -185,6 +185,7 @@ CommandResult Daemon::status() const {
         {"reloadBusy", coordinator_->busy()},
         {"gcHandles", ScriptDomain::liveGcHandles()},
         {"appDomains", ScriptDomain::liveDomains()},
+        {"preparedDomain", coordinator_->hasPreparedDomain()},
         {"gameModule", game_ ? json(game_->name()) : json(nullptr)},
         {"gameModuleCrash",
          game_ && !game_->crashed().empty() ? json(game_->crashed()) : json(nullptr)},

@@ -40,6 +40,7 @@ struct RunOptions {
     std::string logFormat = "text"; ///< "text" or "json"
     bool watch = true;
     bool coldCompiler = false;
+    bool prepareDomains = true; ///< make the next reload's app domain ahead, in idle time
     std::optional<std::int64_t> debugPort; ///< --debug [PORT]: the agent listens on loopback
     std::string debugConnect;              ///< --debug-connect HOST:PORT: the agent connects out
 

@@ -87,6 +87,7 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     reload.scriptCore = *core;
     reload.buildDir = buildDir_;
     reload.coldCompiler = options.coldCompiler;
+    reload.prepareDomains = options.prepareDomains;
     reload.watch = options.watch;
     auto coordinator = ReloadCoordinator::start(*host_, reload);
     if (!coordinator)

@@ -26,6 +26,7 @@ struct ScriptProjectOptions {
     std::chrono::milliseconds watchdogBudget{1000};
     std::chrono::milliseconds watchdogGrace{2000};
     bool coldCompiler = false;
+    bool prepareDomains = true; ///< ReloadCoordinatorOptions::prepareDomains
     bool watch = true; ///< watch the script folders, and the game module's library
     /// Where builds go; empty: a private folder `<tempdir>/scripthost-<uid>/<purpose>-<pid>`,
     /// removed when the project ends.

@@ -10,8 +10,10 @@
 //   generated  199 generated script classes (each with [SerializeField] float, int and
 //              Vector3 fields and an Update) plus the probe: 200 files, no scene, so one
 //              entity per class (200 scripted entities).
-// Each project is run twice: with the warm compile server (the default) and with
-// `--cold-compiler` (one mcs per build), the baseline. Ratio = warm median / cold median.
+// Each project is run three times: with the warm compile server (the default), with
+// `--cold-compiler` (one mcs per build), the baseline (ratio = warm median / cold median), and
+// warm with `--no-prepared-domain` (no app domain made ahead between reloads: ratio = that
+// median / the warm one).
 //
 // The probe. EditProbe.Update compares a [SerializeField] int `liveEdit` (carried across
 // reloads) with a constant `Edit` baked into its source; when they differ it stores the
@@ -196,7 +198,7 @@ struct Line {
 /// A `scripthost run --headless --log-format json` process; its stderr is read on a thread.
 class Host {
 public:
-    Host(const fs::path& exe, const Project& p, bool cold) {
+    Host(const fs::path& exe, const Project& p, bool cold, bool prepared) {
         std::vector<std::string> args{"run",
                                       "--headless",
                                       "--frames",
@@ -214,6 +216,8 @@ public:
             args.insert(args.end(), {"--game", p.game.string()});
         if (cold)
             args.push_back("--cold-compiler");
+        if (!prepared)
+            args.push_back("--no-prepared-domain");
         child_ = bp::child(exe.string(), bp::args(args), bp::start_dir(p.root.string()),
                            bp::std_in.close(), bp::std_out > bp::null, bp::std_err > pipe_);
         reader_ = std::thread([this] { read(); });
@@ -309,12 +313,13 @@ struct Samples {
 };
 
 /// Starts a host on the project, makes `edits` measured edits (after one warm-up), stops it.
-Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int& nextEdit) {
-    fmt::print(stderr, "bench_edit_to_live: {} ({} files), {} compiler, {} edits\n", p.name,
-               p.files, cold ? "cold" : "warm", edits);
+Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int& nextEdit,
+                bool prepared = true) {
+    fmt::print(stderr, "bench_edit_to_live: {} ({} files), {} compiler{}, {} edits\n", p.name,
+               p.files, cold ? "cold" : "warm", prepared ? "" : ", no prepared domain", edits);
     // Back to edit 1, which the probe's Update logs on the first frame: the host is running.
     writeFile(p.scripts / "EditProbe.cs", probeSource(1));
-    Host host(exe, p, cold);
+    Host host(exe, p, cold, prepared);
     host.waitFor([](const std::string& m) { return m == "[script] edit-to-live probe 1"; },
                  kStartTimeout, "the host's first frame");
     static const std::regex buildTime(R"(^reload #\d+ ok: .* build ([0-9.]+) ms)");
@@ -379,7 +384,7 @@ ModuleSamples measureModuleReload(const fs::path& exe, const Project& demo,
     fs::create_directories(p.game.parent_path());
     fs::copy_file(library, p.game, fs::copy_options::overwrite_existing);
     writeFile(p.scripts / "EditProbe.cs", probeSource(1));
-    Host host(exe, p, false);
+    Host host(exe, p, false, true);
     host.waitFor([](const std::string& m) { return m == "[script] edit-to-live probe 1"; },
                  kStartTimeout, "the host's first frame");
     ModuleSamples samples;
@@ -412,6 +417,7 @@ ModuleSamples measureModuleReload(const fs::path& exe, const Project& demo,
 struct Case {
     std::string label; // "demo (7 files)"
     Samples warm, cold;
+    Samples unprepared;              // warm, with run --no-prepared-domain
     std::optional<Samples> baseline; // warm, with the --baseline binary
 };
 
@@ -456,9 +462,10 @@ int main(int argc, char** argv) {
         const Project projects[] = {makeDemoProject(scratch / "demo", demo, game),
                                     makeGeneratedProject(scratch / "generated")};
         for (const Project& p : projects) {
-            Case c{fmt::format("{} ({} files)", p.name, p.files), {}, {}};
+            Case c{fmt::format("{} ({} files)", p.name, p.files), {}, {}, {}, {}};
             c.cold = measure(exe, p, true, edits, nextEdit);
             c.warm = measure(exe, p, false, edits, nextEdit);
+            c.unprepared = measure(exe, p, false, edits, nextEdit, false);
             if (!baseline.empty())
                 c.baseline = measure(baseline, p, false, edits, nextEdit);
             cases.push_back(std::move(c));
@@ -491,6 +498,14 @@ int main(int argc, char** argv) {
                                {"breakdown_median_ms", partsJson(c.warm)},
                                {"baseline", cold},
                                {"ratio", median(c.warm.latencyMs) / median(c.cold.latencyMs)}});
+            results.push_back(
+                {{"name", fmt::format("edit-to-live, {}: warm server, no prepared domain", c.label)},
+                 {"median_ms", median(c.unprepared.latencyMs)},
+                 {"p95_ms", p95(c.unprepared.latencyMs)},
+                 {"build_median_ms", median(c.unprepared.buildMs)},
+                 {"breakdown_median_ms", partsJson(c.unprepared)},
+                 {"baseline", warm},
+                 {"ratio", median(c.unprepared.latencyMs) / median(c.warm.latencyMs)}});
             if (c.baseline) {
                 results.push_back(
                     {{"name", fmt::format("edit-to-live, {}: warm server, baseline build", c.label)},
@@ -533,6 +548,9 @@ int main(int argc, char** argv) {
                    median(c.cold.latencyMs), p95(c.cold.latencyMs), median(c.warm.latencyMs),
                    p95(c.warm.latencyMs), median(c.warm.latencyMs) / median(c.cold.latencyMs),
                    fmt::format("{:.1f} / {:.1f}", median(c.cold.buildMs), median(c.warm.buildMs)));
+        fmt::print("{:<24} {:>12} {:>9} {:>12.1f} {:>9.1f} {:>10} {:>18}\n",
+                   "  no prepared domain", "", "", median(c.unprepared.latencyMs),
+                   p95(c.unprepared.latencyMs), "", fmt::format("warm {:.1f}", median(c.unprepared.buildMs)));
         if (c.baseline) {
             fmt::print("{:<24} {:>12} {:>9} {:>12.1f} {:>9.1f} {:>10} {:>18}\n",
                        "  baseline build", "", "", median(c.baseline->latencyMs),
@@ -552,6 +570,7 @@ int main(int argc, char** argv) {
     };
     for (const Case& c : cases) {
         row(c.label, c.warm);
+        row("  no prepared domain", c.unprepared);
         if (c.baseline)
             row("  baseline build", *c.baseline);
     }

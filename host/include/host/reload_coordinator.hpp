@@ -37,6 +37,10 @@ struct ReloadCoordinatorOptions {
     bool pollingWatcher = false;               ///< force the polling backend
     bool watch = true; ///< watch the folders; false: reload only on requestReload()
     std::chrono::milliseconds buildTimeout{60000};
+    /// Make the next reload's app domain ahead, in the loop's idle time (ScriptCore loaded
+    /// and compiled while nothing is being reloaded): a reload then only loads the scripts.
+    /// Costs one more app domain in memory between reloads.
+    bool prepareDomains = true;
 };
 
 /// Main-thread driver of hot reload. The watcher thread and the build worker do the slow
@@ -88,6 +92,9 @@ public:
 
     /// True while a build is waiting or running.
     [[nodiscard]] bool busy() const;
+    /// Whether the next reload's domain is made and waiting (ReloadCoordinatorOptions::
+    /// prepareDomains).
+    [[nodiscard]] bool hasPreparedDomain() const noexcept;
 
     /// Passed to every reload's ReloadTransaction::beforeStage / afterStage.
     std::function<void(ReloadStage)> beforeStage;

@@ -14,6 +14,7 @@
 
 namespace scripthost {
 
+class ScriptDomain;
 class ScriptHost;
 
 /// The stages of a reload, in order. Each runs between two frames; a frame loop runs one
@@ -74,6 +75,10 @@ public:
     /// is attached when the transaction is made). Before the first step only. Rebind still
     /// skips its second pass when it is on by default and the debugger has gone meanwhile.
     void setDebuggerRebind(bool on);
+    /// Loads the scripts into `prepared` (made by ScriptDomain::prepare, no scripts yet)
+    /// instead of creating a domain in the load stage. Before the first step only. (A
+    /// debugger rebind's second pass still creates its own.)
+    void usePreparedDomain(std::unique_ptr<ScriptDomain> prepared);
     [[nodiscard]] bool debuggerRebind() const noexcept;
     /// In the warm stage: sleeps until the new generation's background warm-up is done or
     /// `until` (ScriptDomain::waitForBackgroundWarm); in the rebind stage, until the old

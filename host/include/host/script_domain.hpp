@@ -55,6 +55,20 @@ public:
     create(std::uint32_t generation, const AssemblyFile& scriptCore, const AssemblyFile& scripts,
            World& world);
 
+    /// create()'s first half, made ahead of the reload that will use it: the app domain with
+    /// ScriptCore loaded, and ScriptCore's part of warmUp (the domain's first JIT, ~15 ms of
+    /// the warm stage) started on its thread at once. The reload then only loads the scripts
+    /// into it (loadScripts). `expectedGeneration` names the domain; the generation is the
+    /// one loadScripts is given. On failure nothing is left behind.
+    [[nodiscard]] static Result<std::unique_ptr<ScriptDomain>>
+    prepare(std::uint32_t expectedGeneration, const AssemblyFile& scriptCore, World& world);
+    /// create()'s second half for a domain made by prepare(): becomes generation
+    /// `generation`, loads the scripts and finds the script classes. Once; after a failure
+    /// the domain is of no further use (drop it: it is unloaded).
+    [[nodiscard]] Result<void> loadScripts(std::uint32_t generation, const AssemblyFile& scripts);
+    /// Whether the scripts are loaded (always, for a domain made by create()).
+    [[nodiscard]] bool scriptsLoaded() const noexcept;
+
     ~ScriptDomain();
     ScriptDomain(const ScriptDomain&) = delete;
     ScriptDomain& operator=(const ScriptDomain&) = delete;

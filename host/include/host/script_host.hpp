@@ -152,6 +152,8 @@ public:
     /// A generation number never used before in this process (Mono caches images by name,
     /// so every generation's image name, made from it, must be new).
     [[nodiscard]] std::uint32_t takeGenerationNumber() noexcept { return nextGeneration_++; }
+    /// The number takeGenerationNumber() hands out next (a domain made ahead is named by it).
+    [[nodiscard]] std::uint32_t peekGenerationNumber() const noexcept { return nextGeneration_; }
     /// The next reload sequence number: one counter for every report the host's reloads
     /// and their builds publish, failed builds included.
     [[nodiscard]] std::uint64_t takeReloadSequence() noexcept { return ++reloadCount_; }

@@ -75,6 +75,13 @@ void warmInBackground(ScriptDomain::Impl& m) {
 
 } // namespace
 
+void ScriptDomain::Impl::startBackgroundWarm() {
+    if (!backgroundWarm.valid()) {
+        backgroundWarm = mono::runtimeState().warmUpWorker.submit(
+            std::packaged_task<void()>([this] { warmInBackground(*this); }));
+    }
+}
+
 bool ScriptDomain::waitForBackgroundWarm(std::chrono::steady_clock::time_point until) {
     Impl& m = *impl_;
     return !m.backgroundWarm.valid() ||
@@ -86,10 +93,7 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
     if (!m.domain.loaded())
         return true;
     if (m.warmStep < kBackgroundSteps) {
-        if (!m.backgroundWarm.valid()) {
-            m.backgroundWarm = mono::runtimeState().warmUpWorker.submit(
-                std::packaged_task<void()>([&m] { warmInBackground(m); }));
-        }
+        m.startBackgroundWarm();
         // With no limit (runToEnd) it is waited for; otherwise the main thread goes on and
         // looks again next time (waitForBackgroundWarm sleeps in the loop's idle time).
         if (slice != std::chrono::microseconds::max() && !m.backgroundWarmDone())

@@ -80,14 +80,16 @@ Result<mono::ScriptInstance*> ScriptDomain::Impl::instance(ObjectId script) {
 ScriptDomain::ScriptDomain(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ScriptDomain::~ScriptDomain() = default;
 
-Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generation,
-                                                           const AssemblyFile& scriptCore,
-                                                           const AssemblyFile& scripts,
-                                                           World& world) {
+namespace {
+
+// The app domain with ScriptCore loaded into it: what create() and prepare() share.
+Result<std::unique_ptr<ScriptDomain::Impl>> makeDomainWithScriptCore(std::uint32_t generation,
+                                                                     const AssemblyFile& scriptCore,
+                                                                     World& world) {
     if (mono::runtimeState().root == nullptr) {
         return fail("the Mono runtime is not running (call MonoRuntime::start first)");
     }
-    auto impl = std::make_unique<Impl>();
+    auto impl = std::make_unique<ScriptDomain::Impl>();
     impl->generation = generation;
     impl->world = &world;
     auto domain = mono::GenerationDomain::create(generation);
@@ -98,9 +100,48 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generat
     // On failure, the half-made domain is unloaded with `impl`.
     if (auto loaded = impl->loadScriptCore(scriptCore); !loaded)
         return std::unexpected(loaded.error());
-    if (auto loaded = impl->loadScripts(scripts); !loaded)
+    return impl;
+}
+
+} // namespace
+
+Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generation,
+                                                           const AssemblyFile& scriptCore,
+                                                           const AssemblyFile& scripts,
+                                                           World& world) {
+    auto impl = makeDomainWithScriptCore(generation, scriptCore, world);
+    if (!impl)
+        return std::unexpected(impl.error());
+    if (auto loaded = (*impl)->loadScripts(scripts); !loaded)
         return std::unexpected(loaded.error());
-    return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(impl)));
+    return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(*impl)));
+}
+
+Result<std::unique_ptr<ScriptDomain>> ScriptDomain::prepare(std::uint32_t expectedGeneration,
+                                                            const AssemblyFile& scriptCore,
+                                                            World& world) {
+    // Made beside the running generation, whose domain this thread goes back to.
+    MonoDomain* running = mono_domain_get();
+    auto impl = makeDomainWithScriptCore(expectedGeneration, scriptCore, world);
+    if (running != nullptr)
+        mono_domain_set(running, false);
+    if (!impl)
+        return std::unexpected(impl.error());
+    (*impl)->startBackgroundWarm();
+    return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(*impl)));
+}
+
+Result<void> ScriptDomain::loadScripts(std::uint32_t generation, const AssemblyFile& scripts) {
+    Impl& m = *impl_;
+    if (m.scriptsImage != nullptr || !m.domain.loaded())
+        return fail("a prepared domain takes scripts once");
+    m.generation = generation;
+    m.domain.enter();
+    return m.loadScripts(scripts);
+}
+
+bool ScriptDomain::scriptsLoaded() const noexcept {
+    return impl_->scriptsImage != nullptr;
 }
 
 std::uint32_t ScriptDomain::generation() const noexcept {

@@ -61,6 +61,10 @@ struct ScriptDomain::Impl {
     /// The instance of `script`; an error when unloaded or when it has none.
     [[nodiscard]] Result<mono::ScriptInstance*> instance(ObjectId script);
 
+    /// Starts ScriptCore's part of the warm-up on the warm-up worker (jit_warm_up.cpp), if
+    /// it has not been started: it needs only ScriptCore, so a prepared domain starts it
+    /// before it has scripts.
+    void startBackgroundWarm();
     /// Waits for the background warm-up, if one was started (before anything it uses goes
     /// away).
     void joinBackgroundWarm() noexcept {

@@ -8,6 +8,7 @@
 #include "host/script_domain.hpp"
 #include "host/script_host.hpp"
 #include "host/script_sources.hpp"
+#include "host/mono_runtime.hpp"
 #include "watcher/source_watcher.hpp"
 
 #include <algorithm>
@@ -73,6 +74,11 @@ struct ReloadCoordinator::Impl {
     std::vector<std::string> inFlightTrigger;
     bool forced = false;
     std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
+    // The next reload's domain, made ahead in idle time (ScriptCore loaded, its JIT warm-up
+    // running or done): the next reload's load stage only loads the scripts into it.
+    std::unique_ptr<ScriptDomain> prepared;
+    Clock::duration prepareCost = std::chrono::milliseconds(6); // the last one's (a guess first)
+    bool prepareFailed = false; // not tried again until a reload has run
     std::optional<ReloadReport> awaitingStall; // done: reported once its last frame is measured
     std::int64_t lastFrameSeen = 0;
     std::vector<double> reloadFrameMs; // the frames that carried a stage
@@ -136,6 +142,29 @@ struct ReloadCoordinator::Impl {
     // the middle of a later save, and the build those changes submit supersedes it. (A
     // complete save is flushed at once, so a burst's later saves are what waits here.)
     bool watcherHolding() const { return watcher && watcher->holdingChanges(); }
+
+    // In idle time: the next reload's domain, when there is none, the old generations are
+    // unloaded (their collections and this would compete) and it fits before the next frame.
+    // Not while a debugger is attached (its client would see a domain with no scripts).
+    bool prepareNextDomain(Clock::time_point until) {
+        if (prepared || prepareFailed || reload || host->domain() == nullptr ||
+            MonoRuntime::debuggerAttached() || !options.prepareDomains)
+            return false;
+        const auto started = Clock::now();
+        if (started + prepareCost + kIdleMargin > until ||
+            !ScriptDomain::waitForUnloads(std::chrono::milliseconds(0)))
+            return false;
+        auto made = ScriptDomain::prepare(host->peekGenerationNumber(), host->scriptCore(),
+                                          host->world());
+        prepareCost = Clock::now() - started;
+        if (!made) {
+            prepareFailed = true; // the load stage will say what is wrong, if it still is
+            spdlog::debug("preparing the next reload's domain failed: {}", made.error().message);
+            return false;
+        }
+        prepared = std::move(*made);
+        return true;
+    }
 
     void takeChanges() {
         while (auto changes = watcher ? watcher->poll() : std::nullopt)
@@ -214,6 +243,10 @@ void ReloadCoordinator::requestReload() {
 
 bool ReloadCoordinator::busy() const {
     return !impl_->builds->idle();
+}
+
+bool ReloadCoordinator::hasPreparedDomain() const noexcept {
+    return impl_->prepared != nullptr;
 }
 
 void ReloadCoordinator::publish(ReloadReport report) {
@@ -299,6 +332,8 @@ bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
         }
         if (submitChanges())
             continue;
+        if (m.prepareNextDomain(until))
+            continue;
         if (m.builds->idle()) {
             // Nothing to build yet: a save seen while the loop would sleep starts its build
             // now rather than at the next frame boundary.
@@ -365,6 +400,9 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
     }
     m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assembly), m.inFlightTrigger,
                                                    buildMs);
+    if (m.prepared)
+        m.reload->usePreparedDomain(std::move(m.prepared));
+    m.prepareFailed = false;
     m.reload->beforeStage = beforeStage;
     m.reload->afterStage = afterStage;
     m.reloading = m.building; // the queue only hands out the newest submission's build

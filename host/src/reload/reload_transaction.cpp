@@ -60,6 +60,8 @@ struct ReloadTransaction::State {
     std::unique_ptr<ScriptDomain> outgoing; // swapped out, not yet let go of
     std::size_t slotCount = 0;              // slots at load time: the new dispatcher's size
     bool committed = false;
+    std::unique_ptr<ScriptDomain> prepared; // ScriptCore loaded and warming: the load stage's
+                                            // domain, when the coordinator made one ahead
     RebindMode rebind = RebindMode::Off;
     // The rebind pass runs the stages again into a report of its own, folded into `report`
     // when the pass ends (finishRebind); `report` holds the first pass, the real reload.
@@ -88,8 +90,15 @@ void ReloadTransaction::State::runLoad() {
     const auto started = Clock::now();
     ReloadReport& report = active();
     report.fromGeneration = host.domain() ? host.domain()->generation() : 0;
-    auto created =
-        ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts, host.world());
+    auto created = [&]() -> Result<std::unique_ptr<ScriptDomain>> {
+        if (!prepared || rebinding)
+            return ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts,
+                                        host.world());
+        std::unique_ptr<ScriptDomain> domain = std::move(prepared);
+        if (auto loaded = domain->loadScripts(host.takeGenerationNumber(), scripts); !loaded)
+            return std::unexpected(loaded.error()); // the domain goes with it
+        return domain;
+    }();
     if (rebind == RebindMode::Off || rebinding)
         scripts = {}; // a rebind loads the same bytes once more
     if (!created) {
@@ -294,6 +303,8 @@ ReloadTransaction::~ReloadTransaction() {
     }
     if (state_->outgoing)
         (void)state_->outgoing->unloadInBackground();
+    if (state_->prepared)
+        (void)state_->prepared->unloadInBackground();
 }
 
 ReloadStage ReloadTransaction::step(std::chrono::microseconds warmSlice) {
@@ -352,6 +363,10 @@ bool ReloadTransaction::waitForBackgroundWork(std::chrono::steady_clock::time_po
 
 void ReloadTransaction::setDebuggerRebind(bool on) {
     state_->rebind = on ? RebindMode::Forced : RebindMode::Off;
+}
+
+void ReloadTransaction::usePreparedDomain(std::unique_ptr<ScriptDomain> prepared) {
+    state_->prepared = std::move(prepared);
 }
 
 bool ReloadTransaction::debuggerRebind() const noexcept {

@@ -94,6 +94,11 @@ TEST_CASE("daemon: the demo under control: status, set a field, edit a script, t
     CHECK_MESSAGE(bad.out.find("bad_value") != std::string::npos, bad.out);
     CHECK(fieldValue(client, "Spinner A", "Demo.Spinner", "speed") == 123.5);
 
+    // In the loop's idle time the next reload's domain is made ahead: ScriptCore loaded and
+    // compiled beside the running generation.
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["preparedDomain"] == true; }, 30s));
+    CHECK(callOk(client, "status")["appDomains"] == 2);
+
     ControlClient events = connectTo(socket, host);
     callOk(events, "subscribe", {{"topics", {"reload"}}});
 
@@ -123,9 +128,31 @@ TEST_CASE("daemon: the demo under control: status, set a field, edit a script, t
     // The value set at run time survived the reload; the generation moved on.
     CHECK(fieldValue(client, "Spinner A", "Demo.Spinner", "speed") == 123.5);
     CHECK(callOk(client, "status")["generation"] == 2);
+    // The reload took the prepared domain; the next one is made once the old generation is
+    // unloaded.
+    REQUIRE(waitUntil(
+        [&] {
+            const json now = callOk(client, "status");
+            return now["preparedDomain"] == true && now["appDomains"] == 2;
+        },
+        30s));
 
     stopHost(client, host);
     CHECK_FALSE(fs::exists(socket));
+}
+
+TEST_CASE("daemon: with --no-prepared-domain no domain is made ahead") {
+    TempDir dir("daemon-no-prepared");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket, {"--no-prepared-domain"}));
+    ControlClient client = connectTo(socket, host);
+    const std::int64_t frame = callOk(client, "status")["frame"];
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] >= frame + 30; }, 30s));
+    const json status = callOk(client, "status");
+    CHECK(status["preparedDomain"] == false);
+    CHECK(status["appDomains"] == 1);
+    stopHost(client, host);
 }
 
 TEST_CASE("daemon: SIGTERM saves the state, and a restarted host comes back with its values") {

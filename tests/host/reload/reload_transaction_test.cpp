@@ -141,6 +141,78 @@ TEST_CASE("ReloadTransaction: dropped before its swap it rolls back, the old gen
     CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 2);
 }
 
+TEST_CASE("ReloadTransaction: a domain prepared ahead gets the scripts, the old code runs until "
+          "the swap and nothing is left behind") {
+    TempDir dir("transaction-prepared");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
+    auto v2 = compileScripts(dir, "gen2.dll", {{"Counter.cs", counter("ticks += 100;")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+    host->tick(0.016);
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    const std::size_t handles = ScriptDomain::liveGcHandles();
+
+    auto prepared =
+        ScriptDomain::prepare(host->peekGenerationNumber(), host->scriptCore(), host->world());
+    REQUIRE_MESSAGE(prepared, prepared.error().message);
+    CHECK_FALSE((*prepared)->scriptsLoaded());
+    CHECK(ScriptDomain::liveDomains() == 2);
+    // The running generation goes on beside it (the thread is back in its domain).
+    for (int i = 0; i < 3; ++i)
+        host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 4);
+
+    ReloadTransaction reload(*host, v2, {"Counter.cs"});
+    reload.usePreparedDomain(std::move(*prepared));
+    const ReloadReport report = reload.runToEnd();
+    REQUIRE_MESSAGE(report.success, report.describe());
+    CHECK(report.toGeneration == 2); // numbered as a domain made in the load stage would be
+    CHECK(host->domain()->scriptsLoaded());
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 4);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 104);
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::liveDomains() == 1);
+    CHECK(ScriptDomain::liveGcHandles() == handles);
+}
+
+TEST_CASE("ReloadTransaction: a failed load into a prepared domain rolls back and unloads it") {
+    TempDir dir("transaction-prepared-failed");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+    host->tick(0.016);
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    const std::size_t handles = ScriptDomain::liveGcHandles();
+    AssemblyFile garbage = v1;
+    garbage.image.assign(2048, '\x42');
+    {
+        auto prepared =
+            ScriptDomain::prepare(host->peekGenerationNumber(), host->scriptCore(), host->world());
+        REQUIRE_MESSAGE(prepared, prepared.error().message);
+        ReloadTransaction reload(*host, garbage, {"Counter.cs"});
+        reload.usePreparedDomain(std::move(*prepared));
+        CHECK(reload.step() == ReloadStage::Load);
+        CHECK(reload.done());
+        CHECK(reload.report().failedPhase == "load");
+        CHECK_FALSE(reload.report().errors.empty());
+    }
+    {
+        // One that is never used goes when its transaction does.
+        auto prepared =
+            ScriptDomain::prepare(host->peekGenerationNumber(), host->scriptCore(), host->world());
+        REQUIRE_MESSAGE(prepared, prepared.error().message);
+        ReloadTransaction unused(*host, garbage);
+        unused.usePreparedDomain(std::move(*prepared));
+    }
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    CHECK(ScriptDomain::liveDomains() == 1);
+    CHECK(ScriptDomain::liveGcHandles() == handles);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 2);
+    CHECK(host->domain()->generation() == 1);
+}
+
 TEST_CASE("ReloadTransaction: runToEnd is the same stages back to back") {
     TempDir dir("transaction-run-to-end");
     auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
