@@ -1,6 +1,7 @@
 // ScriptDomain::warmUp: JIT-compiling a generation before it is swapped in.
 #include "host/script_domain.hpp"
 #include "mono/coroutine_carry.hpp"
+#include "mono/jit_class_init.hpp"
 #include "mono/runtime_state.hpp"
 #include "mono/script_domain_impl.hpp"
 
@@ -61,9 +62,20 @@ void warmCarryCalls(ScriptDomain::Impl& m, std::size_t part) {
 // could split.
 constexpr std::size_t kBackgroundSteps = kDispatcherSteps + kCarrySteps;
 
+// What the generations before had compiled of corlib and ScriptCore (JitProfile): the new
+// code's first frames would compile it again. Skipped: a method whose compiling could run a
+// static constructor of ScriptCore's (its code may expect the main thread).
+void warmProfiled(ScriptDomain::Impl& m) {
+    for (const mono::JitProfile::Entry& entry : mono::runtimeState().jitProfile.entries()) {
+        MonoMethod* method = mono::JitProfile::resolve(entry, m.coreImage);
+        if (method != nullptr && !mono::compilingMayRunStaticConstructor(method))
+            mono_compile_method(method);
+    }
+}
+
 // On the warm-up worker (attached to the root domain, so the generation's threads do not
 // count it), entering the new domain for the work only.
-void warmInBackground(ScriptDomain::Impl& m) {
+void warmInBackground(ScriptDomain::Impl& m, bool profiled) {
     m.domain.enter();
     for (std::size_t step = 0; step < kBackgroundSteps; ++step) {
         if (step < kDispatcherSteps)
@@ -71,14 +83,16 @@ void warmInBackground(ScriptDomain::Impl& m) {
         else
             warmCarryCalls(m, step - kDispatcherSteps);
     }
+    if (profiled)
+        warmProfiled(m);
 }
 
 } // namespace
 
-void ScriptDomain::Impl::startBackgroundWarm() {
+void ScriptDomain::Impl::startBackgroundWarm(bool profiled) {
     if (!backgroundWarm.valid()) {
         backgroundWarm = mono::runtimeState().warmUpWorker.submit(
-            std::packaged_task<void()>([this] { warmInBackground(*this); }));
+            std::packaged_task<void()>([this, profiled] { warmInBackground(*this, profiled); }));
     }
 }
 
@@ -93,7 +107,7 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
     if (!m.domain.loaded())
         return true;
     if (m.warmStep < kBackgroundSteps) {
-        m.startBackgroundWarm();
+        m.startBackgroundWarm(false);
         // With no limit (runToEnd) it is waited for; otherwise the main thread goes on and
         // looks again next time (waitForBackgroundWarm sleeps in the loop's idle time).
         if (slice != std::chrono::microseconds::max() && !m.backgroundWarmDone())

@@ -101,6 +101,7 @@ Result<MonoRuntime*> MonoRuntime::start(const Options& options) {
     }
     mono_install_assembly_preload_hook(&preloadHook, nullptr);
     state.threads.install(state.root);
+    state.jitProfile.install();
     // After the JIT installed its signal handlers: a crash in a game module's native code
     // comes back to its guarded call; faults in managed code or in Mono still go to Mono.
     mono::rememberMonoLibrary();

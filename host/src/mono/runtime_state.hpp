@@ -6,6 +6,7 @@
 #include "mono/root_domain_worker.hpp"
 #include "mono/domain_unloader.hpp"
 #include "mono/finalized_proxy_mailbox.hpp"
+#include "mono/jit_profile.hpp"
 #include "mono/script_threads.hpp"
 #include "mono/unhandled_exception_mailbox.hpp"
 
@@ -42,6 +43,10 @@ struct RuntimeState {
     /// A reload's background warm-up (ScriptDomain::warmUp): the main thread submits, the
     /// worker's own thread runs them (its own lock).
     RootDomainWorker warmUpWorker;
+    /// What the generations had JIT-compiled of corlib and ScriptCore: Mono's JIT events
+    /// record it on whatever thread compiles, a prepared domain's warm-up reads it (its own
+    /// lock).
+    JitProfile jitProfile;
     /// Threads script code started: Mono's profiler callbacks record them on their own
     /// threads, unloads stop them (its own lock).
     ScriptThreads threads;

@@ -127,7 +127,7 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::prepare(std::uint32_t expect
         mono_domain_set(running, false);
     if (!impl)
         return std::unexpected(impl.error());
-    (*impl)->startBackgroundWarm();
+    (*impl)->startBackgroundWarm(/*profiled*/ true);
     return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(*impl)));
 }
 

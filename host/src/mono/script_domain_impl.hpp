@@ -63,8 +63,9 @@ struct ScriptDomain::Impl {
 
     /// Starts ScriptCore's part of the warm-up on the warm-up worker (jit_warm_up.cpp), if
     /// it has not been started: it needs only ScriptCore, so a prepared domain starts it
-    /// before it has scripts.
-    void startBackgroundWarm();
+    /// before it has scripts. `profiled`: then also what earlier generations compiled of
+    /// corlib and ScriptCore (JitProfile) — a prepared domain has the time.
+    void startBackgroundWarm(bool profiled);
     /// Waits for the background warm-up, if one was started (before anything it uses goes
     /// away).
     void joinBackgroundWarm() noexcept {
