@@ -86,6 +86,11 @@ public:
     /// its parameterless constructor. The instance is not scheduled until attach().
     [[nodiscard]] Result<void> instantiate(ObjectId script, ObjectId entity,
                                            std::string_view className);
+    /// Whether `script` has an instance of `className` (its full name) here.
+    [[nodiscard]] bool hasInstance(ObjectId script, std::string_view className) const;
+    /// Frees an instance that was never scheduled (no Destroy runs): a reload made it ahead
+    /// for a slot that is gone by the swap.
+    void discardInstance(ObjectId script);
     /// Schedules an instantiated script; runs Initialize when `runInitialize`.
     /// (Initialize's own exceptions are reported as script failures, not returned.)
     [[nodiscard]] Result<void> attach(ObjectId script, bool runInitialize = true);

@@ -36,6 +36,15 @@ Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity,
     return {};
 }
 
+bool ScriptDomain::hasInstance(ObjectId script, std::string_view className) const {
+    const mono::ScriptInstance* found = impl_->instances.find(script);
+    return found != nullptr && found->entry->info.name == className;
+}
+
+void ScriptDomain::discardInstance(ObjectId script) {
+    impl_->instances.erase(script);
+}
+
 Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
     ScriptWatchdog::Scope watched("Initialize");
     auto inst = impl_->instance(script);

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <functional>
+#include <unordered_set>
 #include <utility>
 
 namespace scripthost {
@@ -26,9 +27,10 @@ double msSince(Clock::time_point start) {
 /// One run of the swap stage; each step is a method, in the order run() calls them.
 class GenerationSwap {
 public:
-    GenerationSwap(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report)
+    GenerationSwap(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report,
+                   const std::vector<ObjectId>& madeAhead)
         : host_(host), world_(host.world()), current_(*host.domain()), nextOwner_(next),
-          next_(*next), report_(report) {
+          next_(*next), report_(report), madeAhead_(madeAhead) {
         staged_.fields = host.parked().fields; // staged.scripts is rebuilt from scratch
         usable_ = [this](ObjectId id) {
             if (!world_.isAlive(id))
@@ -136,8 +138,8 @@ private:
         return {};
     }
 
-    // Step 2. Instances for the same ids, in the same order. A slot whose class the new code
-    // lacks is parked with everything it had.
+    // Step 2. Instances for the same ids, in the same order (those instantiateAhead made are
+    // kept). A slot whose class the new code lacks is parked with everything it had.
     Result<void> instantiateAll() {
         plan_.reserve(saved_.scripts.size());
         const ScriptClassInfo* lastInfo = nullptr;
@@ -161,11 +163,30 @@ private:
                 plan_.push_back({&ss, nullptr, false});
                 continue;
             }
-            if (auto made = next_.instantiate(ss.script, ss.entity, info->name); !made)
-                return made;
+            if (wasParked || !next_.hasInstance(ss.script, info->name)) {
+                if (auto made = next_.instantiate(ss.script, ss.entity, info->name); !made)
+                    return made;
+            }
             plan_.push_back({&ss, info, wasParked});
         }
+        discardUnplanned();
         return {};
+    }
+
+    // Instances made ahead for slots that went away since (destroyed, removed): freed.
+    void discardUnplanned() {
+        if (madeAhead_.empty())
+            return;
+        std::unordered_set<ObjectId> planned;
+        planned.reserve(plan_.size());
+        for (const Planned& p : plan_) {
+            if (p.info != nullptr)
+                planned.insert(p.saved->script);
+        }
+        for (ObjectId slot : madeAhead_) {
+            if (!planned.contains(slot))
+                next_.discardInstance(slot);
+        }
     }
 
     // Step 3. Every instantiated script's fields: carried directly, or by the migration
@@ -366,6 +387,7 @@ private:
     std::unique_ptr<ScriptDomain>& nextOwner_;
     ScriptDomain& next_;
     ReloadReport& report_;
+    const std::vector<ObjectId>& madeAhead_;
     ParkedState staged_;
     std::function<bool(ObjectId)> usable_;
     Snapshot saved_;
@@ -377,14 +399,41 @@ private:
 
 } // namespace
 
+Result<std::vector<ObjectId>> instantiateAhead(ScriptHost& host, ScriptDomain& next) {
+    ScriptWatchdog::Scope watched("a reload (constructors)");
+    ScriptContextBinding bind(host.context());
+    World& world = host.world();
+    std::vector<ObjectId> made;
+    const ScriptClassInfo* info = nullptr;
+    for (ObjectId entity : world.entities()) {
+        for (ObjectId slot : world.entity(entity)->scripts) {
+            const ScriptSlot* s = world.script(slot);
+            if (s->parked || s->native)
+                continue;
+            if (info == nullptr || info->name != s->className) {
+                info = next.findScriptClass(s->className);
+                if (info != nullptr && info->name != s->className)
+                    info = nullptr; // a short-name match is not the same class
+            }
+            if (info == nullptr)
+                continue; // the swap parks it
+            if (auto constructed = next.instantiate(slot, entity, info->name); !constructed)
+                return std::unexpected(constructed.error());
+            made.push_back(slot);
+        }
+    }
+    return made;
+}
+
 std::expected<std::unique_ptr<ScriptDomain>, SwapFailure>
-swapGeneration(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report) {
+swapGeneration(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report,
+               const std::vector<ObjectId>& madeAhead) {
     if (host.domain() == nullptr)
         return std::unexpected(SwapFailure{"load", "no scripts are loaded yet"});
     ScriptWatchdog::Scope watched("a reload (constructors, restore, OnAfterReload)");
     ScriptContextBinding bind(host.context());
     report.fromGeneration = host.domain()->generation();
-    return GenerationSwap(host, next, report).run();
+    return GenerationSwap(host, next, report, madeAhead).run();
 }
 
 } // namespace scripthost

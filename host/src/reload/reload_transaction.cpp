@@ -60,6 +60,7 @@ struct ReloadTransaction::State {
     std::unique_ptr<ScriptDomain> outgoing; // swapped out, not yet let go of
     std::size_t slotCount = 0;              // slots at load time: the new dispatcher's size
     bool committed = false;
+    std::vector<ObjectId> madeAhead;        // slots the reserve stage gave an instance
     std::unique_ptr<ScriptDomain> prepared; // ScriptCore loaded and warming: the load stage's
                                             // domain, when the coordinator made one ahead
     RebindMode rebind = RebindMode::Off;
@@ -145,9 +146,19 @@ void ReloadTransaction::State::runWarm(std::chrono::microseconds slice) {
 // compiled the collections' code in slices, so its frame pays for little more than the
 // dispatcher's static constructor.
 void ReloadTransaction::State::runReserve() {
-    const auto started = Clock::now();
+    auto started = Clock::now();
     incoming->reserve(slotCount);
     active().warmMs += msSince(started);
+    // Then today's scripts' instances (their constructors), one frame before the swap, so
+    // that the swap's frame only carries values.
+    started = Clock::now();
+    auto made = instantiateAhead(host, *incoming);
+    active().restoreMs += msSince(started);
+    if (!made) {
+        rollBack("instantiate", made.error().message);
+        return;
+    }
+    madeAhead = std::move(*made);
     next = ReloadStage::Swap;
 }
 
@@ -155,7 +166,10 @@ void ReloadTransaction::State::runReserve() {
 void ReloadTransaction::State::runSwap() {
     const auto started = Clock::now();
     ReloadReport& report = active();
-    auto swapped = swapGeneration(host, incoming, report);
+    const double aheadMs = report.restoreMs;
+    auto swapped = swapGeneration(host, incoming, report, madeAhead);
+    report.restoreMs += aheadMs; // swapGeneration set it to the swap's own share
+    madeAhead.clear();
     if (swapped) {
         outgoing = std::move(*swapped);
         committed = true;
@@ -165,7 +179,7 @@ void ReloadTransaction::State::runSwap() {
         report.fields.clear();
         rollBack(swapped.error().phase, swapped.error().message);
     }
-    report.totalMs = report.loadMs + report.warmMs + msSince(started);
+    report.totalMs = report.loadMs + report.warmMs + aheadMs + msSince(started);
 }
 
 // Stage 5: the main thread only lets go of the old generation (its handles and cached

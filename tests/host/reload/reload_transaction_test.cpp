@@ -213,6 +213,90 @@ TEST_CASE("ReloadTransaction: a failed load into a prepared domain rolls back an
     CHECK(host->domain()->generation() == 1);
 }
 
+namespace {
+
+// A counter whose constructor makes an entity named `marker` (kept by a plain field).
+std::string constructing(const std::string& updateBody, const std::string& marker) {
+    return "using UEngine;\n"
+           "public class Counter : UMonoScriptComponent {\n"
+           "  [SerializeField] int ticks;\n"
+           "  UEntity made;\n"
+           "  public Counter() { made = new UEntity(\"" +
+           marker +
+           "\"); }\n"
+           "  public override void Update(float dt) { " +
+           updateBody + " }\n}\n";
+}
+
+std::size_t entitiesNamed(ScriptHost& host, const std::string& name) {
+    std::size_t n = 0;
+    for (ObjectId e : host.world().entities())
+        n += host.world().entity(e)->name == name ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("ReloadTransaction: the reserve stage makes today's instances, the swap keeps them, "
+          "makes one for a slot added since and frees the one of a slot gone since") {
+    TempDir dir("transaction-ahead");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", constructing("ticks += 1;", "v1")}});
+    auto v2 =
+        compileScripts(dir, "gen2.dll", {{"Counter.cs", constructing("ticks += 100;", "v2")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId a = spawnScript(*host, "Counter");
+    const ObjectId b = spawnScript(*host, "Counter");
+    const ObjectId bEntity = host->world().script(b)->entity;
+    host->tick(0.016);
+
+    ReloadTransaction reload(*host, v2, {"Counter.cs"});
+    while (reload.next() != ReloadStage::Swap) {
+        const bool constructorsRan = entitiesNamed(*host, "v2") > 0;
+        CHECK_MESSAGE(!constructorsRan, "constructed before the reserve stage");
+        reload.step();
+        REQUIRE_FALSE(reload.done());
+    }
+    // The new code's constructors ran in the reserve stage, one per slot; the old code runs on.
+    CHECK(entitiesNamed(*host, "v2") == 2);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, a, "ticks") == 2);
+
+    // Between that stage and the swap a slot goes and one comes.
+    REQUIRE(host->destroyEntity(bEntity));
+    const ObjectId c = spawnScript(*host, "Counter");
+    REQUIRE(reload.step() == ReloadStage::Swap);
+    REQUIRE_MESSAGE(reload.report().success, reload.report().describe());
+    CHECK(reload.report().restored == 2); // a and c
+    // c's instance was made in the swap (a third v2 constructor); b's was freed.
+    CHECK(entitiesNamed(*host, "v2") == 3);
+    CHECK(host->domain()->instanceCount() == 2);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, a, "ticks") == 102);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 100);
+    (void)reload.runToEnd();
+}
+
+TEST_CASE("ReloadTransaction: a constructor that throws in the reserve stage rolls back") {
+    TempDir dir("transaction-ahead-throws");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
+    auto v2 = compileScripts(
+        dir, "gen2.dll",
+        {{"Counter.cs", counter("ticks += 100;",
+                                "  public Counter() { throw new System.Exception(\"no\"); }\n")}});
+    auto host = makeHostFrom(v1);
+    const ObjectId c = spawnScript(*host, "Counter");
+    ReloadTransaction reload(*host, v2, {"Counter.cs"});
+    std::vector<ReloadStage> stages;
+    reload.beforeStage = [&](ReloadStage s) { stages.push_back(s); };
+    const ReloadReport report = reload.runToEnd();
+    CHECK_FALSE(report.success);
+    CHECK(report.failedPhase == "instantiate");
+    CHECK(stages.back() == ReloadStage::Reserve);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 1);
+    CHECK(host->domain()->generation() == 1);
+}
+
 TEST_CASE("ReloadTransaction: runToEnd is the same stages back to back") {
     TempDir dir("transaction-run-to-end");
     auto v1 = compileScripts(dir, "gen1.dll", {{"Counter.cs", counter("ticks += 1;")}});
