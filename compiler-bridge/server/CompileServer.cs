@@ -153,7 +153,8 @@ static class CompileServer
             // Relative paths in the arguments mean what they mean to the client.
             if (cwd.Length > 0) Environment.CurrentDirectory = cwd;
             bool ok = false;
-            var lean = LeanArguments(args);
+            int level = s_LeanLevel;
+            var lean = LeanArguments(args, level);
             if (lean != null) {
                 var leanLog = new StringWriter();
                 try {
@@ -166,7 +167,14 @@ static class CompileServer
                 if (ok) log = leanLog;
                 else stray.GetStringBuilder().Clear();
             }
-            if (!ok) ok = (bool)invoke.Invoke(null, new object[] { args, log });
+            if (!ok) {
+                ok = (bool)invoke.Invoke(null, new object[] { args, log });
+                // It needed more than the lean set (or has an error): the next build starts
+                // one set up, so a project that needs System.Core pays for one failed lean
+                // build once, not every time.
+                if (ok && lean != null && s_LeanLevel == level && s_LeanLevel < LeanLevels)
+                    ++s_LeanLevel;
+            }
             status = ok ? 0 : 1;
         } catch (TargetInvocationException e) {
             log.WriteLine("error: compile server: mcs threw " + e.InnerException);
@@ -188,15 +196,21 @@ static class CompileServer
 
     // mcs references mscorlib, System, System.Xml, System.Core and Microsoft.CSharp unless told
     // -noconfig, and reads and imports every type of each in every build: about 85% of a warm
-    // one-file build, System.Xml and Microsoft.CSharp about a third of it (measured, see
-    // compiler-bridge/README.md). So a build first runs without those two. When it succeeds,
-    // nothing of theirs was needed: their public types live only in System.Xml.* and
-    // Microsoft.CSharp.* namespaces, and a script naming one (a using, a qualified name,
-    // `dynamic`) fails to build without them. When it fails, for whatever reason, it runs again
-    // exactly as asked, so every diagnostic is mcs's own with the default references. Returns
-    // null when the request already chooses its references (-noconfig, -nostdlib).
-    static string[] LeanArguments(string[] args)
+    // one-file build (measured, see compiler-bridge/README.md). So a build first runs with a
+    // lean set of references: level 0 mscorlib only (with the request's own -r: ones), level 1
+    // also System and System.Core. When it succeeds, nothing of the others was needed: a script
+    // that names one of their types (a using, a qualified name, `dynamic`, an extension method
+    // it calls) fails to build without them, since no type of theirs is in mscorlib. When it
+    // fails, for whatever reason, it runs again exactly as asked, so every diagnostic is mcs's
+    // own with the default references; and if that succeeds the next build starts one level up
+    // (s_LeanLevel; at LeanLevels the request is built as asked, once). Returns null when the
+    // request already chooses its references (-noconfig, -nostdlib) or the level is past them.
+    const int LeanLevels = 2;
+    static int s_LeanLevel;
+
+    static string[] LeanArguments(string[] args, int level)
     {
+        if (level >= LeanLevels) return null;
         bool system = false, core = false;
         foreach (var a in args) {
             var lower = a.ToLowerInvariant();
@@ -210,8 +224,8 @@ static class CompileServer
             }
         }
         var lean = new System.Collections.Generic.List<string> { "-noconfig" };
-        if (!system) lean.Add("-r:System.dll");
-        if (!core) lean.Add("-r:System.Core.dll");
+        if (level >= 1 && !system) lean.Add("-r:System.dll");
+        if (level >= 1 && !core) lean.Add("-r:System.Core.dll");
         lean.AddRange(args);
         return lean.ToArray();
     }

@@ -354,6 +354,43 @@ TEST_CASE("warm: every default reference of mcs is still there (System.Xml, dyna
     CHECK(fileContains(result.output, "System.Xml"));
 }
 
+TEST_CASE("warm: builds that need more references than the last one, and fewer, all build") {
+    // The server starts with mscorlib only and moves up a set of references (System and
+    // System.Core, then as asked) when a build needed more (CompileServer.cs, LeanArguments);
+    // every build must still succeed as it would cold, in any order.
+    TempDir dir("warm-ref-levels");
+    WarmCompiler compiler;
+    const std::vector<std::pair<std::string, std::string>> sources{
+        {"Plain", "using System.Collections.Generic;\npublic class Plain { public List<int> Xs = "
+                  "new List<int>(); public int F() { return Xs.Count + Xs.Capacity; } }\n"},
+        {"Watch", "public class Watch { public long F() { var w = "
+                  "System.Diagnostics.Stopwatch.StartNew(); return w.ElapsedTicks; } }\n"},
+        {"Plain2", "public class Plain2 { public string F(int x) { return x.ToString(); } }\n"},
+        {"Linq", "using System.Linq;\npublic class Linq { public int F(int[] xs) { return "
+                 "xs.Where(x => x > 1).Count(); } }\n"},
+        {"Xml", "public class Xml { public System.Xml.XmlNode Node; }\n"},
+        {"Plain3", "public class Plain3 { public int F() { return 3; } }\n"},
+        {"Broken", "public class Broken { public int F() { return nothing; } }\n"},
+        {"Plain4", "public class Plain4 { public int F() { return 4; } }\n"}};
+    int n = 0;
+    for (const auto& [name, text] : sources) {
+        CAPTURE(name);
+        const auto source = dir / (name + ".cs");
+        writeFile(source, text);
+        const CompileResult result =
+            compiler.compile(libraryRequest(dir / ("g" + std::to_string(n++)), {source}, name));
+        CHECK(result.backend == Backend::Warm);
+        if (name == "Broken") {
+            CHECK_FALSE(result.success);
+            CHECK(describe(result).find("CS0103") != std::string::npos);
+            continue;
+        }
+        CHECK_MESSAGE(result.success, describe(result));
+        CHECK(result.diagnostics.empty());
+        CHECK(std::filesystem::exists(result.output));
+    }
+}
+
 TEST_CASE("warm: a failing build reports exactly what cold mcs reports") {
     TempDir dir("warm-same-errors");
     WarmCompiler warm;
