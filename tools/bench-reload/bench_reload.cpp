@@ -170,6 +170,7 @@ struct Bench {
     AssemblyFile gen[2]; // A (step 1), B (step 2)
     int current = 0;     // which one the host runs now
     std::vector<Carrier> carriers;
+    bool prepared = false; // reloads into a domain made ahead, as a paced host's are
 
     static int step(int g) { return g == 0 ? 1 : 2; }
 
@@ -272,7 +273,15 @@ struct Bench {
     ReloadReport reloadChecked() {
         const auto before = counts();
         const int next = 1 - current;
-        ReloadReport r = ReloadTransaction(host, gen[next], {"bench"}).runToEnd();
+        ReloadTransaction reload(host, gen[next], {"bench"});
+        if (prepared) {
+            auto made = ScriptDomain::prepare(host.peekGenerationNumber(), scriptCore, host.world());
+            if (!made)
+                die("preparing a domain: " + made.error().message);
+            (void)(*made)->waitForBackgroundWarm(Clock::now() + std::chrono::seconds(60));
+            reload.usePreparedDomain(std::move(*made));
+        }
+        ReloadReport r = reload.runToEnd();
         checkReport(r);
         checkUnloaded();
         current = next;
@@ -469,7 +478,9 @@ std::vector<LeakPoint> measureMemory(Bench& b, std::size_t entities,
     return out;
 }
 
-int printMemory(const std::vector<LeakPoint>& points, std::size_t entities, bool json) {
+int printMemory(const std::vector<LeakPoint>& points, std::size_t entities, bool json,
+                bool prepared) {
+    const std::string how = prepared ? ", prepared domains" : "";
     const LeakPoint& before = points.front();
     if (json) {
         nlohmann::ordered_json out{{"benchmark", "memory"},
@@ -480,8 +491,8 @@ int printMemory(const std::vector<LeakPoint>& points, std::size_t entities, bool
             const LeakPoint& prev = points[i - 1];
             const double span = static_cast<double>(p.reloads - prev.reloads);
             out["results"].push_back(
-                {{"name", fmt::format("live GC handles after {} reloads ({} entities)", p.reloads,
-                                      entities)},
+                {{"name", fmt::format("live GC handles after {} reloads ({} entities{})", p.reloads,
+                                      entities, how)},
                  {"value", p.handles},
                  {"unit", "handles"},
                  {"per_reload_since_prev",
@@ -489,7 +500,7 @@ int printMemory(const std::vector<LeakPoint>& points, std::size_t entities, bool
                  {"baseline", "before the first reload"},
                  {"ratio", static_cast<double>(p.handles) / static_cast<double>(before.handles)}});
             out["results"].push_back(
-                {{"name", fmt::format("RSS after {} reloads ({} entities)", p.reloads, entities)},
+                {{"name", fmt::format("RSS after {} reloads ({} entities{})", p.reloads, entities, how)},
                  {"value", p.rss},
                  {"unit", "MiB"},
                  {"per_reload_kib_since_prev", (p.rss - prev.rss) * 1024.0 / span},
@@ -499,7 +510,8 @@ int printMemory(const std::vector<LeakPoint>& points, std::size_t entities, bool
         std::puts(out.dump(2).c_str());
         return 0;
     }
-    std::printf("memory: %zu entities, reloads back to back (one tick between)\n", entities);
+    std::printf("memory: %zu entities, reloads back to back (one tick between)%s\n", entities,
+                how.c_str());
     std::printf("  %-24s %10s %8s %12s %8s\n", "", "GC handles", "ratio", "RSS MiB", "ratio");
     for (const LeakPoint& p : points)
         std::printf("  %-24s %10zu %8.3f %12.1f %8.3f\n",
@@ -523,12 +535,16 @@ int main(int argc, char** argv) {
     bool quick = false, json = false;
     std::string scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
     std::string genA = SCRIPTHOST_BENCH_RELOAD_A_DLL, genB = SCRIPTHOST_BENCH_RELOAD_B_DLL;
-    bool memory = false;
+    bool memory = false, prepared = false;
     app.add_flag("--quick", quick,
                  "Short run: 5 reloads per size (--memory: checkpoints 10 and 100)");
     app.add_flag("--memory", memory,
                  "The memory benchmark instead: GC handles and RSS at 1,000 entities before "
                  "the first reload and after 10, 100 and 1,000 reloads");
+    app.add_flag("--prepared-domain", prepared,
+                 "--memory: every reload into a domain made ahead (ScriptDomain::prepare, its "
+                 "warm-up of what earlier generations compiled included), as a host whose loop "
+                 "has idle time reloads");
     app.add_flag("--json", json, "Print one JSON object instead of a table");
     app.add_option("--scriptcore", scriptCore, "ScriptCore.dll");
     app.add_option("--gen-a", genA, "BenchReloadA.dll");
@@ -560,14 +576,14 @@ int main(int argc, char** argv) {
         die(!core ? core.error().message : !a ? a.error().message : bFile.error().message);
     if (auto r = (*host)->loadScripts(*a); !r)
         die(r.error().message);
-    Bench bench{**host, std::move(*core), {std::move(*a), std::move(*bFile)}, 0, {}};
+    Bench bench{**host, std::move(*core), {std::move(*a), std::move(*bFile)}, 0, {}, prepared};
 
     if (memory) {
         const std::size_t entities = onlySizes.empty() ? 1000 : onlySizes.front();
         spdlog::warn("bench_reload: memory, {} entities, {} reloads", entities,
                      memoryCheckpoints.back());
         const auto points = measureMemory(bench, entities, memoryCheckpoints);
-        const int status = printMemory(points, entities, json);
+        const int status = printMemory(points, entities, json, prepared);
         (void)bench.host.shutdown();
         return status;
     }
