@@ -1,5 +1,7 @@
 #include "mono/forbidden_calls.hpp"
 
+#include "mono/il_reader.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
@@ -42,11 +44,6 @@ constexpr ForbiddenImport kForbiddenImports[] = {
     {"quick_exit", "would end the host at once, saving nothing", kStopFromOutside},
     {"abort", "would end the host at once, saving nothing", kStopFromOutside},
 };
-
-struct HeaderDeleter {
-    void operator()(MonoMethodHeader* header) const noexcept { mono_metadata_free_mh(header); }
-};
-using HeaderPtr = std::unique_ptr<MonoMethodHeader, HeaderDeleter>;
 
 struct LocationDeleter {
     void operator()(MonoDebugSourceLocation* location) const noexcept {
@@ -183,36 +180,6 @@ private:
     std::map<std::uint32_t, Target> imports_; // MethodDef row -> the import it is
 };
 
-std::uint32_t read32(const mono_byte* at) noexcept {
-    return static_cast<std::uint32_t>(at[0]) | static_cast<std::uint32_t>(at[1]) << 8 |
-           static_cast<std::uint32_t>(at[2]) << 16 | static_cast<std::uint32_t>(at[3]) << 24;
-}
-
-// Bytes of an instruction's operand, from the opcode table's argument kind.
-std::ptrdiff_t operandSize(int argument, const mono_byte* operand, const mono_byte* end) {
-    switch (argument) {
-    case MonoInlineNone:
-        return 0;
-    case MonoShortInlineVar:
-    case MonoShortInlineBrTarget:
-    case MonoShortInlineI:
-        return 1;
-    case MonoInlineVar:
-        return 2;
-    case MonoInlineI8:
-    case MonoInlineR:
-        return 8;
-    case MonoInlineSwitch: {
-        if (end - operand < 4)
-            return end - operand;
-        const std::uint32_t targets = read32(operand);
-        return 4 + 4 * static_cast<std::ptrdiff_t>(targets);
-    }
-    default: // tokens, 32-bit immediates and branch targets, ShortInlineR
-        return 4;
-    }
-}
-
 // The call at `ilOffset` of `method`, with its file and line when symbols are loaded.
 ForbiddenCall located(MonoMethod* method, std::uint32_t ilOffset, const Target& target) {
     ForbiddenCall call;
@@ -234,33 +201,16 @@ ForbiddenCall located(MonoMethod* method, std::uint32_t ilOffset, const Target& 
 // The forbidden calls in one method body, in IL order.
 void scanBody(MonoMethod* method, const TargetResolver& resolver,
               std::vector<ForbiddenCall>& found) {
-    HeaderPtr header(mono_method_get_header(method));
-    if (!header)
-        return;
-    std::uint32_t size = 0;
-    std::uint32_t maxStack = 0;
-    const unsigned char* code = mono_method_header_get_code(header.get(), &size, &maxStack);
-    if (code == nullptr)
-        return;
-    const mono_byte* ip = code;
-    const mono_byte* const end = code + size;
-    while (ip < end) {
-        const mono_byte* const start = ip;
-        const MonoOpcodeEnum op = mono_opcode_value(&ip, end); // leaves ip on its last byte
-        if (op < 0 || op >= MONO_CEE_LAST)
-            return; // not IL we understand: stop rather than misread
-        ++ip;
-        const int argument = mono_opcodes[op].argument;
-        const std::ptrdiff_t operand = operandSize(argument, ip, end);
-        if (end - ip < operand)
-            return;
-        if ((argument == MonoInlineMethod || argument == MonoInlineTok) && operand == 4) {
-            if (auto target = resolver.resolve(read32(ip))) {
-                found.push_back(located(method, static_cast<std::uint32_t>(start - code), *target));
-            }
+    // A body that cannot be read to its end is scanned as far as it can be.
+    (void)forEachInstruction(method, [&](const IlInstruction& instruction) {
+        const int argument = mono_opcodes[instruction.opcode].argument;
+        if ((argument == MonoInlineMethod || argument == MonoInlineTok) &&
+            instruction.operandSize == 4) {
+            if (auto target = resolver.resolve(instruction.token()))
+                found.push_back(located(method, instruction.offset, *target));
         }
-        ip += operand;
-    }
+        return true;
+    });
 }
 
 } // namespace
