@@ -96,8 +96,10 @@ void ReloadTransaction::State::runLoad() {
             return ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts,
                                         host.world());
         std::unique_ptr<ScriptDomain> domain = std::move(prepared);
-        if (auto loaded = domain->loadScripts(host.takeGenerationNumber(), scripts); !loaded)
-            return std::unexpected(loaded.error()); // the domain goes with it
+        if (auto loaded = domain->loadScripts(host.takeGenerationNumber(), scripts); !loaded) {
+            (void)domain->unloadInBackground(); // not on this thread: the loop goes on
+            return std::unexpected(loaded.error());
+        }
         return domain;
     }();
     if (rebind == RebindMode::Off || rebinding)
