@@ -81,7 +81,7 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
     run->add_flag("--cold-compiler", o.coldCompiler,
                   "Run mcs once per build instead of the resident compile server");
     run->add_flag("!--no-prepared-domain", o.prepareDomains,
-                  "Do not make the next reload's app domain ahead in idle time (ScriptCore "
+                  "Do not make the next reload's app domain ahead between reloads (ScriptCore "
                   "loaded and compiled before a save; costs one more app domain in memory)");
     run->add_option("--scriptcore", o.scriptCore, "ScriptCore.dll (default: beside scripthost)")
         ->type_name(kPathOption);

@@ -37,9 +37,10 @@ struct ReloadCoordinatorOptions {
     bool pollingWatcher = false;               ///< force the polling backend
     bool watch = true; ///< watch the folders; false: reload only on requestReload()
     std::chrono::milliseconds buildTimeout{60000};
-    /// Make the next reload's app domain ahead, in the loop's idle time (ScriptCore loaded
-    /// and compiled while nothing is being reloaded): a reload then only loads the scripts.
-    /// Costs one more app domain in memory between reloads.
+    /// Make the next reload's app domain ahead, in the loop's idle time, or at a frame
+    /// boundary in a loop that has none (ScriptCore loaded and compiled while nothing is being
+    /// reloaded): a reload then only loads the scripts. Costs one more app domain in memory
+    /// between reloads.
     bool prepareDomains = true;
 };
 

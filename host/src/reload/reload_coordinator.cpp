@@ -27,6 +27,11 @@ constexpr std::chrono::microseconds kWarmSlice{2000};
 // is due (a stage can take longer than it did the last time).
 constexpr std::chrono::microseconds kIdleMargin{1500};
 
+// A loop that never has idle time (unpaced, or frames that fill the period) gets the next
+// reload's domain made at a frame boundary instead, once this many frames have run with nothing
+// to reload: a paced loop with idle time has made it long before.
+constexpr std::int64_t kPrepareAfterFrames = 30;
+
 using Clock = std::chrono::steady_clock;
 
 // What a stage is expected to cost on the main thread: the most it took in its last three
@@ -81,6 +86,7 @@ struct ReloadCoordinator::Impl {
     bool prepareFailed = false; // not tried again until a reload has run
     std::optional<ReloadReport> awaitingStall; // done: reported once its last frame is measured
     std::int64_t lastFrameSeen = 0;
+    std::int64_t quietSince = 0; // the frame the last reload ended in (0: none yet)
     std::vector<double> reloadFrameMs; // the frames that carried a stage
     StageCosts costs;
     // The timeline of the build in flight and of the reload in progress (ReloadTimeline).
@@ -287,6 +293,12 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     }
     if (m.watcherHolding())
         return std::nullopt;
+    // No idle time came to make the next reload's domain in (useIdleTime): make it here, ~2 ms
+    // of this frame against the warm-up and the first frame's JIT it saves the next reload.
+    // Not in smoke mode (waitForBuild), whose frames are the same on every run.
+    if (!waitForBuild && newFrame && m.builds->idle() && !m.awaitingStall &&
+        m.host->frame() - m.quietSince >= kPrepareAfterFrames)
+        (void)m.prepareNextDomain(Clock::time_point::max());
 
     auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();
     if (!finished)
@@ -430,6 +442,7 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
         return std::nullopt;
     ReloadReport report = m.reload->takeReport();
     m.reload.reset();
+    m.quietSince = m.host->frame();
     if (report.success && m.reloading.firstSeen) {
         // Up to the swap: the unload stage after it is not on the way to the new code.
         const Impl::Timing& t = m.reloading;

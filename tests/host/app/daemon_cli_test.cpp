@@ -141,6 +141,31 @@ TEST_CASE("daemon: the demo under control: status, set a field, edit a script, t
     CHECK_FALSE(fs::exists(socket));
 }
 
+TEST_CASE("daemon: an unpaced loop (no idle time) makes the next reload's domain at a frame "
+          "boundary, and a reload uses it") {
+    TempDir dir("daemon-unpaced-prepared");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket, {"--fps", "0"}));
+    ControlClient client = connectTo(socket, host);
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["preparedDomain"] == true; }, 30s));
+    const fs::path ball = scripts / "BallScript.cs";
+    std::string text = readFile(ball);
+    const auto at = text.find("bounces++;");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 10, "bounces += 2;");
+    writeFile(ball, text);
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["generation"] == 2; }, 60s));
+    // Taken by that reload, and made again once the old generation is unloaded.
+    REQUIRE(waitUntil(
+        [&] {
+            const json now = callOk(client, "status");
+            return now["preparedDomain"] == true && now["appDomains"] == 2;
+        },
+        30s));
+    stopHost(client, host);
+}
+
 TEST_CASE("daemon: with --no-prepared-domain no domain is made ahead") {
     TempDir dir("daemon-no-prepared");
     const fs::path scripts = copyDemoScripts(dir);
