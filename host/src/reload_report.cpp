@@ -150,6 +150,7 @@ nlohmann::json ReloadReport::toJson() const {
             {"fromGeneration", fromGeneration},
             {"toGeneration", toGeneration},
             {"debuggerRebindFrom", debuggerRebindFrom},
+            {"preparedDomain", preparedDomain},
             {"timings",
              {{"buildMs", buildMs},
               {"snapshotMs", snapshotMs},

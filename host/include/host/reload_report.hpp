@@ -94,6 +94,9 @@ struct ReloadReport {
     /// one was unloaded, so that a debugger binds breakpoints to it. 0: no rebind pass ran,
     /// or it failed (a warning says why, and `toGeneration` is the first new generation).
     std::uint32_t debuggerRebindFrom = 0;
+    /// The scripts were loaded into a domain made ahead (ReloadTransaction::usePreparedDomain)
+    /// rather than one made in the load stage.
+    bool preparedDomain = false;
 
     double buildMs = 0;      ///< off the main thread
     double snapshotMs = 0;   ///< main thread, from here on

@@ -88,9 +88,9 @@ public:
                                            std::string_view className);
     /// Whether `script` has an instance of `className` (its full name) here.
     [[nodiscard]] bool hasInstance(ObjectId script, std::string_view className) const;
-    /// Frees an instance that was never scheduled (no Destroy runs): a reload made it ahead
-    /// for a slot that is gone by the swap.
-    void discardInstance(ObjectId script);
+    /// Frees every instance whose slot `keep` does not name (no Destroy runs: none was
+    /// scheduled): a reload made them ahead for slots that are gone by the swap.
+    void discardInstancesExcept(const std::function<bool(ObjectId)>& keep);
     /// Schedules an instantiated script; runs Initialize when `runInitialize`.
     /// (Initialize's own exceptions are reported as script failures, not returned.)
     [[nodiscard]] Result<void> attach(ObjectId script, bool runInitialize = true);

@@ -19,6 +19,8 @@ constexpr const char* kScriptCoreName = "ScriptCore";
 
 MonoProfiler g_profiler;
 
+// By name, not through the DomainRegistry: JIT events come from any thread, the registry is
+// the main thread's.
 bool isScriptCore(MonoImage* image) {
     const char* name = mono_image_get_name(image);
     return name != nullptr && std::strcmp(name, kScriptCoreName) == 0;

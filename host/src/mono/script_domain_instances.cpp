@@ -41,8 +41,8 @@ bool ScriptDomain::hasInstance(ObjectId script, std::string_view className) cons
     return found != nullptr && found->entry->info.name == className;
 }
 
-void ScriptDomain::discardInstance(ObjectId script) {
-    impl_->instances.erase(script);
+void ScriptDomain::discardInstancesExcept(const std::function<bool(ObjectId)>& keep) {
+    impl_->instances.eraseIf([&](ObjectId script) { return !keep(script); });
 }
 
 Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {

@@ -44,6 +44,10 @@ public:
         return instances_.contains(script);
     }
     void erase(ObjectId script) { instances_.erase(script); }
+    /// Erases every instance whose slot `drop` names.
+    template <typename Pred> void eraseIf(Pred drop) {
+        std::erase_if(instances_, [&](const auto& entry) { return drop(entry.first); });
+    }
     /// Makes room for `more` instances, so a reload that creates them all in one frame
     /// does not grow the map step by step.
     void reserve(std::size_t more) { instances_.reserve(instances_.size() + more); }

@@ -27,10 +27,9 @@ double msSince(Clock::time_point start) {
 /// One run of the swap stage; each step is a method, in the order run() calls them.
 class GenerationSwap {
 public:
-    GenerationSwap(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report,
-                   const std::vector<ObjectId>& madeAhead)
+    GenerationSwap(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report)
         : host_(host), world_(host.world()), current_(*host.domain()), nextOwner_(next),
-          next_(*next), report_(report), madeAhead_(madeAhead) {
+          next_(*next), report_(report) {
         staged_.fields = host.parked().fields; // staged.scripts is rebuilt from scratch
         usable_ = [this](ObjectId id) {
             if (!world_.isAlive(id))
@@ -54,7 +53,7 @@ public:
             return fail("restore", r.error());
         if (auto r = restoreStatics(); !r)
             return fail("restore", r.error());
-        report_.restoreMs = msSince(phase);
+        report_.restoreMs += msSince(phase); // after what instantiateAhead took
 
         phase = Clock::now();
         if (auto r = attachAndRunHooks(); !r)
@@ -173,20 +172,20 @@ private:
         return {};
     }
 
-    // Instances made ahead for slots that went away since (destroyed, removed): freed.
+    // Instances made ahead for slots that went away since (destroyed, removed): freed. Every
+    // planned slot has one, so there are none to free when the counts agree (the usual case).
     void discardUnplanned() {
-        if (madeAhead_.empty())
+        const auto planned = static_cast<std::size_t>(std::ranges::count_if(
+            plan_, [](const Planned& p) { return p.info != nullptr; }));
+        if (next_.instanceCount() == planned)
             return;
-        std::unordered_set<ObjectId> planned;
-        planned.reserve(plan_.size());
+        std::unordered_set<ObjectId> keep;
+        keep.reserve(planned);
         for (const Planned& p : plan_) {
             if (p.info != nullptr)
-                planned.insert(p.saved->script);
+                keep.insert(p.saved->script);
         }
-        for (ObjectId slot : madeAhead_) {
-            if (!planned.contains(slot))
-                next_.discardInstance(slot);
-        }
+        next_.discardInstancesExcept([&](ObjectId slot) { return keep.contains(slot); });
     }
 
     // Step 3. Every instantiated script's fields: carried directly, or by the migration
@@ -387,7 +386,6 @@ private:
     std::unique_ptr<ScriptDomain>& nextOwner_;
     ScriptDomain& next_;
     ReloadReport& report_;
-    const std::vector<ObjectId>& madeAhead_;
     ParkedState staged_;
     std::function<bool(ObjectId)> usable_;
     Snapshot saved_;
@@ -399,11 +397,10 @@ private:
 
 } // namespace
 
-Result<std::vector<ObjectId>> instantiateAhead(ScriptHost& host, ScriptDomain& next) {
+Result<void> instantiateAhead(ScriptHost& host, ScriptDomain& next) {
     ScriptWatchdog::Scope watched("a reload (constructors)");
     ScriptContextBinding bind(host.context());
     World& world = host.world();
-    std::vector<ObjectId> made;
     const ScriptClassInfo* info = nullptr;
     for (ObjectId entity : world.entities()) {
         for (ObjectId slot : world.entity(entity)->scripts) {
@@ -418,22 +415,20 @@ Result<std::vector<ObjectId>> instantiateAhead(ScriptHost& host, ScriptDomain& n
             if (info == nullptr)
                 continue; // the swap parks it
             if (auto constructed = next.instantiate(slot, entity, info->name); !constructed)
-                return std::unexpected(constructed.error());
-            made.push_back(slot);
+                return constructed;
         }
     }
-    return made;
+    return {};
 }
 
 std::expected<std::unique_ptr<ScriptDomain>, SwapFailure>
-swapGeneration(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report,
-               const std::vector<ObjectId>& madeAhead) {
+swapGeneration(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report) {
     if (host.domain() == nullptr)
         return std::unexpected(SwapFailure{"load", "no scripts are loaded yet"});
     ScriptWatchdog::Scope watched("a reload (constructors, restore, OnAfterReload)");
     ScriptContextBinding bind(host.context());
     report.fromGeneration = host.domain()->generation();
-    return GenerationSwap(host, next, report, madeAhead).run();
+    return GenerationSwap(host, next, report).run();
 }
 
 } // namespace scripthost

@@ -8,9 +8,6 @@
 #include <expected>
 #include <memory>
 #include <string>
-#include <vector>
-
-#include "host/object_id.hpp"
 
 namespace scripthost {
 
@@ -38,18 +35,16 @@ struct SwapFailure {
 /// Script code runs under the watchdog with the host's context bound. On success returns
 /// the generation `next` replaced (the caller lets go of it); on failure `next` is left to
 /// the caller to unload and the host is exactly as it was.
-/// `madeAhead`: the slots instantiateAhead() gave an instance in `next` (step 2 keeps those
-/// whose slot is still there, of the same class, and frees the others).
+/// Instances instantiateAhead() made in `next` are kept in step 2 (those of slots gone since
+/// are freed). The report's restoreMs is added to (instantiateAhead's time may be in it).
 [[nodiscard]] std::expected<std::unique_ptr<ScriptDomain>, SwapFailure>
-swapGeneration(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report,
-               const std::vector<ObjectId>& madeAhead = {});
+swapGeneration(ScriptHost& host, std::unique_ptr<ScriptDomain>& next, ReloadReport& report);
 
 /// Step 2 of the swap for today's slots, ahead of it (the reserve stage, while the old
 /// generation still runs): an instance in `next` for every script slot that is neither
 /// parked nor native and whose class `next` has under the same full name, its constructor
 /// run under the watchdog with the host's context bound — so the swap's frame does not run
-/// them. Returns the slots given one; an error (a constructor threw or ran away) ends the
-/// reload as a failed swap would.
-[[nodiscard]] Result<std::vector<ObjectId>> instantiateAhead(ScriptHost& host, ScriptDomain& next);
+/// them. An error (a constructor threw or ran away) ends the reload as a failed swap would.
+[[nodiscard]] Result<void> instantiateAhead(ScriptHost& host, ScriptDomain& next);
 
 } // namespace scripthost

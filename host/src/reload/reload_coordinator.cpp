@@ -296,8 +296,8 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     // No idle time came to make the next reload's domain in (useIdleTime): make it here, ~2 ms
     // of this frame against the warm-up and the first frame's JIT it saves the next reload.
     // Not in smoke mode (waitForBuild), whose frames are the same on every run.
-    if (!waitForBuild && newFrame && m.builds->idle() && !m.awaitingStall &&
-        m.host->frame() - m.quietSince >= kPrepareAfterFrames)
+    if (!m.prepared && !waitForBuild && newFrame && !m.awaitingStall &&
+        m.host->frame() - m.quietSince >= kPrepareAfterFrames && m.builds->idle())
         (void)m.prepareNextDomain(Clock::time_point::max());
 
     auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();

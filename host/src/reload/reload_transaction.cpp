@@ -60,7 +60,7 @@ struct ReloadTransaction::State {
     std::unique_ptr<ScriptDomain> outgoing; // swapped out, not yet let go of
     std::size_t slotCount = 0;              // slots at load time: the new dispatcher's size
     bool committed = false;
-    std::vector<ObjectId> madeAhead;        // slots the reserve stage gave an instance
+    double aheadMs = 0;                     // the reserve stage's instantiateAhead
     std::unique_ptr<ScriptDomain> prepared; // ScriptCore loaded and warming: the load stage's
                                             // domain, when the coordinator made one ahead
     RebindMode rebind = RebindMode::Off;
@@ -96,6 +96,7 @@ void ReloadTransaction::State::runLoad() {
             return ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts,
                                         host.world());
         std::unique_ptr<ScriptDomain> domain = std::move(prepared);
+        report.preparedDomain = true;
         if (auto loaded = domain->loadScripts(host.takeGenerationNumber(), scripts); !loaded) {
             (void)domain->unloadInBackground(); // not on this thread: the loop goes on
             return std::unexpected(loaded.error());
@@ -155,12 +156,12 @@ void ReloadTransaction::State::runReserve() {
     // that the swap's frame only carries values.
     started = Clock::now();
     auto made = instantiateAhead(host, *incoming);
-    active().restoreMs += msSince(started);
+    aheadMs = msSince(started);
+    active().restoreMs += aheadMs;
     if (!made) {
         rollBack("instantiate", made.error().message);
         return;
     }
-    madeAhead = std::move(*made);
     next = ReloadStage::Swap;
 }
 
@@ -168,10 +169,7 @@ void ReloadTransaction::State::runReserve() {
 void ReloadTransaction::State::runSwap() {
     const auto started = Clock::now();
     ReloadReport& report = active();
-    const double aheadMs = report.restoreMs;
-    auto swapped = swapGeneration(host, incoming, report, madeAhead);
-    report.restoreMs += aheadMs; // swapGeneration set it to the swap's own share
-    madeAhead.clear();
+    auto swapped = swapGeneration(host, incoming, report);
     if (swapped) {
         outgoing = std::move(*swapped);
         committed = true;

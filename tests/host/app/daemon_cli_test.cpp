@@ -58,6 +58,22 @@ Scriptctl scriptctl(const fs::path& socket, std::vector<std::string> args) {
     return {child.exit_code(), text};
 }
 
+// Edits the demo's ball so that it counts bounces twice (a one-line change, a reload).
+void doubleTheBounces(const fs::path& scripts) {
+    const fs::path ball = scripts / "BallScript.cs";
+    std::string text = readFile(ball);
+    const auto at = text.find("bounces++;");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 10, "bounces += 2;");
+    writeFile(ball, text);
+}
+
+// The next reload's domain is made and waiting again, beside the running generation only.
+bool preparedAgain(ControlClient& client) {
+    const json now = callOk(client, "status");
+    return now["preparedDomain"] == true && now["appDomains"] == 2;
+}
+
 void stopHost(ControlClient& client, HostProcess& host) {
     callOk(client, "stop");
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
@@ -103,12 +119,7 @@ TEST_CASE("daemon: the demo under control: status, set a field, edit a script, t
     callOk(events, "subscribe", {{"topics", {"reload"}}});
 
     // Edit the ball: it now counts bounces twice. The reload report arrives as an event.
-    const fs::path ball = scripts / "BallScript.cs";
-    std::string text = readFile(ball);
-    const auto at = text.find("bounces++;");
-    REQUIRE(at != std::string::npos);
-    text.replace(at, 10, "bounces += 2;");
-    writeFile(ball, text);
+    doubleTheBounces(scripts);
 
     std::optional<json> report;
     REQUIRE(waitUntil(
@@ -124,18 +135,14 @@ TEST_CASE("daemon: the demo under control: status, set a field, edit a script, t
     CHECK_MESSAGE((*report)["success"] == true, report->dump(2));
     CHECK((*report)["toGeneration"] == 2);
     CHECK((*report)["text"].get<std::string>().find("BallScript.cs") != std::string::npos);
+    CHECK((*report)["preparedDomain"] == true);
 
     // The value set at run time survived the reload; the generation moved on.
     CHECK(fieldValue(client, "Spinner A", "Demo.Spinner", "speed") == 123.5);
     CHECK(callOk(client, "status")["generation"] == 2);
     // The reload took the prepared domain; the next one is made once the old generation is
     // unloaded.
-    REQUIRE(waitUntil(
-        [&] {
-            const json now = callOk(client, "status");
-            return now["preparedDomain"] == true && now["appDomains"] == 2;
-        },
-        30s));
+    REQUIRE(waitUntil([&] { return preparedAgain(client); }, 30s));
 
     stopHost(client, host);
     CHECK_FALSE(fs::exists(socket));
@@ -149,20 +156,14 @@ TEST_CASE("daemon: an unpaced loop (no idle time) makes the next reload's domain
     HostProcess host(demoArgs(scripts, socket, {"--fps", "0"}));
     ControlClient client = connectTo(socket, host);
     REQUIRE(waitUntil([&] { return callOk(client, "status")["preparedDomain"] == true; }, 30s));
-    const fs::path ball = scripts / "BallScript.cs";
-    std::string text = readFile(ball);
-    const auto at = text.find("bounces++;");
-    REQUIRE(at != std::string::npos);
-    text.replace(at, 10, "bounces += 2;");
-    writeFile(ball, text);
-    REQUIRE(waitUntil([&] { return callOk(client, "status")["generation"] == 2; }, 60s));
+    doubleTheBounces(scripts);
+    // The report is published once the reload's last frame is measured.
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["lastReload"].is_object(); }, 60s));
     // Taken by that reload, and made again once the old generation is unloaded.
-    REQUIRE(waitUntil(
-        [&] {
-            const json now = callOk(client, "status");
-            return now["preparedDomain"] == true && now["appDomains"] == 2;
-        },
-        30s));
+    const json last = callOk(client, "status")["lastReload"];
+    CHECK(last["toGeneration"] == 2);
+    CHECK_MESSAGE(last["preparedDomain"] == true, last.dump(2));
+    REQUIRE(waitUntil([&] { return preparedAgain(client); }, 30s));
     stopHost(client, host);
 }
 

@@ -167,6 +167,7 @@ TEST_CASE("ReloadTransaction: a domain prepared ahead gets the scripts, the old 
     const ReloadReport report = reload.runToEnd();
     REQUIRE_MESSAGE(report.success, report.describe());
     CHECK(report.toGeneration == 2); // numbered as a domain made in the load stage would be
+    CHECK(report.preparedDomain);
     CHECK(host->domain()->scriptsLoaded());
     CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 4);
     host->tick(0.016);
@@ -312,6 +313,7 @@ TEST_CASE("ReloadTransaction: runToEnd is the same stages back to back") {
     CHECK(stageNames(stages).front() == "load");
     CHECK(stageNames(stages).back() == "unload");
     CHECK(report.trigger == std::vector<std::string>{"forced"});
+    CHECK_FALSE(report.preparedDomain);
     CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 41);
     host->tick(0.016);
     CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 141);
