@@ -1,10 +1,10 @@
 #include "host/game_loop.hpp"
 
 #include "host/script_host.hpp"
+#include "posix/sleep_until.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 namespace scripthost {
 
@@ -40,7 +40,9 @@ std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,
                 if (hooks.idle && hooks.idle(nextFrame)) {
                     nextFrame = Clock::now() + period;
                 } else {
-                    std::this_thread::sleep_until(nextFrame);
+                    // To the absolute time: a background unload's pauses stop this thread
+                    // with a signal, and a relative sleep would be resumed after each.
+                    posix::sleepUntil(nextFrame);
                     nextFrame += period;
                 }
             } else {
