@@ -97,10 +97,13 @@ void onCrashSignal(int signal, siginfo_t* info, void* context) {
         frame->fault.code = info ? info->si_code : 0;
         frame->fault.address = info ? reinterpret_cast<std::uintptr_t>(info->si_addr) : 0;
         frame->fault.pc = pc;
-        // A fault a little below the stack pointer: the stack ran into its guard page.
+        // A fault near the stack pointer: the stack ran into its guard page. Below it when a
+        // push or call touched the page first; a little above it when a new frame was
+        // reserved first (`sub rsp`) and then written at a positive offset, as unoptimised
+        // (-O0) code does with its locals and spilled arguments.
         const std::uintptr_t address = frame->fault.address;
-        frame->fault.stackOverflow =
-            signal == SIGSEGV && address != 0 && address < sp + 4096 && sp - address < 65536;
+        frame->fault.stackOverflow = signal == SIGSEGV && address != 0 &&
+                                     address < sp + 4096 && address + 65536 > sp;
         // The guarded call saved no signal mask (that costs a system call per call): unblock
         // the signal this handler runs with, so the next fault is caught too.
         sigset_t handled;

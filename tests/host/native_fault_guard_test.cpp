@@ -37,10 +37,19 @@ __attribute__((noinline)) int divideByZero(int value) {
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winfinite-recursion" // on purpose
-__attribute__((noinline)) int recurseForever(int depth) {
+// Two shapes of the same overflow. Built with optimisation, the call's push touches the
+// guard page first: the fault is just below the stack pointer. Built without (game code in a
+// Debug build; this file is built -O0 with the other tests), the frame is reserved first and
+// its locals written above the stack pointer: the fault is just above it.
+[[gnu::noinline, gnu::optimize("O2")]] int recurseForeverOptimised(int depth) {
     volatile char frame[256];
     frame[0] = static_cast<char>(depth);
-    return recurseForever(depth + 1) + frame[0];
+    return recurseForeverOptimised(depth + 1) + frame[0];
+}
+[[gnu::noinline, gnu::optimize("O0")]] int recurseForeverUnoptimised(int depth) {
+    volatile char frame[256];
+    frame[0] = static_cast<char>(depth);
+    return recurseForeverUnoptimised(depth + 1) + frame[0];
 }
 #pragma GCC diagnostic pop
 
@@ -109,11 +118,16 @@ TEST_CASE("NativeFaultGuard: integer division by zero comes back as SIGFPE") {
 TEST_CASE("NativeFaultGuard: endless native recursion comes back as SIGSEGV on the signal "
           "stack, and the thread's stack works again afterwards") {
     installGuard();
-    const auto fault = NativeFaultGuard::run([] { (void)recurseForever(0); });
-    REQUIRE(fault.has_value());
-    CHECK(fault->signal == SIGSEGV);
-    CHECK(fault->stackOverflow);
-    CHECK(fault->describe().starts_with("SIGSEGV (stack overflow at "));
+    for (const bool optimised : {true, false}) {
+        CAPTURE(optimised);
+        const auto fault = NativeFaultGuard::run([&] {
+            (void)(optimised ? recurseForeverOptimised(0) : recurseForeverUnoptimised(0));
+        });
+        REQUIRE(fault.has_value());
+        CHECK(fault->signal == SIGSEGV);
+        CHECK(fault->stackOverflow);
+        CHECK(fault->describe().starts_with("SIGSEGV (stack overflow at "));
+    }
     // The same thread goes on, guarded calls included.
     CHECK(NativeFaultGuard::run([] { (void)divideByZero(0); })->signal == SIGFPE);
     int ran = 0;
