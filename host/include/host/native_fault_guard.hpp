@@ -30,7 +30,7 @@ struct NativeFault {
     int code = 0;               ///< siginfo's si_code (e.g. SEGV_MAPERR)
     std::uintptr_t address = 0; ///< the faulting address (si_addr)
     std::uintptr_t pc = 0;      ///< the faulting instruction
-    bool stackOverflow = false; ///< a SIGSEGV just below the stack pointer
+    bool stackOverflow = false; ///< a SIGSEGV near the stack pointer (its guard page)
 
     /// "SIGSEGV (no memory at 0x0) in crashingSystem+0x14 (libcrash.so)".
     [[nodiscard]] std::string describe() const;
