@@ -102,8 +102,8 @@ void onCrashSignal(int signal, siginfo_t* info, void* context) {
         // reserved first (`sub rsp`) and then written at a positive offset, as unoptimised
         // (-O0) code does with its locals and spilled arguments.
         const std::uintptr_t address = frame->fault.address;
-        frame->fault.stackOverflow = signal == SIGSEGV && address != 0 &&
-                                     address < sp + 4096 && address + 65536 > sp;
+        frame->fault.stackOverflow =
+            signal == SIGSEGV && address != 0 && address < sp + 4096 && address + 65536 > sp;
         // The guarded call saved no signal mask (that costs a system call per call): unblock
         // the signal this handler runs with, so the next fault is caught too.
         sigset_t handled;

@@ -120,9 +120,8 @@ TEST_CASE("NativeFaultGuard: endless native recursion comes back as SIGSEGV on t
     installGuard();
     for (const bool optimised : {true, false}) {
         CAPTURE(optimised);
-        const auto fault = NativeFaultGuard::run([&] {
-            (void)(optimised ? recurseForeverOptimised(0) : recurseForeverUnoptimised(0));
-        });
+        const auto fault = NativeFaultGuard::run(
+            [&] { (void)(optimised ? recurseForeverOptimised(0) : recurseForeverUnoptimised(0)); });
         REQUIRE(fault.has_value());
         CHECK(fault->signal == SIGSEGV);
         CHECK(fault->stackOverflow);

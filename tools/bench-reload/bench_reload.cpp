@@ -12,7 +12,9 @@
 //
 // Frame loop. Frames are paced at 60 Hz like host/src/game_loop.cpp: tick(measured real
 // delta), then the between-frames work (here: the reload, where ReloadCoordinator does
-// it), then sleep out the rest of the period (a frame that overruns is not caught up).
+// it), then sleep out the rest of the period to an absolute time, as GameLoop does
+// (posix::sleepUntil; --std-sleep: std::this_thread::sleep_until, the relative sleep that a
+// stop-the-world pause extends, as a baseline); a frame that overruns is not caught up.
 //   frame duration  start of frame k to start of frame k+1 (what the player sees)
 //   frame busy      tick + between-frames work of frame k (main-thread work, no sleep)
 // Each measured reload runs 8 frames, then the four frames that carry the reload's stages
@@ -589,7 +591,8 @@ int main(int argc, char** argv) {
         die(!core ? core.error().message : !a ? a.error().message : bFile.error().message);
     if (auto r = (*host)->loadScripts(*a); !r)
         die(r.error().message);
-    Bench bench{**host, std::move(*core), {std::move(*a), std::move(*bFile)}, 0, {}, prepared, stdSleep};
+    Bench bench{**host, std::move(*core), {std::move(*a), std::move(*bFile)}, 0, {}, prepared};
+    bench.stdSleep = stdSleep;
 
     if (memory) {
         const std::size_t entities = onlySizes.empty() ? 1000 : onlySizes.front();
