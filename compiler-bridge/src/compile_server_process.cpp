@@ -59,6 +59,9 @@ CompileServerProcess::spawn(const ServerCommand& command) {
     if (command.warmUp) {
         args.emplace_back("--warmup");
     }
+    if (!command.prepareReferences) {
+        args.emplace_back("--no-prepare");
+    }
     try {
         bp::environment environment = boost::this_process::environment();
         if (!command.gcParams.empty() && environment.find("MONO_GC_PARAMS") == environment.end()) {
@@ -161,6 +164,7 @@ CompileServerProcess::build(const std::vector<std::string>& args, Deadline deadl
                                        " instead of " + std::to_string(id));
             }
             reply.status = parsed.status;
+            reply.referencesPrepared = parsed.referencesPrepared;
             return reply;
         case protocol::ServerLine::Kind::Fatal:
             return std::unexpected("gave up: " + parsed.text);
@@ -168,6 +172,25 @@ CompileServerProcess::build(const std::vector<std::string>& args, Deadline deadl
             return std::unexpected("sent garbage: " + parsed.text);
         }
     }
+}
+
+std::expected<bool, std::string> CompileServerProcess::settle(Deadline deadline) {
+    if (auto ready = waitReady(deadline); !ready) {
+        return std::unexpected(ready.error());
+    }
+    const std::uint64_t id = nextId_++;
+    if (auto written = writeAll(protocol::encodeSettle(id), deadline); !written) {
+        return std::unexpected(written.error());
+    }
+    auto line = readLine(deadline);
+    if (!line) {
+        return std::unexpected(line.error());
+    }
+    const protocol::ServerLine parsed = protocol::parseLine(*line);
+    if (parsed.kind != protocol::ServerLine::Kind::Settled || parsed.id != id) {
+        return std::unexpected("sent garbage instead of SETTLED: " + line->substr(0, 200));
+    }
+    return parsed.referencesPrepared;
 }
 
 std::expected<std::string, std::string> CompileServerProcess::readLine(Deadline deadline) {

@@ -22,6 +22,8 @@ struct ServerCommand {
     std::filesystem::path server;      ///< scripthost-compile-server.exe
     std::filesystem::path mcsAssembly; ///< mcs.exe the server loads
     bool warmUp = true;                ///< let the server JIT mcs with a throw-away build first
+    /// Let the server import the next build's references between builds (off: --no-prepare).
+    bool prepareReferences = true;
     /// MONO_GC_PARAMS for the server (empty: none set). Only used when the environment has
     /// none of its own, so an exported MONO_GC_PARAMS still wins.
     std::string gcParams;
@@ -31,6 +33,7 @@ struct ServerCommand {
 struct ServerReply {
     int status = 0;     ///< 0 built, 1 compile errors, 2 the server's mcs threw
     std::string output; ///< the compiler's messages, one per line
+    bool referencesPrepared = false; ///< imported before the request came (see PreparedImport.cs)
 };
 
 using Deadline = std::chrono::steady_clock::time_point;
@@ -56,6 +59,11 @@ public:
     [[nodiscard]] std::expected<ServerReply, std::string>
     build(const std::vector<std::string>& args, Deadline deadline,
           const std::function<void()>& onSent);
+
+    /// Lets the server do its between-builds work now (collect, import the references of a
+    /// build like the last one) instead of after its idle time. Returns whether the next build
+    /// with the last build's arguments will use prepared references. Errors as for build().
+    [[nodiscard]] std::expected<bool, std::string> settle(Deadline deadline);
 
     /// Process id, for logs and tests.
     [[nodiscard]] int pid() const noexcept { return pid_; }

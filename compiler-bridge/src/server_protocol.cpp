@@ -75,6 +75,8 @@ std::string encodeBuild(std::uint64_t id, std::string_view workingFolder,
     return request;
 }
 
+std::string encodeSettle(std::uint64_t id) { return "SETTLE " + std::to_string(id) + "\n"; }
+
 ServerLine parseLine(std::string_view line) {
     using Kind = ServerLine::Kind;
     ServerLine parsed;
@@ -89,13 +91,19 @@ ServerLine parseLine(std::string_view line) {
         return parsed;
     }
     const auto parts = words(line);
-    if (parts[0] == "END" && parts.size() == 4 && parseNumber(parts[1], parsed.id) &&
-        parseNumber(parts[2], parsed.status)) {
+    if (parts[0] == "END" && parts.size() == 5 && parseNumber(parts[1], parsed.id) &&
+        parseNumber(parts[2], parsed.status) && (parts[4] == "prepared" || parts[4] == "imported")) {
         long long ms = 0;
         if (parseNumber(parts[3], ms)) {
             parsed.kind = Kind::End;
+            parsed.referencesPrepared = parts[4] == "prepared";
             return parsed;
         }
+    } else if (parts[0] == "SETTLED" && parts.size() == 3 && parseNumber(parts[1], parsed.id) &&
+               (parts[2] == "prepared" || parts[2] == "none")) {
+        parsed.kind = Kind::Settled;
+        parsed.referencesPrepared = parts[2] == "prepared";
+        return parsed;
     } else if (parts[0] == "PONG" && parts.size() == 2 && parseNumber(parts[1], parsed.id)) {
         parsed.kind = Kind::Pong;
         return parsed;

@@ -10,7 +10,7 @@
 namespace scripthost::compiler::protocol {
 
 /// Version the server announces in its READY line; a mismatch means the wrong server exe.
-inline constexpr int version = 1;
+inline constexpr int version = 2;
 
 /// Escapes '\\', '\n' and '\r' so any text fits on one protocol line.
 [[nodiscard]] std::string escape(std::string_view text);
@@ -22,13 +22,18 @@ inline constexpr int version = 1;
 [[nodiscard]] std::string encodeBuild(std::uint64_t id, std::string_view workingFolder,
                                       const std::vector<std::string>& args);
 
+/// "SETTLE <id>\n": do the between-builds work now and say whether the next build's
+/// references are imported.
+[[nodiscard]] std::string encodeSettle(std::uint64_t id);
+
 /// One line the server wrote, classified.
 struct ServerLine {
     enum class Kind {
         Ready,   ///< READY <version> <mcs>: start-up finished; `status` holds the version
         Output,  ///< "| text": one line of compiler output; `text` is unescaped
-        End,     ///< END <id> <status> <ms>: the response to request `id` is complete
+        End,     ///< END <id> <status> <ms> <prepared|imported>: request `id` is complete
         Pong,    ///< PONG <id>
+        Settled, ///< SETTLED <id> <prepared|none>: the answer to SETTLE
         Fatal,   ///< FATAL <message>: the server gave up; `text` is the message
         Garbage, ///< anything else: the stream cannot be trusted any more
     };
@@ -36,6 +41,9 @@ struct ServerLine {
     std::string text;
     std::uint64_t id = 0;
     int status = 0;
+    /// End: the build used references imported before it was asked for.
+    /// Settled: the next build's references are imported.
+    bool referencesPrepared = false;
 };
 
 /// Classifies one line (without its '\n').

@@ -61,7 +61,9 @@ struct WarmCompiler::State {
             return "cannot find the compile server at " + options.server.string();
         }
         auto started = CompileServerProcess::spawn({mono, options.server, options.mcsAssembly,
-                                                    options.serverWarmUp, options.serverGcParams});
+                                                    options.serverWarmUp,
+                                                    options.prepareReferences,
+                                                    options.serverGcParams});
         if (!started) {
             return started.error();
         }
@@ -124,6 +126,20 @@ void WarmCompiler::warmUp() {
     (void)state_->readyServer();
 }
 
+bool WarmCompiler::settle(std::chrono::milliseconds timeout) {
+    const std::lock_guard lock(state_->mutex);
+    if (!state_->server) {
+        return false;
+    }
+    auto settled = state_->server->settle(Clock::now() + timeout);
+    if (!settled) {
+        spdlog::warn("compile server {}; restarted it", settled.error());
+        state_->replaceServer();
+        return false;
+    }
+    return *settled;
+}
+
 WarmCompilerStats WarmCompiler::stats() const {
     const std::lock_guard lock(state_->mutex);
     return state_->stats;
@@ -177,6 +193,7 @@ CompileResult WarmCompiler::compile(const CompileRequest& request) {
     result.log = std::move(reply->output);
     result.diagnostics = parseMcsDiagnostics(result.log);
     result.success = reply->status == 0;
+    result.referencesPrepared = reply->referencesPrepared;
     if (!result.success && result.errorCount() == 0) {
         result.diagnostics.push_back(
             {"", 0, 0, Severity::Error, "", "mcs failed: " + result.log.substr(0, 2000)});

@@ -20,6 +20,8 @@ TEST_CASE("a BUILD request is a header, the working folder, then one argument pe
           "BUILD 7 2\n/w d\n-out:/a b/x.dll\nline\\nbreak.cs\n");
 }
 
+TEST_CASE("a SETTLE request is one line") { CHECK(encodeSettle(9) == "SETTLE 9\n"); }
+
 TEST_CASE("response lines are classified strictly") {
     const ServerLine ready = parseLine("READY 1 /usr/lib/mono/4.5/mcs.exe");
     CHECK(ready.kind == Kind::Ready);
@@ -30,16 +32,31 @@ TEST_CASE("response lines are classified strictly") {
     CHECK(output.kind == Kind::Output);
     CHECK(output.text == "A.cs(1,2): error CS0103: x \\ y");
 
-    const ServerLine end = parseLine("END 12 1 40");
+    const ServerLine end = parseLine("END 12 1 40 imported");
     CHECK(end.kind == Kind::End);
     CHECK(end.id == 12);
     CHECK(end.status == 1);
+    CHECK_FALSE(end.referencesPrepared);
+    const ServerLine prepared = parseLine("END 13 0 3 prepared");
+    CHECK(prepared.kind == Kind::End);
+    CHECK(prepared.id == 13);
+    CHECK(prepared.referencesPrepared);
+
+    const ServerLine settled = parseLine("SETTLED 5 prepared");
+    CHECK(settled.kind == Kind::Settled);
+    CHECK(settled.id == 5);
+    CHECK(settled.referencesPrepared);
+    CHECK_FALSE(parseLine("SETTLED 6 none").referencesPrepared);
+    CHECK(parseLine("SETTLED 6 none").kind == Kind::Settled);
 
     CHECK(parseLine("PONG 3").kind == Kind::Pong);
     CHECK(parseLine("FATAL cannot load mcs").text == "cannot load mcs");
 
-    for (const char* garbage : {"", "END", "END 1 x 3", "END 1 0 4 extra", "END -1 0 3",
-                                "|no space", "READY", "hello", "END 1 0"}) {
+    // A version-1 END (no references word) is garbage: the wrong server exe.
+    for (const char* garbage : {"", "END", "END 1 x 3 imported", "END 1 0 4 extra", "END 1 0 4",
+                                "END -1 0 3 prepared", "END 1 0 4 prepared x", "|no space",
+                                "READY", "hello", "END 1 0", "SETTLED 1", "SETTLED 1 maybe",
+                                "SETTLED x none"}) {
         CAPTURE(garbage);
         CHECK(parseLine(garbage).kind == Kind::Garbage);
     }

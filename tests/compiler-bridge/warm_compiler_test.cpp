@@ -2,6 +2,7 @@
 #include "compiler_bridge/cold_compiler.hpp"
 #include "compiler_bridge/warm_compiler.hpp"
 #include "compiler_test_support.hpp"
+#include "server_protocol.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -21,6 +22,11 @@ std::string generationSource(int generation, bool broken) {
     return "public class " + name + " {\n  public int Value() { return " +
            (broken ? "notDeclared" + std::to_string(generation) : std::to_string(generation)) +
            "; }\n}\n";
+}
+
+/// The shell line of a fake server announcing itself with the protocol version we speak.
+std::string readyLine() {
+    return "echo 'READY " + std::to_string(protocol::version) + " fake'\n";
 }
 
 } // namespace
@@ -167,7 +173,7 @@ TEST_CASE("warm: a hung server is killed at the request's timeout and the build 
     CapturedLog log;
     // Announces itself, then reads requests forever without answering.
     const auto hung =
-        writeScript(dir / "hung-server", "echo 'READY 1 fake'\nwhile read line; do :; done\n");
+        writeScript(dir / "hung-server", readyLine() + "while read line; do :; done\n");
     WarmCompilerOptions options;
     options.mono = "/bin/sh"; // runs `/bin/sh <server> --mcs=... --warmup`
     options.server = hung;
@@ -195,7 +201,7 @@ TEST_CASE("warm: a server answering garbage is replaced and the build runs cold"
     CapturedLog log;
     const auto noisy = writeScript(
         dir / "garbage-server",
-        "echo 'READY 1 fake'\nwhile read line; do echo 'Unhandled Exception: boom'; done\n");
+        readyLine() + "while read line; do echo 'Unhandled Exception: boom'; done\n");
     WarmCompilerOptions options;
     options.mono = "/bin/sh";
     options.server = noisy;

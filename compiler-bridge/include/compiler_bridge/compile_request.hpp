@@ -43,6 +43,9 @@ struct CompileResult {
     bool timedOut = false;           ///< killed after the request's timeout
     bool nothingToBuild = false;     ///< the request listed no source files; nothing was run
     Backend backend = Backend::Cold; ///< the backend that produced this result
+    /// Warm only: the server had read and imported the references before the request came,
+    /// so this build only parsed, compiled and wrote (see WarmCompilerOptions).
+    bool referencesPrepared = false;
     /// Why a warm build fell back to the cold backend (empty when it did not).
     std::string fallbackReason;
     /// Errors only.

@@ -44,6 +44,10 @@ struct WarmCompilerOptions {
     /// nursery collects ~2 times per one-file build, each copying the live import graph.
     /// Empty: Mono's defaults. See compiler-bridge/README.md, "Where a warm build's time goes".
     std::string serverGcParams = "nursery-size=32m";
+    /// Let the server read and import the references of a build like the last one while it
+    /// waits for the next request, so that build skips them (most of a warm build's time;
+    /// compiler-bridge/README.md, "Imported between builds"). Off: every build imports its own.
+    bool prepareReferences = true;
     /// Test hook: runs on the compiling thread right after a request was sent to the server,
     /// with the server's pid (lets a test kill the server mid-build).
     std::function<void(int pid)> onRequestSent;
@@ -81,6 +85,12 @@ public:
 
     /// Counters since construction.
     [[nodiscard]] WarmCompilerStats stats() const;
+
+    /// Lets the server do its between-builds work now instead of after its idle time, and
+    /// says whether a build with the last build's arguments will use references imported
+    /// ahead. For tests and benchmarks that must not wait on the server's idle timer; false
+    /// when no server runs or it does not answer within `timeout` (it is then restarted).
+    bool settle(std::chrono::milliseconds timeout = std::chrono::seconds(20));
 
     /// The running server's pid, if one is running.
     [[nodiscard]] std::optional<int> serverPid() const;
