@@ -10,7 +10,7 @@ namespace scripthost {
 
 std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,
                            const std::function<void()>& betweenFrames) {
-    return run(host, stop, FrameHooks{{}, betweenFrames});
+    return run(host, stop, FrameHooks{{}, betweenFrames, {}});
 }
 
 std::int64_t GameLoop::run(ScriptHost& host, const std::atomic<bool>& stop,

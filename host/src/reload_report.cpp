@@ -52,10 +52,11 @@ std::string ReloadReport::describe() const {
     if (success) {
         text = fmt::format(
             "reload #{} ok: generation {} -> {}; {} restored, {} created, {} parked; "
-            "build {:.1f} ms, main thread {:.2f} ms (load {:.2f}, warm {:.2f}, snapshot {:.2f}, "
+            "build {:.1f} ms{}, main thread {:.2f} ms (load {:.2f}, warm {:.2f}, snapshot {:.2f}, "
             "restore {:.2f}, hooks {:.2f}, unload {:.2f})",
-            sequence, fromGeneration, toGeneration, restored, created, parked, buildMs, totalMs,
-            loadMs, warmMs, snapshotMs, restoreMs, hooksMs, unloadMs);
+            sequence, fromGeneration, toGeneration, restored, created, parked, buildMs,
+            referencesImportedAhead ? " (references imported ahead)" : "", totalMs, loadMs, warmMs,
+            snapshotMs, restoreMs, hooksMs, unloadMs);
         if (frameStallMs > 0)
             text += fmt::format(", stall {:.2f} ms", frameStallMs);
         if (debuggerRebindFrom != 0)
@@ -151,6 +152,7 @@ nlohmann::json ReloadReport::toJson() const {
             {"toGeneration", toGeneration},
             {"debuggerRebindFrom", debuggerRebindFrom},
             {"preparedDomain", preparedDomain},
+            {"referencesImportedAhead", referencesImportedAhead},
             {"timings",
              {{"buildMs", buildMs},
               {"snapshotMs", snapshotMs},

@@ -4,6 +4,10 @@
 //   compile — from compile() being called to the .dll existing (the compiler alone);
 //   save    — from writing one source file to the .dll existing, with the real watcher
 //             (inotify, default 30 ms quiet window) reporting the change in between.
+// The compile case is also measured "between saves": before each (untimed) build the server
+// is let do what it does when a developer pauses between saves (WarmCompiler::settle: empty
+// its nursery, import the next build's references), once with that import and once with a
+// server started with --no-prepare (the baseline, same run).
 
 #include "compiler_bridge/cold_compiler.hpp"
 #include "compiler_bridge/compile_failure.hpp"
@@ -16,6 +20,7 @@
 #include <algorithm>
 #include <fmt/core.h>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
@@ -31,6 +36,7 @@ using Clock = std::chrono::steady_clock;
 struct Samples {
     std::vector<double> ms;
     std::vector<double> watcherMs; ///< save cases: the part spent until the watcher reported
+    int referencesPrepared = 0;    ///< measured builds whose references were imported ahead
     [[nodiscard]] double percentile(double p) const {
         if (ms.empty()) {
             return 0;
@@ -93,7 +99,8 @@ Project makeProject(const fs::path& folder, int count) {
 }
 
 /// One build into a fresh generation; throws when it fails (a benchmark of failures is useless).
-void buildOnce(compiler::Compiler& compiler, const Project& project,
+/// Returns whether its references had been imported ahead.
+bool buildOnce(compiler::Compiler& compiler, const Project& project,
                compiler::OutputGenerations& outputs, compiler::Backend expected) {
     compiler::CompileRequest request;
     request.sources = project.sources;
@@ -105,20 +112,27 @@ void buildOnce(compiler::Compiler& compiler, const Project& project,
     if (result.backend != expected) {
         throw std::runtime_error("the warm build fell back to cold: " + result.fallbackReason);
     }
+    return result.referencesPrepared;
 }
 
+/// `between` runs untimed before each build (the server's between-saves work), if given.
 Samples measureCompile(compiler::Compiler& compiler, const Project& project,
                        compiler::OutputGenerations& outputs, int runs, compiler::Backend expected,
-                       std::chrono::milliseconds pause) {
+                       std::chrono::milliseconds pause,
+                       const std::function<void()>& between = {}) {
     Samples samples;
     for (int run = -2; run < runs; ++run) { // two unmeasured runs first
         write(project.edited, classSource(0, run + 100));
         std::this_thread::sleep_for(pause); // untimed: the gap between saves, if any
+        if (between) {
+            between();
+        }
         const auto started = Clock::now();
-        buildOnce(compiler, project, outputs, expected);
+        const bool prepared = buildOnce(compiler, project, outputs, expected);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
         if (run >= 0) {
             samples.ms.push_back(ms);
+            samples.referencesPrepared += prepared ? 1 : 0;
         }
     }
     return samples;
@@ -159,6 +173,8 @@ struct Row {
     std::string what;
     Samples cold;
     Samples warm;
+    std::optional<Samples> betweenSaves;           ///< warm, settled before each build
+    std::optional<Samples> betweenSavesUnprepared; ///< the same with --no-prepare
 };
 
 } // namespace
@@ -205,6 +221,10 @@ int main(int argc, char** argv) {
         }
         compiler::WarmCompiler warm(options);
         warm.warmUp();
+        compiler::WarmCompilerOptions unpreparedOptions = options;
+        unpreparedOptions.prepareReferences = false;
+        compiler::WarmCompiler unprepared(unpreparedOptions);
+        unprepared.warmUp();
         compiler::OutputGenerations outputs(scratch / "out", "Scripts");
         for (const int files : {1, 200}) {
             const Project project = makeProject(scratch / fmt::format("src{}", files), files);
@@ -212,10 +232,15 @@ int main(int argc, char** argv) {
             using compiler::Backend;
             rows.push_back({"compile, " + label,
                             measureCompile(cold, project, outputs, runs, Backend::Cold, pause),
-                            measureCompile(warm, project, outputs, runs, Backend::Warm, pause)});
+                            measureCompile(warm, project, outputs, runs, Backend::Warm, pause),
+                            measureCompile(warm, project, outputs, runs, Backend::Warm, pause,
+                                           [&] { (void)warm.settle(); }),
+                            measureCompile(unprepared, project, outputs, runs, Backend::Warm,
+                                           pause, [&] { (void)unprepared.settle(); })});
             rows.push_back({"save->dll, " + label,
                             measureSave(cold, project, outputs, runs, Backend::Cold),
-                            measureSave(warm, project, outputs, runs, Backend::Warm)});
+                            measureSave(warm, project, outputs, runs, Backend::Warm),
+                            std::nullopt, std::nullopt});
             outputs.prune(1);
         }
     } catch (const std::exception& e) {
@@ -257,6 +282,22 @@ int main(int argc, char** argv) {
             }
             results.push_back(cold);
             results.push_back(warm);
+            if (row.betweenSaves && row.betweenSavesUnprepared) {
+                const std::string unpreparedName = base + "_warm_between_saves_no_prepare";
+                results.push_back({{"name", unpreparedName},
+                                   {"median_ms", row.betweenSavesUnprepared->median()},
+                                   {"p95_ms", row.betweenSavesUnprepared->percentile(0.95)},
+                                   {"baseline", base + "_warm"},
+                                   {"ratio", row.betweenSavesUnprepared->median() /
+                                                 row.warm.median()}});
+                results.push_back(
+                    {{"name", base + "_warm_between_saves"},
+                     {"median_ms", row.betweenSaves->median()},
+                     {"p95_ms", row.betweenSaves->percentile(0.95)},
+                     {"references_prepared", row.betweenSaves->referencesPrepared},
+                     {"baseline", unpreparedName},
+                     {"ratio", row.betweenSaves->median() / row.betweenSavesUnprepared->median()}});
+            }
         }
         fmt::print("{}\n", nlohmann::json{{"benchmark", "compile"},
                                           {"runs", runs},
@@ -280,5 +321,19 @@ int main(int argc, char** argv) {
     }
     fmt::print(
         "\n(watcher part: median time from the write until the watcher reported it, warm runs)\n");
+    fmt::print("\nbetween saves (the server's idle work done before each build), warm, ms\n");
+    fmt::print("{:<22} {:>16} {:>9} {:>16} {:>9} {:>8} {:>10}\n", "case", "no-prepare median",
+               "p95", "prepared median", "p95", "ratio", "prepared");
+    for (const Row& row : rows) {
+        if (!row.betweenSaves || !row.betweenSavesUnprepared) {
+            continue;
+        }
+        const Samples& before = *row.betweenSavesUnprepared;
+        const Samples& after = *row.betweenSaves;
+        fmt::print("{:<22} {:>16.1f} {:>9.1f} {:>16.1f} {:>9.1f} {:>8.2f} {:>10}\n", row.what,
+                   before.median(), before.percentile(0.95), after.median(),
+                   after.percentile(0.95), after.median() / before.median(),
+                   fmt::format("{}/{}", after.referencesPrepared, after.ms.size()));
+    }
     return 0;
 }

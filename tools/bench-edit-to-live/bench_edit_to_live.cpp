@@ -309,6 +309,7 @@ constexpr std::size_t kPartCount = std::size(kParts);
 
 struct Samples {
     std::vector<double> latencyMs, buildMs;
+    int referencesPrepared = 0; ///< builds whose references the server had imported ahead
     std::array<std::vector<double>, kPartCount> partsMs; // empty when the host has no timeline
 };
 
@@ -356,6 +357,8 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
             const double latency = msBetween(saved, live.at);
             out.latencyMs.push_back(latency);
             out.buildMs.push_back(std::stod(m[1].str()));
+            if (report.message.find("(references imported ahead)") != std::string::npos)
+                ++out.referencesPrepared;
             std::smatch t;
             if (std::regex_search(report.message, t, timeline)) {
                 for (std::size_t i = 0; i + 1 < kPartCount; ++i)
@@ -495,6 +498,7 @@ int main(int argc, char** argv) {
                                {"median_ms", median(c.warm.latencyMs)},
                                {"p95_ms", p95(c.warm.latencyMs)},
                                {"build_median_ms", median(c.warm.buildMs)},
+                               {"builds_with_references_imported_ahead", c.warm.referencesPrepared},
                                {"breakdown_median_ms", partsJson(c.warm)},
                                {"baseline", cold},
                                {"ratio", median(c.warm.latencyMs) / median(c.cold.latencyMs)}});
@@ -574,6 +578,10 @@ int main(int argc, char** argv) {
         if (c.baseline)
             row("  baseline build", *c.baseline);
     }
+    fmt::print("\nwarm builds whose references the compile server had imported ahead:");
+    for (const Case& c : cases)
+        fmt::print(" {} {}/{}", c.label, c.warm.referencesPrepared, c.warm.latencyMs.size());
+    fmt::print("\n");
     if (module) {
         fmt::print("\ngame module reload (the demo module's library copied over itself), ms\n"
                    "  swap (main thread) median {:.1f} p95 {:.1f}; saved -> swapped in median "

@@ -97,6 +97,9 @@ struct ReloadReport {
     /// The scripts were loaded into a domain made ahead (ReloadTransaction::usePreparedDomain)
     /// rather than one made in the load stage.
     bool preparedDomain = false;
+    /// The warm compile server had read and imported the build's references before the save
+    /// (compiler::CompileResult::referencesPrepared), so the build only compiled the scripts.
+    bool referencesImportedAhead = false;
 
     double buildMs = 0;      ///< off the main thread
     double snapshotMs = 0;   ///< main thread, from here on

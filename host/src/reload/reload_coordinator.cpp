@@ -77,6 +77,7 @@ struct ReloadCoordinator::Impl {
     compiler::OutputGenerations outputs{{}, "Scripts"};
     std::set<std::string> pendingTrigger; // files changed since the last submitted build
     std::vector<std::string> inFlightTrigger;
+    bool inFlightReferencesPrepared = false; // the in-flight reload's build (its report says)
     bool forced = false;
     std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
     // The next reload's domain, made ahead in idle time (ScriptCore loaded, its JIT warm-up
@@ -396,6 +397,7 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
     Impl& m = *impl_;
     const compiler::CompileResult& result = finished.result;
     const double buildMs = double(result.duration.count());
+    m.inFlightReferencesPrepared = result.referencesPrepared;
     if (!result.success) {
         ReloadReport report = m.failedBefore("build", compiler::errorLines(result), buildMs);
         m.log(report);
@@ -441,6 +443,7 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
     if (!m.reload->done())
         return std::nullopt;
     ReloadReport report = m.reload->takeReport();
+    report.referencesImportedAhead = m.inFlightReferencesPrepared;
     m.reload.reset();
     m.quietSince = m.host->frame();
     if (report.success && m.reloading.firstSeen) {
