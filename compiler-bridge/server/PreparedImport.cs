@@ -13,10 +13,11 @@
 // need the parsed sources (settings, module, importer, loader, the assembly builder, reading
 // and importing the references), Build() then parses into that module and runs the rest in
 // Driver.Compile's order. Driver.Compile parses and creates the compiled types before it
-// imports; the output of the other order is byte-for-byte the same (tested), except for one
-// case that mcs cannot parse in it: a script type with the full name of a referenced type.
-// That build throws Unsuitable and goes through InvokeCompiler, and the server stops
-// preparing for those arguments.
+// imports; the output of the other order is byte-for-byte the same (tested), except in two
+// cases: a script type with the full name of a referenced type (mcs's parser cannot take it
+// in this order), and an assembly attribute that signs the assembly (mcs reads those when it
+// creates the assembly builder, before parsing here). Those builds throw Unsuitable and go
+// through InvokeCompiler, and the server stops preparing for those arguments.
 //
 // When it is used: only for a request whose arguments are exactly the prepared ones apart
 // from -out: (same sources, references, defines, working folder), and only while every
@@ -51,6 +52,8 @@ sealed class PreparedImport : IDisposable
             Resolve, Emit, CloseContainer, EmbedResources, Save, DisposeLoader, GetAssemblies,
             GetLocation;
         public Type AssemblyBuilder;
+        public MethodInfo GetOptAttributes, GetAttributeName;
+        public FieldInfo Attrs, ExplicitTarget;
         public FieldInfo OutputFile, DocumentationFile, GetResourceStrings, TokenizeOnly,
             ParseOnly, Timestamps, WriteMetadataOnly, GenerateDebugInfo;
 
@@ -105,6 +108,10 @@ sealed class PreparedImport : IDisposable
             GetAssemblies = Method(universe, "GetAssemblies");
             GetLocation = Method("IKVM.Reflection.Assembly", "get_Location");
             AssemblyBuilder = Type("IKVM.Reflection.Emit.AssemblyBuilder");
+            GetOptAttributes = Method("Mono.CSharp.Attributable", "get_OptAttributes");
+            GetAttributeName = Method("Mono.CSharp.Attribute", "get_Name");
+            Attrs = Field(Type("Mono.CSharp.Attributes"), "Attrs");
+            ExplicitTarget = Field(Type("Mono.CSharp.Attribute"), "ExplicitTarget");
 
             OutputFile = Field(settings, "OutputFile");
             DocumentationFile = Field(settings, "DocumentationFile");
@@ -282,6 +289,26 @@ sealed class PreparedImport : IDisposable
         return read.Count > 0;
     }
 
+    // mcs reads [assembly: AssemblyKeyFile/AssemblyKeyName/AssemblyDelaySign] by name when it
+    // creates the assembly builder (AssemblyDefinition.ResolveAssemblySecurityAttributes), which
+    // the preparation did before these sources were parsed: a build with one would come out
+    // unsigned, without mcs's warning CS1699.
+    bool SignsTheAssembly()
+    {
+        var s = s_Steps;
+        var attributes = s.GetOptAttributes.Invoke(module, null);
+        if (attributes == null) return false;
+        foreach (var a in (System.Collections.IEnumerable)s.Attrs.GetValue(attributes)) {
+            if ((string)s.ExplicitTarget.GetValue(a) != "assembly") continue;
+            var name = (string)s.GetAttributeName.Invoke(a, null) ?? "";
+            foreach (var signing in new[] { "AssemblyKeyFile", "AssemblyKeyName", "AssemblyDelaySign" })
+                if (name.EndsWith(signing, StringComparison.Ordinal) ||
+                    name.EndsWith(signing + "Attribute", StringComparison.Ordinal))
+                    return true;
+        }
+        return false;
+    }
+
     int Errors()
     {
         var report = s_Steps.GetReport.Invoke(ctx, null);
@@ -338,6 +365,7 @@ sealed class PreparedImport : IDisposable
             if (log.ToString().Contains("error CS0589")) throw new Unsuitable();
             return false;
         }
+        if (SignsTheAssembly()) throw new Unsuitable();
         // Parsing added the sources' types; create their builders now (the module's own
         // CreateContainer ran before the import, with no types in it yet). Driver.Compile
         // does not look at its result either: a failure is an error in the report.

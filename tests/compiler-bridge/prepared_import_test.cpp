@@ -15,9 +15,12 @@ namespace fs = std::filesystem;
 namespace {
 
 /// A script that uses what a game script uses: a referenced library's types, generics,
-/// lambdas, an iterator, a struct, attributes, a nested type and an async method.
-std::string scriptSource(const std::string& name, int value) {
-    return "using System;\nusing System.Collections.Generic;\nusing System.Threading.Tasks;\n"
+/// lambdas, an iterator, a struct, attributes, a nested type and an async method; with
+/// `assemblyAttributes` ("[assembly: …]" lines) after its usings.
+std::string scriptSource(const std::string& name, int value,
+                         const std::string& assemblyAttributes = "") {
+    return "using System;\nusing System.Collections.Generic;\nusing System.Threading.Tasks;\n" +
+           assemblyAttributes +
            "namespace Game {\n"
            "  public struct " +
            name + "Pair<T> { public T A, B; }\n  [Serializable] public class " + name +
@@ -226,4 +229,42 @@ TEST_CASE("prepared: a script type named like an imported one builds as it does 
     CHECK(expected.diagnostics.size() >= 1); // CS0436: the script's Shape wins over Shapes.dll's
     CHECK(formatted(prepared) == formatted(expected));
     CHECK(readFile(prepared.output) == readFile(expected.output));
+}
+
+TEST_CASE("prepared: assembly attributes build as they do without it, signing ones the old way") {
+    // mcs reads the signing attributes when it creates the assembly builder, which the prepared
+    // import did before the sources were parsed; every other assembly attribute is applied
+    // later, in both orders.
+    TempDir dir("prepared-assembly-attributes");
+    const fs::path shapes = buildShapes(dir.path(), "public int Sides() { return 4; }");
+    const fs::path a = dir / "A.cs";
+    WarmCompiler compiler;
+    WarmCompiler baseline = unprepared();
+    writeFile(a, scriptSource("Warm", 1));
+    REQUIRE(compiler.compile(scriptsRequest(dir.path(), "g1", {a}, shapes)).success);
+
+    REQUIRE(compiler.settle());
+    writeFile(a, scriptSource("Versioned", 2,
+                              "[assembly: System.Reflection.AssemblyVersion(\"1.2.3.4\")]\n"
+                              "[assembly: System.Reflection.AssemblyTitle(\"Scripts\")]\n"));
+    const CompileResult versioned = compiler.compile(scriptsRequest(dir.path(), "g2", {a}, shapes));
+    REQUIRE_MESSAGE(versioned.success, describe(versioned));
+    CHECK(versioned.referencesPrepared);
+    const CompileResult versionedBaseline =
+        baseline.compile(scriptsRequest(dir.path(), "b2", {a}, shapes));
+    REQUIRE_MESSAGE(versionedBaseline.success, describe(versionedBaseline));
+    CHECK(readFile(versioned.output) == readFile(versionedBaseline.output));
+    CHECK(fileContains(versioned.output, "Scripts"));
+
+    REQUIRE(compiler.settle());
+    writeFile(a, scriptSource("Signed", 3, "[assembly: System.Reflection.AssemblyDelaySign(true)]\n"));
+    const CompileResult signed_ = compiler.compile(scriptsRequest(dir.path(), "g3", {a}, shapes));
+    CHECK_FALSE(signed_.referencesPrepared);
+    const CompileResult signedBaseline =
+        baseline.compile(scriptsRequest(dir.path(), "b3", {a}, shapes));
+    CHECK(signed_.success == signedBaseline.success);
+    // CS1699 (use the compiler option) and CS1607 (no key file), as mcs reports them.
+    CHECK(formatted(signed_) == formatted(signedBaseline));
+    CHECK(describe(signedBaseline).find("CS1699") != std::string::npos);
+    CHECK_FALSE(compiler.settle()); // not prepared again for these arguments
 }
