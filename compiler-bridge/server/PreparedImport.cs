@@ -55,7 +55,7 @@ sealed class PreparedImport : IDisposable
         public MethodInfo GetOptAttributes, GetAttributeName;
         public FieldInfo Attrs, ExplicitTarget;
         public FieldInfo OutputFile, DocumentationFile, GetResourceStrings, TokenizeOnly,
-            ParseOnly, Timestamps, WriteMetadataOnly, GenerateDebugInfo;
+            ParseOnly, Timestamps, WriteMetadataOnly;
 
         public McsSteps(Assembly mcs)
         {
@@ -120,7 +120,6 @@ sealed class PreparedImport : IDisposable
             ParseOnly = Field(settings, "ParseOnly");
             Timestamps = Field(settings, "Timestamps");
             WriteMetadataOnly = Field(settings, "WriteMetadataOnly");
-            GenerateDebugInfo = Field(settings, "GenerateDebugInfo");
         }
 
         Type Type(string name)
