@@ -378,7 +378,7 @@ void Torture::step(const Edit& edit) {
         field->value = edit.value;
         return;
     }
-    const std::int64_t generationBefore = generation_;
+    std::int64_t generationBefore = generation_;
     for (std::size_t i = 0; i < edit.saves.size(); ++i) {
         write(edit.saves[i]);
         if (i + 1 < edit.saves.size())
@@ -394,12 +394,14 @@ void Torture::step(const Edit& edit) {
                 throw Failure("no reload report within the deadline (expected a rollback)\n" +
                               host_->output());
             if (report["success"].get<bool>()) {
-                // A late report of the code already running changes nothing; anything else
-                // is a reload that should not have happened.
+                // A late report of the code already running changes nothing but the generation
+                // (a later save of the previous step, seen after that step's reload had ended);
+                // anything else is a reload that should not have happened.
                 ++extraReports_;
                 if (!hostRunsModelCode(model_))
                     throw Failure("a reload succeeded though the files do not load: " +
                                   report["text"].get<std::string>());
+                generationBefore = report["toGeneration"].get<std::int64_t>();
                 continue;
             }
             const bool buildFailed = report["failedPhase"] == "build";
