@@ -75,7 +75,9 @@ std::string encodeBuild(std::uint64_t id, std::string_view workingFolder,
     return request;
 }
 
-std::string encodeSettle(std::uint64_t id) { return "SETTLE " + std::to_string(id) + "\n"; }
+std::string encodeSettle(std::uint64_t id) {
+    return "SETTLE " + std::to_string(id) + "\n";
+}
 
 ServerLine parseLine(std::string_view line) {
     using Kind = ServerLine::Kind;
@@ -92,7 +94,8 @@ ServerLine parseLine(std::string_view line) {
     }
     const auto parts = words(line);
     if (parts[0] == "END" && parts.size() == 5 && parseNumber(parts[1], parsed.id) &&
-        parseNumber(parts[2], parsed.status) && (parts[4] == "prepared" || parts[4] == "imported")) {
+        parseNumber(parts[2], parsed.status) &&
+        (parts[4] == "prepared" || parts[4] == "imported")) {
         long long ms = 0;
         if (parseNumber(parts[3], ms)) {
             parsed.kind = Kind::End;

@@ -61,8 +61,7 @@ struct WarmCompiler::State {
             return "cannot find the compile server at " + options.server.string();
         }
         auto started = CompileServerProcess::spawn({mono, options.server, options.mcsAssembly,
-                                                    options.serverWarmUp,
-                                                    options.prepareReferences,
+                                                    options.serverWarmUp, options.prepareReferences,
                                                     options.serverGcParams});
         if (!started) {
             return started.error();

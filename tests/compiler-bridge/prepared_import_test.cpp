@@ -32,7 +32,9 @@ std::string scriptSource(const std::string& name, int value,
            "); return steps[0](Shape.Sides()); }\n"
            "    public IEnumerable<int> Count() { for (int i = 0; i < 3; ++i) yield return i; }\n"
            "    public async Task<int> Later() { await Task.Yield(); return Value(); }\n"
-           "    class Inner { public " + name + "Pair<string> P; }\n"
+           "    class Inner { public " +
+           name +
+           "Pair<string> P; }\n"
            "  }\n}\n";
 }
 
@@ -100,7 +102,7 @@ TEST_CASE("prepared: the next build uses the imported references and writes the 
         baseline.compile(scriptsRequest(dir.path(), "baseline", {a, b}, shapes));
     REQUIRE_MESSAGE(expected.success, describe(expected));
     CHECK_FALSE(expected.referencesPrepared);
-    CHECK_FALSE(baseline.settle()); // it never prepares
+    CHECK_FALSE(baseline.settle());                  // it never prepares
     CHECK(formatted(edited) == formatted(expected)); // the same warnings (CS0649 for Inner.P)
     CHECK(formatted(edited).size() == 2);
     CHECK(readFile(edited.output) == readFile(expected.output));
@@ -108,8 +110,8 @@ TEST_CASE("prepared: the next build uses the imported references and writes the 
     CHECK(readFile(edited.output) != readFile(first.output));
 
     // The server's scratch folder goes with it.
-    const fs::path scratch = fs::temp_directory_path() /
-                             ("scripthost-compile-server-" + std::to_string(*pid));
+    const fs::path scratch =
+        fs::temp_directory_path() / ("scripthost-compile-server-" + std::to_string(*pid));
     CHECK(fs::exists(scratch / "prepared"));
     compiler.reset(); // QUIT
     CHECK_FALSE(fs::exists(scratch));
@@ -257,7 +259,8 @@ TEST_CASE("prepared: assembly attributes build as they do without it, signing on
     CHECK(fileContains(versioned.output, "Scripts"));
 
     REQUIRE(compiler.settle());
-    writeFile(a, scriptSource("Signed", 3, "[assembly: System.Reflection.AssemblyDelaySign(true)]\n"));
+    writeFile(a,
+              scriptSource("Signed", 3, "[assembly: System.Reflection.AssemblyDelaySign(true)]\n"));
     const CompileResult signed_ = compiler.compile(scriptsRequest(dir.path(), "g3", {a}, shapes));
     CHECK_FALSE(signed_.referencesPrepared);
     const CompileResult signedBaseline =

@@ -20,7 +20,9 @@ TEST_CASE("a BUILD request is a header, the working folder, then one argument pe
           "BUILD 7 2\n/w d\n-out:/a b/x.dll\nline\\nbreak.cs\n");
 }
 
-TEST_CASE("a SETTLE request is one line") { CHECK(encodeSettle(9) == "SETTLE 9\n"); }
+TEST_CASE("a SETTLE request is one line") {
+    CHECK(encodeSettle(9) == "SETTLE 9\n");
+}
 
 TEST_CASE("response lines are classified strictly") {
     const ServerLine ready = parseLine("READY 1 /usr/lib/mono/4.5/mcs.exe");
@@ -53,10 +55,10 @@ TEST_CASE("response lines are classified strictly") {
     CHECK(parseLine("FATAL cannot load mcs").text == "cannot load mcs");
 
     // A version-1 END (no references word) is garbage: the wrong server exe.
-    for (const char* garbage : {"", "END", "END 1 x 3 imported", "END 1 0 4 extra", "END 1 0 4",
-                                "END -1 0 3 prepared", "END 1 0 4 prepared x", "|no space",
-                                "READY", "hello", "END 1 0", "SETTLED 1", "SETTLED 1 maybe",
-                                "SETTLED x none"}) {
+    for (const char* garbage :
+         {"", "END", "END 1 x 3 imported", "END 1 0 4 extra", "END 1 0 4", "END -1 0 3 prepared",
+          "END 1 0 4 prepared x", "|no space", "READY", "hello", "END 1 0", "SETTLED 1",
+          "SETTLED 1 maybe", "SETTLED x none"}) {
         CAPTURE(garbage);
         CHECK(parseLine(garbage).kind == Kind::Garbage);
     }

@@ -199,9 +199,9 @@ TEST_CASE("warm: a hung server is killed at the request's timeout and the build 
 TEST_CASE("warm: a server answering garbage is replaced and the build runs cold") {
     TempDir dir("warm");
     CapturedLog log;
-    const auto noisy = writeScript(
-        dir / "garbage-server",
-        readyLine() + "while read line; do echo 'Unhandled Exception: boom'; done\n");
+    const auto noisy =
+        writeScript(dir / "garbage-server",
+                    readyLine() + "while read line; do echo 'Unhandled Exception: boom'; done\n");
     WarmCompilerOptions options;
     options.mono = "/bin/sh";
     options.server = noisy;

@@ -118,8 +118,7 @@ bool buildOnce(compiler::Compiler& compiler, const Project& project,
 /// `between` runs untimed before each build (the server's between-saves work), if given.
 Samples measureCompile(compiler::Compiler& compiler, const Project& project,
                        compiler::OutputGenerations& outputs, int runs, compiler::Backend expected,
-                       std::chrono::milliseconds pause,
-                       const std::function<void()>& between = {}) {
+                       std::chrono::milliseconds pause, const std::function<void()>& between = {}) {
     Samples samples;
     for (int run = -2; run < runs; ++run) { // two unmeasured runs first
         write(project.edited, classSource(0, run + 100));
@@ -235,12 +234,12 @@ int main(int argc, char** argv) {
                             measureCompile(warm, project, outputs, runs, Backend::Warm, pause),
                             measureCompile(warm, project, outputs, runs, Backend::Warm, pause,
                                            [&] { (void)warm.settle(); }),
-                            measureCompile(unprepared, project, outputs, runs, Backend::Warm,
-                                           pause, [&] { (void)unprepared.settle(); })});
+                            measureCompile(unprepared, project, outputs, runs, Backend::Warm, pause,
+                                           [&] { (void)unprepared.settle(); })});
             rows.push_back({"save->dll, " + label,
                             measureSave(cold, project, outputs, runs, Backend::Cold),
-                            measureSave(warm, project, outputs, runs, Backend::Warm),
-                            std::nullopt, std::nullopt});
+                            measureSave(warm, project, outputs, runs, Backend::Warm), std::nullopt,
+                            std::nullopt});
             outputs.prune(1);
         }
     } catch (const std::exception& e) {
@@ -284,12 +283,12 @@ int main(int argc, char** argv) {
             results.push_back(warm);
             if (row.betweenSaves && row.betweenSavesUnprepared) {
                 const std::string unpreparedName = base + "_warm_between_saves_no_prepare";
-                results.push_back({{"name", unpreparedName},
-                                   {"median_ms", row.betweenSavesUnprepared->median()},
-                                   {"p95_ms", row.betweenSavesUnprepared->percentile(0.95)},
-                                   {"baseline", base + "_warm"},
-                                   {"ratio", row.betweenSavesUnprepared->median() /
-                                                 row.warm.median()}});
+                results.push_back(
+                    {{"name", unpreparedName},
+                     {"median_ms", row.betweenSavesUnprepared->median()},
+                     {"p95_ms", row.betweenSavesUnprepared->percentile(0.95)},
+                     {"baseline", base + "_warm"},
+                     {"ratio", row.betweenSavesUnprepared->median() / row.warm.median()}});
                 results.push_back(
                     {{"name", base + "_warm_between_saves"},
                      {"median_ms", row.betweenSaves->median()},
@@ -331,8 +330,8 @@ int main(int argc, char** argv) {
         const Samples& before = *row.betweenSavesUnprepared;
         const Samples& after = *row.betweenSaves;
         fmt::print("{:<22} {:>16.1f} {:>9.1f} {:>16.1f} {:>9.1f} {:>8.2f} {:>10}\n", row.what,
-                   before.median(), before.percentile(0.95), after.median(),
-                   after.percentile(0.95), after.median() / before.median(),
+                   before.median(), before.percentile(0.95), after.median(), after.percentile(0.95),
+                   after.median() / before.median(),
                    fmt::format("{}/{}", after.referencesPrepared, after.ms.size()));
     }
     return 0;
