@@ -206,7 +206,7 @@ static class CompileServer
         try {
             s_Prepared = PreparedImport.Prepare(cwd, args, s_Scratch);
         } finally {
-            try { if (s_Reset != null) s_Reset.Invoke(null, null); } catch (Exception) { }
+            ResetMcs();
             s_Stray.GetStringBuilder().Clear();
         }
         if (s_Prepared != null) Collect();
@@ -228,10 +228,7 @@ static class CompileServer
         var result = Prepared.NotUsed;
         try {
             if (p.Fits(cwd, args)) {
-                string output = null;
-                foreach (var a in args)
-                    if (a.StartsWith("-out:", StringComparison.Ordinal)) output = a.Substring(5);
-                result = p.Build(output) ? Prepared.Built : Prepared.Failed;
+                result = p.Build(args) ? Prepared.Built : Prepared.Failed;
                 if (result == Prepared.Built) log.Write(p.Log);
             }
         } catch (Exception e) {
@@ -240,7 +237,7 @@ static class CompileServer
             if (inner is PreparedImport.Unsuitable) s_Unsuitable = Key(cwd, args);
         } finally {
             p.Dispose();
-            try { if (s_Reset != null) s_Reset.Invoke(null, null); } catch (Exception) { }
+            ResetMcs();
         }
         if (result != Prepared.Built) s_Stray.GetStringBuilder().Clear();
         return result;
@@ -267,7 +264,7 @@ static class CompileServer
                 } catch (TargetInvocationException) {
                     ok = false; // the full build below says what is wrong
                 } finally {
-                    try { if (s_Reset != null) s_Reset.Invoke(null, null); } catch (Exception) { }
+                    ResetMcs();
                 }
                 if (ok) log = leanLog;
                 else s_Stray.GetStringBuilder().Clear();
@@ -290,7 +287,7 @@ static class CompileServer
             log.WriteLine("error: compile server: " + e);
             status = 2;
         } finally {
-            try { if (s_Reset != null) s_Reset.Invoke(null, null); } catch (Exception) { }
+            ResetMcs();
         }
         log.Write(s_Stray.ToString());
         s_Stray.GetStringBuilder().Clear();
@@ -341,6 +338,12 @@ static class CompileServer
         return lean.ToArray();
     }
 
+    // mcs's static state (CompilerCallableEntryPoint.Reset), after anything that ran mcs.
+    static void ResetMcs()
+    {
+        try { if (s_Reset != null) s_Reset.Invoke(null, null); } catch (Exception) { }
+    }
+
     // Identifies a request's arguments apart from its output path.
     static string Key(string cwd, string[] args)
     {
@@ -383,7 +386,7 @@ static class CompileServer
         } catch (Exception) {
             // A failed warm-up only costs time on the first real build.
         } finally {
-            try { if (s_Reset != null) s_Reset.Invoke(null, null); } catch (Exception) { }
+            ResetMcs();
             try { Directory.Delete(dir, true); } catch (Exception) { }
         }
     }

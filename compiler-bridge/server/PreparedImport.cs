@@ -346,10 +346,11 @@ sealed class PreparedImport : IDisposable
     }
 
     /// Parses, compiles and writes the build, then copies the .dll (and the .mdb, when one
-    /// was written) to `requestOutput`. True when all of that succeeded; false when mcs
-    /// reported errors (the caller builds again through InvokeCompiler for mcs's own report).
+    /// was written) to the request's -out: (`requestArgs` are ones that Fits). True when all
+    /// of that succeeded; false when mcs reported errors (the caller builds again through
+    /// InvokeCompiler for mcs's own report).
     /// Throws Unsuitable when these sources need mcs's own order (see above). Runs once.
-    public bool Build(string requestOutput)
+    public bool Build(string[] requestArgs)
     {
         if (used) return false;
         used = true;
@@ -383,6 +384,7 @@ sealed class PreparedImport : IDisposable
         DisposeLoader();
         if (Errors() > 0) return false;
 
+        var requestOutput = requestArgs[outIndex].Substring(5);
         File.Copy(output, requestOutput, true);
         if (File.Exists(output + ".mdb")) File.Copy(output + ".mdb", requestOutput + ".mdb", true);
         return true;

@@ -248,7 +248,7 @@ TEST_CASE("prepared: assembly attributes build as they do without it, signing on
     REQUIRE(compiler.settle());
     writeFile(a, scriptSource("Versioned", 2,
                               "[assembly: System.Reflection.AssemblyVersion(\"1.2.3.4\")]\n"
-                              "[assembly: System.Reflection.AssemblyTitle(\"Scripts\")]\n"));
+                              "[assembly: System.Reflection.AssemblyTitle(\"Arena scripts\")]\n"));
     const CompileResult versioned = compiler.compile(scriptsRequest(dir.path(), "g2", {a}, shapes));
     REQUIRE_MESSAGE(versioned.success, describe(versioned));
     CHECK(versioned.referencesPrepared);
@@ -256,7 +256,7 @@ TEST_CASE("prepared: assembly attributes build as they do without it, signing on
         baseline.compile(scriptsRequest(dir.path(), "b2", {a}, shapes));
     REQUIRE_MESSAGE(versionedBaseline.success, describe(versionedBaseline));
     CHECK(readFile(versioned.output) == readFile(versionedBaseline.output));
-    CHECK(fileContains(versioned.output, "Scripts"));
+    CHECK(fileContains(versioned.output, "Arena scripts")); // the attribute was applied
 
     REQUIRE(compiler.settle());
     writeFile(a,
