@@ -1,4 +1,4 @@
-# add_csharp_assembly(<target> OUTPUT <file.dll|file.exe> SOURCES <...> [WARNINGS_AS_ERRORS] [OPTIMIZE]
+# add_csharp_assembly(<target> OUTPUT <file.dll|file.exe> SOURCES <...> [WARNINGS_AS_ERRORS] [OPTIMIZE] [UNSAFE]
 #                     [TARGET_KIND library|exe] [REFERENCES <dll>...] [DEPENDS <target>...]
 #                     [NOWARN <code>...] [DOC <file.xml>])
 # Builds a C# assembly with mcs, always with -debug so a .mdb lies beside it
@@ -6,7 +6,7 @@
 # DOC writes the /// comments as XML documentation (editors show it beside the .dll); mcs then
 # warns (CS1591) about every public member without one.
 function(add_csharp_assembly target)
-  cmake_parse_arguments(CS "WARNINGS_AS_ERRORS;OPTIMIZE" "OUTPUT;TARGET_KIND;DOC" "SOURCES;REFERENCES;DEPENDS;NOWARN" ${ARGN})
+  cmake_parse_arguments(CS "WARNINGS_AS_ERRORS;OPTIMIZE;UNSAFE" "OUTPUT;TARGET_KIND;DOC" "SOURCES;REFERENCES;DEPENDS;NOWARN" ${ARGN})
   if(NOT CS_TARGET_KIND)
     set(CS_TARGET_KIND library)
   endif()
@@ -17,6 +17,9 @@ function(add_csharp_assembly target)
   endif()
   if(CS_OPTIMIZE)
     list(APPEND flags -optimize+)
+  endif()
+  if(CS_UNSAFE)
+    list(APPEND flags -unsafe)
   endif()
   if(CS_WARNINGS_AS_ERRORS)
     list(APPEND flags -warnaserror+)

@@ -1,5 +1,6 @@
 using System;
 using System.Runtime.CompilerServices;
+using UEngine.Internal;
 
 namespace UEngine
 {
@@ -8,9 +9,21 @@ namespace UEngine
     /// native transform, so values are never stale; using the transform of a destroyed
     /// entity throws MissingReferenceException.
     /// </summary>
-    public sealed class UTransform
+    public sealed unsafe class UTransform
     {
         readonly ulong m_EntityId;
+
+        // Direct access (docs/MONO.md §6). position, rotation and scaling read and write the
+        // native Transform through m_Native, without an internal call, while the world bound
+        // on this thread still has the epoch m_Native was found under: the world changes its
+        // epoch whenever entities may move or a destroyed entity's slot may be reused. A thread
+        // that never found a transform has no cell (t_BoundEpoch null), and the cell of the
+        // loop's thread holds 0 while no world is bound, which no cache holds after a find.
+        // Every other case (no context, another thread, a destroyed entity) takes the checked
+        // internal call, which raises the exception that says why.
+        NativeTransform* m_Native;
+        ulong m_Epoch;
+        [ThreadStatic] static ulong* t_BoundEpoch;
 
         internal UTransform(ulong entityId) { m_EntityId = entityId; }
 
@@ -19,23 +32,77 @@ namespace UEngine
         {
             // Inlined into the caller: the hottest engine call (docs/MONO.md §6).
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
-            get { Vector3 v; Internal_GetPosition(m_EntityId, out v); return v; }
+            get
+            {
+                NativeTransform* t = Native;
+                if (t != null) return t->position;
+                Vector3 v; Internal_GetPosition(m_EntityId, out v); return v;
+            }
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
-            set { Internal_SetPosition(m_EntityId, ref value); }
+            set
+            {
+                NativeTransform* t = Native;
+                if (t != null) t->position = value;
+                else Internal_SetPosition(m_EntityId, ref value);
+            }
         }
 
         /// <summary>The entity's rotation (a unit quaternion; see <see cref="Rotate"/> to turn it).</summary>
         public Quaternion rotation
         {
-            get { Quaternion q; Internal_GetRotation(m_EntityId, out q); return q; }
+            get
+            {
+                NativeTransform* t = Native;
+                if (t != null) return t->rotation;
+                Quaternion q; Internal_GetRotation(m_EntityId, out q); return q;
+            }
+            // Always the internal call: it normalizes and rejects a zero or non-finite value.
             set { Internal_SetRotation(m_EntityId, ref value); }
         }
 
         /// <summary>The entity's scale on each axis (1, 1, 1: unscaled).</summary>
         public Vector3 scaling
         {
-            get { Vector3 v; Internal_GetScaling(m_EntityId, out v); return v; }
-            set { Internal_SetScaling(m_EntityId, ref value); }
+            get
+            {
+                NativeTransform* t = Native;
+                if (t != null) return t->scale;
+                Vector3 v; Internal_GetScaling(m_EntityId, out v); return v;
+            }
+            set
+            {
+                NativeTransform* t = Native;
+                if (t != null) t->scale = value;
+                else Internal_SetScaling(m_EntityId, ref value);
+            }
+        }
+
+        // The native transform if it may be used directly now, else null.
+        NativeTransform* Native
+        {
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get
+            {
+                ulong* bound = t_BoundEpoch;
+                return bound != null && *bound == m_Epoch ? m_Native : Locate();
+            }
+        }
+
+        // The slow half of Native, out of line so the inlined half stays small: asks the host
+        // where the transform is now and caches the answer.
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        NativeTransform* Locate()
+        {
+            ulong epoch;
+            ulong* bound;
+            NativeTransform* t = Internal_Locate(m_EntityId, out epoch, out bound);
+            if (t != null)
+            {
+                m_Native = t;
+                m_Epoch = epoch;
+                t_BoundEpoch = bound;
+            }
+            return t;
         }
 
         /// <summary>The direction the entity faces: rotation * (0, 0, -1).</summary>
@@ -54,6 +121,8 @@ namespace UEngine
         /// <summary>Multiplies the scaling component-wise by <paramref name="factor"/>.</summary>
         public void Scale(Vector3 factor) { Internal_Scale(m_EntityId, ref factor); }
 
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern NativeTransform* Internal_Locate(ulong entity, out ulong epoch, out ulong* boundEpoch);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_GetPosition(ulong entity, out Vector3 value);
         [MethodImpl(MethodImplOptions.InternalCall)]

@@ -12,6 +12,9 @@ ObjectId World::allocate(Payload payload) {
         freeIndices_.pop_back();
     } else {
         index = static_cast<std::uint32_t>(records_.size());
+        if (records_.size() == records_.capacity()) {
+            epoch_.advance(); // every entity is about to move
+        }
         records_.emplace_back();
     }
     Record& record = records_[index];
@@ -85,6 +88,7 @@ bool World::destroy(ObjectId id) {
             destroy(s);
         }
         --entityCount_;
+        epoch_.advance(); // its slot may go to another object
     } else if (auto* c = std::get_if<NativeComponent>(&record->payload)) {
         if (Entity* owner = entity(c->entity)) {
             forget(owner->components, id);

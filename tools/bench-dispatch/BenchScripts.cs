@@ -21,7 +21,7 @@ namespace Bench
     {
         static Vector3 s_Field = new Vector3(1f, 2f, 3f);
 
-        /// n reads of transform.position: one internal call (Vector3 by out) each.
+        /// n reads of transform.position: direct reads through the cached pointer.
         public static float ReadPosition(string entity, int n)
         {
             UTransform t = UEntity.Find(entity).transform;
@@ -46,6 +46,7 @@ namespace Bench
             case 4: for (int i = 0; i < n; i++) { IcallProbe.RawEmpty(id, out v); sum += v.x; } break;
             case 5: for (int i = 0; i < n; i++) { IcallProbe.RawLookup(id, out v); sum += v.x; } break;
             case 6: { var t = new PreviousTransform(id); for (int i = 0; i < n; i++) sum += t.position.x; } break;
+            case 7: for (int i = 0; i < n; i++) { IcallProbe.Checked(id, out v); sum += v.x; } break;
             }
             return sum;
         }
@@ -84,6 +85,10 @@ namespace Bench
         /// Lookup, registered raw.
         [MethodImpl(MethodImplOptions.InternalCall)]
         public static extern void RawLookup(ulong entity, out Vector3 value);
+        /// UTransform.Internal_GetPosition as it is (raw, the liveTransform hot path): the
+        /// checked path a position read takes when its direct read may not be used.
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        public static extern void Checked(ulong entity, out Vector3 value);
         /// UTransform.Internal_GetPosition as it was before the raw registration and the
         /// hot path: the same-run baseline of the position figure.
         [MethodImpl(MethodImplOptions.InternalCall)]

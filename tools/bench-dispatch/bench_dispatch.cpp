@@ -4,9 +4,11 @@
 //   managed dispatcher   one thunk call per frame; ScriptRuntime iterates the scripts
 //   thunk per script     one unmanaged thunk call per script per frame (C++ loop)
 //   runtime_invoke       one mono_runtime_invoke per script per frame (the baseline)
-//   icall Vector3 get    UTransform.position from C#, vs reading a managed Vector3; and its
-//                        breakdown: probes with the same signature doing the transition only,
-//                        + the guard, + the lookup (the real body), and a by-value return
+//   position get         UTransform.position from C# (a direct read through its cached pointer),
+//                        vs reading a managed Vector3; the internal call it falls back to
+//                        (same body, as a probe), and that call's breakdown: probes with the
+//                        same signature doing the transition only, + the guard, + the lookup,
+//                        and a by-value return
 //   coroutine            a coroutine doing Mover's work (yield return null each frame), per
 //                        coroutine per frame at 10,000 of them, vs the same work in Update
 //   native proxy         a native script's method and field through its generated C# proxy
@@ -77,6 +79,15 @@ void probeLookup(std::uint64_t e, glm::vec3* out) {
 glm::vec3 probeByValue(std::uint64_t) {
     return glm::vec3(1.0f);
 }
+// Internal_GetPosition now, UTransform's checked path (raw registration, liveTransform hot
+// path): what every position read cost before the direct read.
+void probeChecked(std::uint64_t e, glm::vec3* out) {
+    if (const Transform* t = glue::liveTransform(e)) {
+        *out = t->position;
+        return;
+    }
+    probeLookup(e, out);
+}
 // Internal_GetPosition before the hot path; registered with mono_add_internal_call.
 void previousGetPosition(std::uint64_t e, glm::vec3* out) {
     glue::guarded("UTransform.position", [&] { *out = glue::requireEntity(e).transform.position; });
@@ -128,6 +139,8 @@ int main(int argc, char** argv) {
                                          reinterpret_cast<const void*>(&probeEmpty));
     mono_dangerous_add_raw_internal_call("Bench.IcallProbe::RawLookup",
                                          reinterpret_cast<const void*>(&probeLookup));
+    mono_dangerous_add_raw_internal_call("Bench.IcallProbe::Checked",
+                                         reinterpret_cast<const void*>(&probeChecked));
     // A native script class registered as a game module would (its method's internal call,
     // the bridge), and the scripts compiled with its generated proxy.
     HostGameWorld gameWorld(**host);
@@ -286,6 +299,7 @@ int main(int argc, char** argv) {
         managed = median(managedSamples);
     }
     const double previousIcall = probeNs(6);
+    const double checkedIcall = probeNs(7);
     const double probeTransition = probeNs(0);
     const double probeGuarded = probeNs(1);
     const double probeLookedUp = probeNs(2);
@@ -373,9 +387,11 @@ int main(int argc, char** argv) {
          "mono_runtime_invoke per script", perThunk / perInvoke},
         {"update dispatch: mono_runtime_invoke per script", perInvoke, "ns/script",
          "mono_runtime_invoke per script", 1.0},
-        {"internal call: UTransform.position (Vector3 get)", icall, "ns/call",
-         "managed Vector3 read", managed > 0 ? icall / managed : 0.0},
+        {"UTransform.position get (direct read)", icall, "ns/call", "managed Vector3 read",
+         managed > 0 ? icall / managed : 0.0},
         {"managed Vector3 read (baseline)", managed, "ns/call", "managed Vector3 read", 1.0},
+        {"internal call: UTransform.position, checked path", checkedIcall, "ns/call",
+         "managed Vector3 read", managed > 0 ? checkedIcall / managed : 0.0},
         {"internal call: UTransform.position, previous path", previousIcall, "ns/call",
          "managed Vector3 read", managed > 0 ? previousIcall / managed : 0.0},
         {"icall probe: transition only (out Vector3)", probeTransition, "ns/call",

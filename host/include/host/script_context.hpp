@@ -32,6 +32,8 @@ struct ScriptFailure {
 /// once per process and are plain functions, so they find their world through the
 /// context bound on the main thread. A call made with no context bound raises an
 /// InvalidOperationException in the script.
+/// `world` must not change while the context is bound: binding records its epoch, which lets
+/// scripts read transforms directly (WorldEpoch).
 struct ScriptContext {
     World* world = nullptr;
     InputState* input = nullptr;
@@ -58,7 +60,8 @@ inline ScriptContext* ScriptContext::current() noexcept {
     return detail::tBoundContext;
 }
 
-/// Binds a context for its lifetime (restoring the previous one after). Move-free.
+/// Binds a context for its lifetime (restoring the previous one after), and sets this thread's
+/// detail::tBoundWorldEpoch to its world's epoch. Move-free.
 class ScriptContextBinding {
 public:
     explicit ScriptContextBinding(ScriptContext& context) noexcept;

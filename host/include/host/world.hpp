@@ -4,6 +4,7 @@
 #include "host/error.hpp"
 #include "host/object_id.hpp"
 #include "host/transform.hpp"
+#include "host/world_epoch.hpp"
 
 #include <cstddef>
 #include <string>
@@ -78,6 +79,8 @@ public:
     [[nodiscard]] ObjectId findEntity(std::string_view name) const;
 
     [[nodiscard]] std::size_t entityCount() const noexcept { return entityCount_; }
+    /// Changes whenever a pointer to an entity (or its transform) may have gone stale.
+    [[nodiscard]] const WorldEpoch& epoch() const noexcept { return epoch_; }
     [[nodiscard]] std::size_t scriptCount() const noexcept { return scriptCount_; }
 
 private:
@@ -99,6 +102,7 @@ private:
     std::uint64_t nextOrder_ = 0;
     std::size_t entityCount_ = 0;
     std::size_t scriptCount_ = 0;
+    WorldEpoch epoch_;
 };
 
 inline Entity* World::entity(ObjectId id) noexcept {

@@ -20,6 +20,11 @@ static_assert(sizeof(glm::vec2) == 8 && sizeof(glm::vec3) == 12 && sizeof(glm::v
 static_assert(sizeof(glm::quat) == 16 && offsetof(glm::quat, x) == 0 &&
                   offsetof(glm::quat, w) == 12,
               "UEngine.Quaternion is laid out x, y, z, w");
+// UTransform reads and writes a live Transform directly, as UEngine.Internal.NativeTransform.
+static_assert(std::is_standard_layout_v<Transform> && offsetof(Transform, position) == 0 &&
+                  offsetof(Transform, rotation) == 12 && offsetof(Transform, scale) == 28 &&
+                  sizeof(Transform) == 40,
+              "UEngine.Internal.NativeTransform is laid out position, rotation, scale");
 
 template <typename T> const T& requireArg(const T* value, const char* name) {
     if (value == nullptr) {
@@ -40,6 +45,22 @@ template <typename T, T Transform::*Member>
 template <typename T, T Transform::*Member>
 [[gnu::noinline, gnu::cold]] void setChecked(const char* what, std::uint64_t e, const T* value) {
     guarded(what, [&] { requireEntity(e).transform.*Member = requireArg(value, "value"); });
+}
+
+// UTransform's direct access (docs/MONO.md §6): where the live entity's Transform is, the
+// epoch of the bound world under which that holds, and this thread's cell that holds the
+// bound world's epoch from now on. nullptr, touching nothing, when the checked call must run
+// instead (no context bound on this thread, a null or destroyed id). The cell is refreshed
+// here too, so a world set on a context after it was bound is picked up.
+Transform* locate(std::uint64_t e, std::uint64_t* epoch, const std::uint64_t** boundEpoch) {
+    Transform* t = liveTransform(e);
+    if (t == nullptr || epoch == nullptr || boundEpoch == nullptr) {
+        return nullptr;
+    }
+    detail::tBoundWorldEpoch = ScriptContext::current()->world->epoch().value();
+    *epoch = detail::tBoundWorldEpoch;
+    *boundEpoch = &detail::tBoundWorldEpoch;
+    return t;
 }
 
 void getPosition(std::uint64_t e, glm::vec3* out) {
@@ -117,6 +138,7 @@ void registerTransformCalls(MonoRuntime& runtime) {
     // finishes in bounded time, blocks on nothing, takes no lock, and reaches managed code
     // only through raiseManaged (Mono's embedding API).
     const std::string c = "UEngine.UTransform::";
+    runtime.registerRawInternalCall(c + "Internal_Locate", reinterpret_cast<const void*>(&locate));
     runtime.registerRawInternalCall(c + "Internal_GetPosition",
                                     reinterpret_cast<const void*>(&getPosition));
     runtime.registerRawInternalCall(c + "Internal_SetPosition",

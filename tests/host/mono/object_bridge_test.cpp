@@ -79,9 +79,13 @@ TEST_CASE("Every UTransform member on a destroyed entity raises MissingReference
 
 TEST_CASE("A transform held past its entity's destruction raises, even when the slot is reused") {
     auto host = makeHost();
-    const ObjectId old = host->world().createEntity("Old");
+    Transform oldPlace;
+    oldPlace.position = {-4.0f, 0.5f, 8.0f};
+    const ObjectId old = host->world().createEntity("Old", oldPlace);
     const ObjectId s = spawnScript(*host, "Tests.StaleTransform");
     host->tick(0.016);
+    host->tick(0.016); // read through the held transform on two frames: its cache is warm
+    CHECK(fieldOf<glm::vec3>(*host, s, "heldPosition") == oldPlace.position);
     REQUIRE(host->destroyEntity(old));
     Transform placed;
     placed.position = {1.5f, -2.0f, 3.25f};

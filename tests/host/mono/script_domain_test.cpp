@@ -33,6 +33,7 @@ TEST_CASE("ScriptDomain: finds exactly the concrete script classes, and what the
                                             "Tests.Thrower",
                                             "Tests.ThrowsInConstructor",
                                             "Tests.ThrowsInInitialize",
+                                            "Tests.TransformMirror",
                                             "Tests.TransformOnDestroyed",
                                             "Tests.ZooBase"});
     const ScriptClassInfo* counter = host->domain()->findScriptClass("Counter"); // short name

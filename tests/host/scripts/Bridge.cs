@@ -76,11 +76,13 @@ namespace Tests
         }
     }
 
-    // Holds the transform of "Old", which the test destroys and whose slot it gives to "New":
-    // reading and writing through the held transform must raise, never reach "New". Also reads
-    // and writes "New"'s transform through its own proxy.
+    // Holds the transform of "Old", reading it every frame until the test destroys "Old" and
+    // gives its slot to "New" (so the held transform's direct access is warm): reading and
+    // writing through the held transform must then raise, never reach "New". Also reads and
+    // writes "New"'s transform through its own proxy.
     public class StaleTransform : UMonoScriptComponent
     {
+        [SerializeField] Vector3 heldPosition;
         [SerializeField] int staleThrown;
         [SerializeField] Vector3 newPosition;
         [SerializeField] Vector3 newScaling;
@@ -93,7 +95,12 @@ namespace Tests
         public override void Update(float deltaTime)
         {
             var fresh = UEntity.Find("New");
-            if (fresh == null || checkedNow) return;
+            if (fresh == null)
+            {
+                heldPosition = held.position;
+                return;
+            }
+            if (checkedNow) return;
             checkedNow = true;
             try { var p = held.position; } catch (MissingReferenceException) { staleThrown++; }
             try { held.position = new Vector3(9, 9, 9); } catch (MissingReferenceException) { staleThrown++; }
