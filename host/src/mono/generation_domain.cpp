@@ -1,11 +1,11 @@
 #include "mono/generation_domain.hpp"
 
+#include "mono/assembly_from_memory.hpp"
 #include "mono/managed_exception.hpp"
 #include "mono/runtime_state.hpp"
 
 #include <fmt/format.h>
 #include <mono/metadata/assembly.h>
-#include <mono/metadata/mono-debug.h>
 #include <spdlog/spdlog.h>
 #include <utility>
 
@@ -50,25 +50,18 @@ Result<GenerationDomain> GenerationDomain::create(std::uint32_t generation) {
 }
 
 Result<MonoImage*> GenerationDomain::load(const AssemblyFile& file, bool isScriptCore) {
-    const std::string imageName = name_ + "/" + file.name;
-    MonoImageOpenStatus status = MONO_IMAGE_OK;
-    MonoImage* image = mono_image_open_from_data_with_name(
-        const_cast<char*>(file.image.data()), static_cast<std::uint32_t>(file.image.size()),
-        /*need_copy*/ 1, &status, /*refonly*/ 0, imageName.c_str());
-    if (image == nullptr || status != MONO_IMAGE_OK) {
-        return fail(fmt::format("{} is not a valid assembly: {}", file.path.string(),
-                                mono_image_strerror(status)));
+    MonoAssembly* assembly = nullptr;
+    if (isScriptCore) {
+        auto shared = runtimeState().scriptCore.assemblyFor(file);
+        if (!shared)
+            return std::unexpected(shared.error());
+        assembly = *shared;
     }
-    if (!file.symbols.empty()) {
-        mono_debug_open_image_from_memory(image,
-                                          reinterpret_cast<const mono_byte*>(file.symbols.data()),
-                                          static_cast<int>(file.symbols.size()));
-    }
-    MonoAssembly* assembly = mono_assembly_load_from_full(image, imageName.c_str(), &status, 0);
-    mono_image_close(image); // the assembly keeps its own reference
-    if (assembly == nullptr || status != MONO_IMAGE_OK) {
-        return fail(
-            fmt::format("cannot load {}: {}", file.path.string(), mono_image_strerror(status)));
+    if (assembly == nullptr) {
+        auto own = loadAssemblyFromMemory(file, name_ + "/" + file.name);
+        if (!own)
+            return std::unexpected(own.error());
+        assembly = *own;
     }
     runtimeState().domains.registerAssembly(domain_, assembly, isScriptCore);
     return mono_assembly_get_image(assembly);

@@ -36,7 +36,8 @@ public:
     void enter() const noexcept { enterDomain(domain_); }
 
     /// Loads an assembly from `file`'s bytes and symbols as "<domain name>/<file name>",
-    /// and records it for the preload hook; returns its image.
+    /// and records it for the preload hook; returns its image. ScriptCore comes from the
+    /// SharedScriptCore instead while its bytes are the ones it holds.
     [[nodiscard]] Result<MonoImage*> load(const AssemblyFile& file, bool isScriptCore);
 
     /// Switches the thread to the root domain, runs `dropHeld` (the generation frees its

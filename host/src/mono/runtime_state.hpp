@@ -8,6 +8,7 @@
 #include "mono/finalized_proxy_mailbox.hpp"
 #include "mono/jit_profile.hpp"
 #include "mono/script_threads.hpp"
+#include "mono/shared_script_core.hpp"
 #include "mono/unhandled_exception_mailbox.hpp"
 
 #include <atomic>
@@ -33,6 +34,8 @@ struct RuntimeState {
     MonoDomain* root = nullptr;
     /// Main thread only.
     DomainRegistry domains;
+    /// ScriptCore's one image for every generation. Main thread only.
+    SharedScriptCore scriptCore;
     /// The GC's finalizer thread posts, the main thread takes (its own lock).
     FinalizedProxyMailbox finalizedProxies;
     /// Any thread an unhandled exception happens on posts, the main thread takes (its own
