@@ -13,14 +13,14 @@ namespace UEngine
     {
         readonly ulong m_EntityId;
 
-        // Direct access (docs/MONO.md §6). position, rotation and scaling read and write the
-        // native Transform through m_Native, without an internal call, while the world bound
-        // on this thread still has the epoch m_Native was found under: the world changes its
-        // epoch whenever entities may move or a destroyed entity's slot may be reused. A thread
-        // that never found a transform has no cell (t_BoundEpoch null), and the cell of the
-        // loop's thread holds 0 while no world is bound, which no cache holds after a find.
-        // Every other case (no context, another thread, a destroyed entity) takes the checked
-        // internal call, which raises the exception that says why.
+        // Direct access (docs/MONO.md §6). position, rotation (get), scaling, Move and Scale
+        // read and write the native Transform through m_Native, without an internal call,
+        // while the world bound on this thread still has the epoch m_Native was found under:
+        // the world changes its epoch whenever entities may move or a destroyed entity's slot
+        // may be reused. A thread that never found a transform has no cell (t_BoundEpoch
+        // null), and the cell of the loop's thread holds 0 while no world is bound, which no
+        // cache holds after a find. Every other case (no context, another thread, a destroyed
+        // entity) takes the checked internal call, which raises the exception that says why.
         NativeTransform* m_Native;
         ulong m_Epoch;
         [ThreadStatic] static ulong* t_BoundEpoch;
@@ -113,13 +113,27 @@ namespace UEngine
         public Vector3 right { get { Vector3 v; Internal_GetAxis(m_EntityId, 2, out v); return v; } }
 
         /// <summary>Adds <paramref name="delta"/> to the position (world space).</summary>
-        public void Move(Vector3 delta) { Internal_Move(m_EntityId, delta); }
+        public void Move(Vector3 delta)
+        {
+            NativeTransform* t = Native;
+            if (t != null) t->position = t->position + delta;
+            else Internal_Move(m_EntityId, delta);
+        }
 
         /// <summary>Rotates by <paramref name="degrees"/> about <paramref name="axis"/> (local space).</summary>
         public void Rotate(Vector3 axis, float degrees) { Internal_Rotate(m_EntityId, axis, degrees); }
 
         /// <summary>Multiplies the scaling component-wise by <paramref name="factor"/>.</summary>
-        public void Scale(Vector3 factor) { Internal_Scale(m_EntityId, ref factor); }
+        public void Scale(Vector3 factor)
+        {
+            NativeTransform* t = Native;
+            if (t != null)
+            {
+                Vector3 s = t->scale;
+                t->scale = new Vector3(s.x * factor.x, s.y * factor.y, s.z * factor.z);
+            }
+            else Internal_Scale(m_EntityId, ref factor);
+        }
 
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern NativeTransform* Internal_Locate(ulong entity, out ulong epoch, out ulong* boundEpoch);

@@ -56,11 +56,14 @@ TEST_CASE("A transform read directly sees every native change, also after the wo
     // array.
     growUntilEntitiesMove(host->world());
     place({7, 8, 9}, glm::angleAxis(1.0f, glm::vec3(0, 0, 1)));
+    REQUIRE(host->setField(s, "moveBy", glm::vec3(1, 0, -0.5f)));
+    REQUIRE(host->setField(s, "scaleBy", glm::vec3(2, 0.5f, 1)));
     host->tick(0.016);
     CHECK(fieldOf<std::string>(*host, s, "error") == "");
     CHECK(fieldOf<glm::vec3>(*host, s, "seen") == glm::vec3(7, 8, 9));
     CHECK(fieldOf<glm::quat>(*host, s, "seenRotation") == glm::angleAxis(1.0f, glm::vec3(0, 0, 1)));
-    CHECK(host->world().entity(entity)->transform.scale == glm::vec3(7, 8, 9));
+    CHECK(host->world().entity(entity)->transform.scale == glm::vec3(14, 4, 9));
+    CHECK(host->world().entity(entity)->transform.position == glm::vec3(8, 8, 8.5f));
     CHECK(fieldOf<std::int64_t>(*host, s, "reads") == 3);
     CHECK(host->scriptFailureCount() == 0);
 }

@@ -5,13 +5,16 @@ using UEngine;
 namespace Tests
 {
     // Reads its entity's transform every frame through the same UTransform, so its direct
-    // access stays warm: `seen` is the position read, `seenRotation` the rotation, and the
-    // scaling is set to the position read. With `probeThread` set it also reads and writes
-    // the same UTransform from a thread of its own, once.
+    // access stays warm: `seen` is the position read, `seenRotation` the rotation; then the
+    // scaling is set to the position read and multiplied by `scaleBy`, and the entity moves by
+    // `moveBy`. With `probeThread` set it also reads and writes the same UTransform from a
+    // thread of its own, once.
     public class TransformMirror : UMonoScriptComponent
     {
         [SerializeField] Vector3 seen;
         [SerializeField] Quaternion seenRotation;
+        [SerializeField] Vector3 moveBy;
+        [SerializeField] Vector3 scaleBy = Vector3.one;
         [SerializeField] int reads;
         [SerializeField] string error = "";
         [SerializeField] bool probeThread;
@@ -27,6 +30,8 @@ namespace Tests
                 seen = t.position;
                 seenRotation = t.rotation;
                 t.scaling = seen;
+                t.Scale(scaleBy);
+                t.Move(moveBy);
                 reads++;
             }
             catch (Exception e) { error = e.GetType().Name + ": " + e.Message; }
