@@ -5,6 +5,8 @@
 
 #include "../support/test_support.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
+#include "glue/engine_internal_calls.hpp"
+#include "host/mono_runtime.hpp"
 #include "host/reload_transaction.hpp"
 #include "host/script_host.hpp"
 
@@ -64,6 +66,25 @@ inline const FieldOutcome* outcomeOf(const ReloadReport& report, const std::stri
             return &f;
     }
     return nullptr;
+}
+
+/// ScriptCore and the test scripts, for tests that make ScriptDomains themselves.
+struct BareRuntime {
+    AssemblyFile scriptCore;
+    AssemblyFile scripts;
+};
+
+/// Starts the runtime with the engine's internal calls registered (as ScriptHost::create
+/// does) and reads ScriptCore and the test scripts.
+inline BareRuntime startBareRuntime() {
+    auto runtime = MonoRuntime::start();
+    REQUIRE(runtime);
+    glue::registerEngineInternalCalls(**runtime);
+    auto core = AssemblyFile::read(SCRIPTHOST_SCRIPTCORE_DLL);
+    auto scripts = AssemblyFile::read(SCRIPTHOST_TEST_SCRIPTS_DLL);
+    REQUIRE(core);
+    REQUIRE(scripts);
+    return {std::move(*core), std::move(*scripts)};
 }
 
 /// Creates an entity carrying one script; fails the test if that fails.

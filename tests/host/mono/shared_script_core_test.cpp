@@ -1,7 +1,5 @@
 // SharedScriptCore: one ScriptCore image for every generation.
 #include "../mono_test_support.hpp"
-#include "glue/engine_internal_calls.hpp"
-#include "host/mono_runtime.hpp"
 #include "mono/runtime_state.hpp"
 
 using namespace scripthost;
@@ -16,13 +14,9 @@ MonoImage* scriptCoreOfNewest() {
 
 TEST_CASE("ScriptCore: every generation uses one image, which outlives the generation that "
           "loaded it, and other bytes get an image of their own") {
-    auto runtime = MonoRuntime::start();
-    REQUIRE(runtime);
-    glue::registerEngineInternalCalls(**runtime);
-    auto core = AssemblyFile::read(SCRIPTHOST_SCRIPTCORE_DLL);
-    auto scripts = AssemblyFile::read(SCRIPTHOST_TEST_SCRIPTS_DLL);
-    REQUIRE(core);
-    REQUIRE(scripts);
+    const BareRuntime bare = startBareRuntime();
+    const AssemblyFile& core = bare.scriptCore;
+    const AssemblyFile& scripts = bare.scripts;
     World world;
     ScriptContext context;
     context.world = &world;
@@ -36,12 +30,12 @@ TEST_CASE("ScriptCore: every generation uses one image, which outlives the gener
         CHECK(std::get<std::int64_t>(*d.getField(slot, "updates")) == 1);
     };
 
-    auto first = ScriptDomain::create(1, *core, *scripts, world);
+    auto first = ScriptDomain::create(1, core, scripts, world);
     REQUIRE(first);
     MonoImage* shared = scriptCoreOfNewest();
     REQUIRE(shared != nullptr);
     runs(**first, 1);
-    auto second = ScriptDomain::create(2, *core, *scripts, world);
+    auto second = ScriptDomain::create(2, core, scripts, world);
     REQUIRE(second);
     CHECK(scriptCoreOfNewest() == shared);
 
@@ -51,7 +45,7 @@ TEST_CASE("ScriptCore: every generation uses one image, which outlives the gener
     runs(**second, 2);
     REQUIRE((*second)->unload());
     second->reset();
-    auto third = ScriptDomain::create(3, *core, *scripts, world);
+    auto third = ScriptDomain::create(3, core, scripts, world);
     REQUIRE(third);
     CHECK(scriptCoreOfNewest() == shared);
     runs(**third, 3);
@@ -59,9 +53,9 @@ TEST_CASE("ScriptCore: every generation uses one image, which outlives the gener
 
     // ScriptCore rebuilt while the host runs: other bytes (here one byte more, which Mono
     // ignores), so a generation of its own, never the shared image by name.
-    AssemblyFile rebuilt = *core;
+    AssemblyFile rebuilt = core;
     rebuilt.image.push_back('\0');
-    auto fourth = ScriptDomain::create(4, rebuilt, *scripts, world);
+    auto fourth = ScriptDomain::create(4, rebuilt, scripts, world);
     REQUIRE_MESSAGE(fourth, (fourth ? "" : fourth.error().message));
     MonoImage* own = scriptCoreOfNewest();
     CHECK(own != nullptr);

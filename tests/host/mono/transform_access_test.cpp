@@ -2,8 +2,6 @@
 // pointer while the bound world's epoch is unchanged, and take the checked internal call
 // otherwise. What a script sees must be what the internal call alone would give.
 #include "../mono_test_support.hpp"
-#include "glue/engine_internal_calls.hpp"
-#include "host/mono_runtime.hpp"
 
 #include <optional>
 
@@ -85,13 +83,7 @@ TEST_CASE("A transform warm on the loop's thread is refused on another thread") 
 
 TEST_CASE("A warm transform is refused with no world bound, and follows the world that is "
           "bound") {
-    auto runtime = MonoRuntime::start();
-    REQUIRE(runtime);
-    glue::registerEngineInternalCalls(**runtime); // what the host's composition root does
-    auto core = AssemblyFile::read(SCRIPTHOST_SCRIPTCORE_DLL);
-    auto scripts = AssemblyFile::read(SCRIPTHOST_TEST_SCRIPTS_DLL);
-    REQUIRE(core);
-    REQUIRE(scripts);
+    const BareRuntime bare = startBareRuntime();
 
     World world;
     ScriptContext context;
@@ -110,7 +102,7 @@ TEST_CASE("A warm transform is refused with no world bound, and follows the worl
     const ObjectId entity = world.createEntity("E", place);
     REQUIRE(entity == otherEntity);
     const ObjectId slot = *world.addScript(entity, "Tests.TransformMirror");
-    auto domain = ScriptDomain::create(1, *core, *scripts, world);
+    auto domain = ScriptDomain::create(1, bare.scriptCore, bare.scripts, world);
     REQUIRE(domain);
     ScriptDomain& d = **domain;
     REQUIRE(d.instantiate(slot, entity, "Tests.TransformMirror"));
