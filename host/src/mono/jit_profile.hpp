@@ -7,8 +7,9 @@
 // ScriptCore and corlib the scripts reach (the engine API and its internal-call wrappers,
 // string formatting, collections, reflection). In the demo that is ~15 ms of JIT in the first
 // frame after a reload. What one generation compiled, the next one will mostly compile too; so
-// Mono's JIT events record each such method (by image and metadata token: every domain loads
-// its own ScriptCore image, whose methods are found again by token), and the prepared domain
+// Mono's JIT events record each such method (by image and metadata token, so the record does
+// not depend on which ScriptCore image a generation uses: the shared one, or its own when
+// ScriptCore changed while the host runs), and the prepared domain
 // compiles them before any script of it runs.
 
 #include <atomic>
