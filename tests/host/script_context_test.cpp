@@ -3,7 +3,6 @@
 #include "host/world.hpp"
 
 #include <doctest/doctest.h>
-
 #include <thread>
 
 using namespace scripthost;

@@ -3,7 +3,6 @@
 #include "host/world_epoch.hpp"
 
 #include <doctest/doctest.h>
-
 #include <thread>
 #include <utility>
 

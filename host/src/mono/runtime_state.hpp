@@ -3,10 +3,10 @@
 
 #include "host/script_watchdog.hpp"
 #include "mono/domain_registry.hpp"
-#include "mono/root_domain_worker.hpp"
 #include "mono/domain_unloader.hpp"
 #include "mono/finalized_proxy_mailbox.hpp"
 #include "mono/jit_profile.hpp"
+#include "mono/root_domain_worker.hpp"
 #include "mono/script_threads.hpp"
 #include "mono/shared_script_core.hpp"
 #include "mono/unhandled_exception_mailbox.hpp"
