@@ -1,9 +1,11 @@
 # scripthost_discover_tests(<target> <prefix>)
 # Registers every doctest case of <target> as its own CTest test (so each Mono test case
 # gets a process of its own), and fails a test whose filter matched no case at all —
-# a renamed case or a ';' in a name would otherwise "pass" by running nothing.
+# a renamed case or a ';' in a name would otherwise "pass" by running nothing. The hosts a test
+# starts keep their projects' state under the build folder, not the user's $XDG_STATE_HOME.
 function(scripthost_discover_tests target prefix)
   doctest_discover_tests(${target}
     TEST_PREFIX "${prefix}"
-    PROPERTIES FAIL_REGULAR_EXPRESSION "test cases: +0 \\|")
+    PROPERTIES FAIL_REGULAR_EXPRESSION "test cases: +0 \\|"
+               ENVIRONMENT "XDG_STATE_HOME=${CMAKE_BINARY_DIR}/test-state")
 endfunction()

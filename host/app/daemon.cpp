@@ -6,6 +6,7 @@
 #include "host/mono_runtime.hpp"
 #include "host/script_sources.hpp"
 #include "log_setup.hpp"
+#include "project_state_location.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -89,8 +90,19 @@ Result<void> Daemon::setUp() {
             return std::unexpected(replay.error());
         replay_ = std::move(*replay);
     }
-    if (!options_.state.empty())
-        state_.emplace(options_.state);
+    // The state file: --state, else the project's own (project_state_location.hpp), kept
+    // current so that a host restarted after a crash resumes where it was. A plain start
+    // begins from the scene unless told otherwise (--state, --resume).
+    const bool explicitState = !options_.state.empty();
+    const fs::path statePath =
+        explicitState ? options_.state
+                      : ProjectStateLocation::of(options_.configFolder, options_.scriptDirs).stateFile;
+    state_ = std::make_unique<StateSaver>(StateFile(statePath));
+    loadState_ = explicitState || options_.resume || options_.restart.restarts > 0;
+    if (options_.restart.restarts > 0) {
+        spdlog::warn("restarted after a crash ({}; restart {}): resuming from {}",
+                     options_.restart.lastCrash, options_.restart.restarts, statePath.string());
+    }
 
     // The debugger agent can only come with the runtime's start, so the runtime starts here
     // (ScriptProject then finds it running).
@@ -158,30 +170,31 @@ Result<void> Daemon::setUp() {
 }
 
 Result<Scene> Daemon::startingScene() {
-    if (state_) {
-        auto loaded = state_->load();
+    if (loadState_) {
+        const StateFile& file = state_->file();
+        auto loaded = file.load();
         if (!loaded)
             return std::unexpected(loaded.error());
         for (const std::filesystem::path& stale : loaded->staleRemoved)
             spdlog::info("removed {}, a save a host that is gone never finished", stale.string());
         if (!loaded->movedAsideTo.empty()) {
             spdlog::error("state file {} is corrupt ({}); moved it to {} and started without it",
-                          state_->path().string(), loaded->problem, loaded->movedAsideTo.string());
+                          file.path().string(), loaded->problem, loaded->movedAsideTo.string());
         }
         if (loaded->scene) {
             if (auto made = host_->instantiate(*loaded->scene); made) {
                 spdlog::info("restored {} entities from {}", loaded->scene->entities.size(),
-                             state_->path().string());
+                             file.path().string());
                 return std::move(*loaded->scene);
             } else {
                 // Keep the file: the next save must not overwrite state we could not load.
-                std::filesystem::path aside = state_->path();
+                std::filesystem::path aside = file.path();
                 aside += ".rejected";
                 std::error_code ec;
-                std::filesystem::rename(state_->path(), aside, ec);
+                std::filesystem::rename(file.path(), aside, ec);
                 spdlog::error("state file {} does not fit these scripts ({}); moved it to {} "
                               "and started from the scene",
-                              state_->path().string(), made.error().message, aside.string());
+                              file.path().string(), made.error().message, aside.string());
             }
         }
     }
@@ -220,6 +233,7 @@ int Daemon::run(const std::atomic<bool>& stop) {
     if (host_->scriptFailureCount() > 0)
         spdlog::warn("{} script failure(s) during the run", host_->scriptFailureCount());
     saveState("on stop");
+    state_->flush();
     for (const control::Request& request : pendingReloads_) {
         control_->replyError(request.client, request.id, control::error_code::busy,
                              "the host stopped before the reload finished");
@@ -290,6 +304,10 @@ void Daemon::afterFrame() {
         game_->runSystems(game::SystemPhase::AfterScripts,
                           game::FrameTime{host_->time(), 0.0, host_->frame()});
     }
+    if (control_ && options_.restart.restarts > 0 && !announcedRestart_) {
+        announcedRestart_ = true; // clients that were connected to the host before reconnect now
+        control_->publish("crashed", crashJson());
+    }
     if (control_) {
         for (nlohmann::json& line : logs_.controlQueue().take())
             control_->publish("log", line);
@@ -297,7 +315,7 @@ void Daemon::afterFrame() {
         (void)logs_.controlQueue().take();
     }
     const auto now = Clock::now();
-    if (state_ && options_.stateInterval > 0 &&
+    if (options_.stateInterval > 0 &&
         now - lastStateSave_ >= std::chrono::duration<double>(options_.stateInterval)) {
         saveState("autosave");
     }
@@ -320,6 +338,8 @@ void Daemon::onModuleReport(const ModuleReloadReport& report) {
 
 void Daemon::onReport(const ReloadReport& report) {
     lastReport_ = report;
+    if (report.success)
+        saveState("after a reload"); // a crash now resumes with the new code's values
     buildErrors_ = buildDiagnostics(report);
     (report.success ? reloadsOk_ : reloadsFailed_)++;
     nlohmann::json json = report.toJson();
@@ -347,19 +367,15 @@ void Daemon::onReport(const ReloadReport& report) {
 }
 
 void Daemon::saveState(const char* why) {
-    if (!state_)
-        return;
+    // The snapshot here, between frames; the text, the write and the fsync on the saver's
+    // thread.
     lastStateSave_ = Clock::now();
     auto scene = host_->saveScene();
     if (!scene) {
         spdlog::error("state not saved ({}): {}", why, scene.error().message);
         return;
     }
-    if (auto saved = state_->save(*scene); !saved) {
-        spdlog::error("state not saved ({}): {}", why, saved.error().message);
-        return;
-    }
-    spdlog::debug("state saved to {} ({})", state_->path().string(), why);
+    state_->save(std::move(*scene), why);
 }
 
 std::string Daemon::lastReloadSummary() const {

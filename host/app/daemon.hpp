@@ -18,6 +18,7 @@
 #include "module_builder.hpp"
 #include "run_options.hpp"
 #include "script_project.hpp"
+#include "state_saver.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -64,6 +65,10 @@ private:
     void serveControl();
     void handle(const control::Request& request);
     [[nodiscard]] control::CommandResult status() const;
+    /// The supervisor's word on the crash before this run: {"description", "report", "restarts"}.
+    [[nodiscard]] nlohmann::json crashJson() const;
+    /// Watched folders that do not exist right now (scripts, game sources).
+    [[nodiscard]] nlohmann::json missingFoldersJson() const;
     [[nodiscard]] control::CommandResult entities() const;
     [[nodiscard]] control::CommandResult coroutines() const;
     [[nodiscard]] control::CommandResult getField(const nlohmann::json& body);
@@ -82,7 +87,9 @@ private:
     ReloadCoordinator* coordinator_ = nullptr; // the project's; null once reloads stopped
     std::unique_ptr<control::ControlServer> control_;
     std::unique_ptr<DebuggerPauseResponder> debuggerPause_; // with the debugger agent on
-    std::optional<StateFile> state_;
+    std::unique_ptr<StateSaver> state_; // the state file (--state, or the project's)
+    bool loadState_ = false;            // start from it (--state, --resume, a restart)
+    bool announcedRestart_ = false;     // the `crashed` event of a restarted host was sent
     std::optional<InputReplay> replay_;
     std::unique_ptr<Terminal> terminal_;
     std::optional<KeyboardInput> keyboard_;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 #include <vector>
 
 namespace scripthost {
@@ -103,7 +104,8 @@ void Daemon::handle(const control::Request& request) {
             stopRequested_ = true;
             result = json{{"stopping", true}, {"frame", host_->frame()}};
         } else if (cmd == "subscribe") {
-            std::vector<std::string> topics{"reload", "diagnostics", "module", "moduleBuild"};
+            std::vector<std::string> topics{"reload", "diagnostics", "module", "moduleBuild",
+                                            "crashed"};
             if (auto it = body.find("topics"); it != body.end()) {
                 topics.clear();
                 if (!it->is_array())
@@ -111,11 +113,11 @@ void Daemon::handle(const control::Request& request) {
                 for (const json& topic : it->is_array() ? *it : json::array()) {
                     if (!topic.is_string() ||
                         (topic != "reload" && topic != "diagnostics" && topic != "log" &&
-                         topic != "module" && topic != "moduleBuild")) {
+                         topic != "module" && topic != "moduleBuild" && topic != "crashed")) {
                         result = commandError(ec::badRequest,
                                               "unknown topic " + topic.dump() +
                                                   " (topics: reload, diagnostics, module, "
-                                                  "moduleBuild, log)");
+                                                  "moduleBuild, crashed, log)");
                         break;
                     }
                     topics.push_back(topic.get<std::string>());
@@ -159,6 +161,28 @@ nlohmann::json Daemon::moduleReportJson(const ModuleReloadReport& report) {
             {"text", report.message}};
 }
 
+json Daemon::crashJson() const {
+    return json{{"description", options_.restart.lastCrash},
+                {"report", options_.restart.lastCrashReport.empty()
+                               ? json(nullptr)
+                               : json(options_.restart.lastCrashReport.string())},
+                {"restarts", options_.restart.restarts}};
+}
+
+json Daemon::missingFoldersJson() const {
+    json missing = json::array();
+    std::error_code ec;
+    for (const std::filesystem::path& dir : options_.scriptDirs) {
+        if (!std::filesystem::is_directory(dir, ec))
+            missing.push_back(dir.string());
+    }
+    for (const std::filesystem::path& dir : options_.gameSources) {
+        if (!std::filesystem::is_directory(dir, ec))
+            missing.push_back(dir.string());
+    }
+    return missing;
+}
+
 CommandResult Daemon::status() const {
     json lastReload = nullptr;
     if (lastReport_) {
@@ -199,6 +223,11 @@ CommandResult Daemon::status() const {
                     {"last", lastModuleBuild_ ? moduleBuildJson(*lastModuleBuild_) : json(nullptr)}}
              : json(nullptr)},
         {"debugger", debuggerPause_ ? debuggerPause_->describe() : json(nullptr)},
+        {"pid", static_cast<std::int64_t>(::getpid())},
+        {"restarts", options_.restart.restarts},
+        {"lastCrash", options_.restart.restarts > 0 ? crashJson() : json(nullptr)},
+        {"stateFile", state_->file().path().string()},
+        {"watchedFoldersMissing", missingFoldersJson()},
         {"lastReload", lastReload},
         {"buildDiagnostics", diagnosticsJson(buildErrors_)},
     };

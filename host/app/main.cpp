@@ -6,8 +6,10 @@
 #include "host/mono_runtime.hpp"
 #include "log_setup.hpp"
 #include "new_project.hpp"
+#include "project_state_location.hpp"
 #include "run_options.hpp"
 #include "smoke_command.hpp"
+#include "supervisor.hpp"
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -42,9 +44,8 @@ int printVersion() {
     return mcs == 0 ? 0 : 1;
 }
 
-int runDaemon(const RunOptions& options) {
-    LogSetup logs(options.logFormat, options.logLevel);
-    std::signal(SIGPIPE, SIG_IGN); // a vanished control client or terminal is not fatal
+// One run of the host: in the supervisor's child, or in this process with --no-supervise.
+int runHost(const RunOptions& options, LogSetup& logs) {
     if (!startLastResort(options.logFormat == "json"))
         return 1;
     // SIGINT/SIGTERM stop the loop; a host still running after the grace ends with 128+signal.
@@ -65,6 +66,32 @@ int runDaemon(const RunOptions& options) {
     }
     MonoRuntime::shutdown();
     return code;
+}
+
+int runDaemon(RunOptions options, const CLI::App& app) {
+    LogSetup logs(options.logFormat, options.logLevel);
+    std::signal(SIGPIPE, SIG_IGN); // a vanished control client or terminal is not fatal
+    // The project's folder for the state file and crash reports: the config file's, if one
+    // was read.
+    if (const CLI::Option* config = app.get_config_ptr(); config != nullptr) {
+        std::error_code ec;
+        const std::filesystem::path file = config->as<std::string>();
+        if (!file.empty() && std::filesystem::is_regular_file(file, ec))
+            options.configFolder = std::filesystem::absolute(file, ec).parent_path();
+    }
+    if (!options.supervise)
+        return runHost(options, logs);
+    // Forked before anything starts a thread or touches Mono (supervisor.hpp).
+    SupervisorOptions supervisor;
+    supervisor.jsonLog = options.logFormat == "json";
+    supervisor.crashReportFolder =
+        options.state.empty()
+            ? ProjectStateLocation::of(options.configFolder, options.scriptDirs).folder
+            : std::filesystem::absolute(options.state).parent_path();
+    return supervise(supervisor, [&](const RestartInfo& restart) {
+        options.restart = restart;
+        return runHost(options, logs);
+    });
 }
 
 } // namespace
@@ -95,7 +122,7 @@ int main(int argc, char** argv) {
     if (newCommand->parsed())
         return runNewProject(newOptions);
     if (runCommand->parsed())
-        return runDaemon(options);
+        return runDaemon(options, app);
     if (smokeCommand->parsed()) {
         LogSetup logs("text", smokeOptions.logLevel);
         if (!startLastResort(false))

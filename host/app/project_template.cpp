@@ -150,6 +150,9 @@ constexpr std::string_view kExtensions = R"({
 constexpr std::string_view kGitIgnore = R"(# what editors build from the .csproj
 bin/
 obj/
+# what scripthost keeps between runs: the state a restart resumes from, crash reports
+.scripthost/
+mono_crash.*.json
 )";
 
 } // namespace

@@ -50,12 +50,22 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
         ->type_name(kPathOption);
     run->add_flag("--no-control", o.noControl, "Serve no control socket");
     run->add_option("--state", o.state,
-                    "State file: loaded on start, saved on stop and every --state-interval s")
+                    "State file: loaded on start, saved after each reload, every "
+                    "--state-interval s and on stop (default: the project's own, in "
+                    ".scripthost/ beside scripthost.toml or under $XDG_STATE_HOME/scripthost, "
+                    "loaded only by --resume and after a crash)")
         ->type_name(kPathOption);
     run->add_option("--state-interval", o.stateInterval,
-                    "Seconds between state saves (0: only on stop)")
+                    "Seconds between state saves (0: only after reloads and on stop)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    run->add_flag("--resume", o.resume,
+                  "Start from the project's state file (what the last run saved) instead of "
+                  "the scene");
+    run->add_flag("!--no-supervise", o.supervise,
+                  "Do not restart the host when it crashes (by default a small parent process "
+                  "that never runs Mono restarts it with its last saved state; 3 crashes "
+                  "within 60 s stop it)");
     run->add_option("--input", o.input, "Input replay file (JSON lines), for headless runs")
         ->check(CLI::ExistingFile)
         ->type_name(kPathOption);

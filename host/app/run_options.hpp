@@ -3,6 +3,7 @@
 
 #include "host/debugger_agent_options.hpp"
 #include "host/error.hpp"
+#include "supervisor.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -27,8 +28,10 @@ struct RunOptions {
     double fps = 60.0;                              ///< target frame rate; 0: unpaced
     std::filesystem::path control;                  ///< control socket; empty: the default path
     bool noControl = false;                         ///< serve no control socket
-    std::filesystem::path state;                    ///< state file; empty: none
-    double stateInterval = 30.0;         ///< seconds between state saves; 0: on stop only
+    std::filesystem::path state; ///< state file; empty: the project's (project_state_location.hpp)
+    double stateInterval = 5.0;  ///< seconds between state saves; 0: on stop and reloads only
+    bool resume = false;         ///< start from the project's state file instead of the scene
+    bool supervise = true;       ///< run under the supervisor (restarted after a crash)
     std::filesystem::path input;         ///< input replay file (JSON lines)
     int disableAfter = 10;               ///< consecutive failures before disabling
     std::int64_t watchdogMs = 1000;      ///< script code budget; 0: no watchdog
@@ -43,6 +46,10 @@ struct RunOptions {
     bool prepareDomains = true; ///< make the next reload's app domain ahead, in idle time
     std::optional<std::int64_t> debugPort; ///< --debug [PORT]: the agent listens on loopback
     std::string debugConnect;              ///< --debug-connect HOST:PORT: the agent connects out
+
+    // Not options: set by main before the host starts.
+    std::filesystem::path configFolder; ///< the folder of the config file read; empty: none
+    RestartInfo restart;                ///< from the supervisor: the runs before this one
 
     /// The debugger agent these options ask for, if any (checked: port range, HOST:PORT).
     [[nodiscard]] Result<std::optional<DebuggerAgentOptions>> debuggerAgent() const;

@@ -221,7 +221,8 @@ void Torture::setUp() {
 void Torture::startHost() {
     host_ = std::make_unique<HostProcess>(
         std::vector<std::string>{"run", "--headless", "--scripts", scripts_.string(), "--scene",
-                                 scene_.string(), "--control", socket_.string(), "--fps", "60"});
+                                 scene_.string(), "--control", socket_.string(), "--fps", "60",
+                                 "--no-supervise"}); // its RSS is read from the host's pid
     if (!scripthost::testing::waitUntil([&] { return fs::exists(socket_) || !host_->running(); },
                                         90s) ||
         !host_->running()) {

@@ -422,6 +422,14 @@ std::string eventText(const json& event, const TerminalPalette& palette) {
                                                         : palette.yellow("module " + outcome);
         return fmt::format("{}: {}\n", label, valueText(member(data, "text")));
     }
+    if (topic == "crashed") {
+        std::string text = fmt::format("{}: {} (restart {})\n", palette.red("host crashed"),
+                                       valueText(member(data, "description")),
+                                       valueText(member(data, "restarts")));
+        if (const json& report = member(data, "report"); report.is_string())
+            text += fmt::format("  Mono's crash report: {}\n", report.get<std::string>());
+        return text;
+    }
     if (topic == "moduleBuild") {
         const bool ok = member(data, "success") == true;
         const json& ms = member(data, "milliseconds");

@@ -199,7 +199,8 @@ int main(int argc, char** argv) {
     watch->add_flag("--logs", withLogs, "also print the host's log lines");
     watch->callback([&] {
         command = [&](HostSession& session) {
-            std::vector<std::string> topics{"reload", "diagnostics", "module", "moduleBuild"};
+            std::vector<std::string> topics{"reload", "diagnostics", "module", "moduleBuild",
+                                            "crashed"};
             if (withLogs)
                 topics.emplace_back("log");
             return watchHost(session, topics);

@@ -6,10 +6,14 @@
 #include <control/protocol_messages.hpp>
 #include <csignal>
 #include <cstdio>
+#include <optional>
+#include <thread>
+#include <variant>
 
 namespace scriptctl {
 
 using nlohmann::json;
+using scripthost::control::ControlClient;
 
 namespace {
 
@@ -30,15 +34,26 @@ void installStopHandlers() {
     ::sigaction(SIGTERM, &action, nullptr);
 }
 
-} // namespace
+// How long `watch` waits for a host that went away to come back (a supervised restart takes
+// a second or two).
+constexpr std::chrono::seconds kReconnectFor{60};
 
-int watchHost(HostSession& session, const std::vector<std::string>& topics) {
-    auto client = session.connect();
+// Connects and subscribes; an exit code when that failed.
+std::variant<ControlClient, int> subscribe(HostSession& session,
+                                           const std::vector<std::string>& topics, bool quiet) {
+    std::optional<ControlClient> client;
+    if (!quiet) {
+        client = session.connect();
+    } else if (auto quick = ControlClient::connect(session.options().socket,
+                                                   std::chrono::milliseconds(500))) {
+        client.emplace(std::move(*quick));
+    }
     if (!client)
         return kExitNoHost;
     auto reply = client->call("subscribe", {{"topics", topics}}, session.options().timeout);
     if (!reply) {
-        HostSession::printProblem(reply.error().message);
+        if (!quiet)
+            HostSession::printProblem(reply.error().message);
         return kExitNoHost;
     }
     if (!scripthost::control::isOkReply(*reply)) {
@@ -46,14 +61,47 @@ int watchHost(HostSession& session, const std::vector<std::string>& topics) {
                                   scripthost::control::replyErrorMessage(*reply));
         return kExitErrorReply;
     }
+    return std::move(*client);
+}
+
+} // namespace
+
+int watchHost(HostSession& session, const std::vector<std::string>& topics) {
+    auto first = subscribe(session, topics, false);
+    if (const int* code = std::get_if<int>(&first))
+        return *code;
+    ControlClient client = std::move(std::get<ControlClient>(first));
     installStopHandlers();
     while (!stopRequested) {
-        auto event = client->next(std::chrono::milliseconds(500));
+        auto event = client.next(std::chrono::milliseconds(500));
         if (!event) {
             if (stopRequested)
                 break;
-            HostSession::printProblem(event.error().message);
-            return kExitNoHost;
+            // The host went away: a crash its supervisor restarts it from, or a restart by
+            // hand. Wait for one to serve the socket again (kReconnectFor), then go on.
+            std::fprintf(stderr, "scriptctl: lost the host (%s); reconnecting…\n",
+                         event.error().message.c_str());
+            std::optional<ControlClient> again;
+            const auto until = std::chrono::steady_clock::now() + kReconnectFor;
+            while (!again && !stopRequested && std::chrono::steady_clock::now() < until) {
+                auto next = subscribe(session, topics, true);
+                if (ControlClient* c = std::get_if<ControlClient>(&next))
+                    again.emplace(std::move(*c));
+                else if (std::get<int>(next) == kExitErrorReply)
+                    return kExitErrorReply;
+                else
+                    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            }
+            if (!again) {
+                if (stopRequested)
+                    break;
+                HostSession::printProblem("no host came back within " +
+                                          std::to_string(kReconnectFor.count()) + " s");
+                return kExitNoHost;
+            }
+            client = std::move(*again);
+            std::fprintf(stderr, "scriptctl: reconnected\n");
+            continue;
         }
         if (!*event)
             continue;

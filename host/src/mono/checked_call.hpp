@@ -2,6 +2,7 @@
 // The one way the host calls managed code: enter the domain, call, check the exception.
 
 #include "host/error.hpp"
+#include "mono/domain_presence.hpp"
 #include "mono/managed_exception.hpp"
 
 #include <mono/metadata/appdomain.h>
@@ -13,9 +14,12 @@
 namespace scripthost::mono {
 
 /// Makes `domain` the calling thread's current domain (nothing to do when it already is).
+/// Every domain switch of the host goes through here (or leaveForRoot), so that an unload
+/// knows which host threads are still inside a domain (domain_presence.hpp).
 inline void enterDomain(MonoDomain* domain) noexcept {
     if (mono_domain_get() != domain) {
         mono_domain_set(domain, false);
+        recordDomainEntered(domain);
     }
 }
 

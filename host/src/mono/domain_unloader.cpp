@@ -1,5 +1,6 @@
 #include "mono/domain_unloader.hpp"
 
+#include "mono/domain_presence.hpp"
 #include "mono/managed_exception.hpp"
 #include "mono/runtime_state.hpp"
 
@@ -16,7 +17,7 @@ void DomainUnloader::submit(MonoDomain* domain, std::string label,
         std::lock_guard lock(mutex_);
         ++pending_;
     }
-    (void)worker_.submit(std::packaged_task<void()>(
+    (void)worker_.submit(
         [this, domain, label = std::move(label), threads = std::move(threads)]() mutable {
             std::string failure = unload(domain, label, threads);
             threads.clear(); // frees their handles
@@ -28,7 +29,7 @@ void DomainUnloader::submit(MonoDomain* domain, std::string label,
             }
             if (pending_ == 0)
                 idle_.notify_all();
-        }));
+        });
 }
 
 bool DomainUnloader::waitIdle(std::chrono::steady_clock::time_point deadline) {
@@ -61,6 +62,13 @@ std::string DomainUnloader::unload(MonoDomain* domain, const std::string& label,
                 label, outcome.running.size(), kThreadStopBudget.count(),
                 fmt::join(outcome.running, ", "));
         }
+    }
+    // No host thread may still be inside it (domain_presence.hpp): the worker threads leave
+    // a job's domain before anyone waiting on the job goes on, so this is only a guard.
+    if (!waitUntilNoThreadIn(domain, std::chrono::steady_clock::now() + kPresenceBudget)) {
+        return fmt::format("{} was not unloaded: {} host thread(s) were still inside it after "
+                           "{} ms; it stays loaded until the host exits",
+                           label, threadsIn(domain), kPresenceBudget.count());
     }
     MonoObject* exc = nullptr;
     mono_domain_try_unload(domain, &exc);

@@ -24,6 +24,10 @@
 
 namespace scripthost::mono {
 
+/// How long an unload waits for host threads to leave the domain (DomainPresence) before it
+/// gives up and leaves the domain loaded.
+inline constexpr std::chrono::milliseconds kPresenceBudget{2000};
+
 /// Owned by the RuntimeState (one per process, never destroyed: stop() runs before the
 /// runtime shuts down, never at static exit). The main thread submits and waits; the
 /// unloader's own thread (a RootDomainWorker, started with the first unload) runs the
@@ -38,7 +42,8 @@ public:
     /// ScriptThreads) are stopped first.
     void submit(MonoDomain* domain, std::string label, std::vector<StartedThread> threads);
 
-    /// Stops `threads` (abort, then at most kThreadStopBudget), then unloads `domain`
+    /// Waits (at most kPresenceBudget) until no host thread is inside `domain`, stops
+    /// `threads` (abort, then at most kThreadStopBudget), then unloads `domain`
     /// with mono_domain_try_unload, on the calling thread. When a thread does not stop,
     /// the domain is not unloaded (Mono's own unload would wait for it forever) and stays
     /// loaded until the process exits. Logs what it stopped; returns the failure, or "".

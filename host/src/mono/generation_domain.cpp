@@ -44,7 +44,7 @@ Result<GenerationDomain> GenerationDomain::create(std::uint32_t generation) {
         return fail("cannot create app domain " + name);
     }
     runtime.liveDomains.fetch_add(1, std::memory_order_relaxed); // counted down by release
-    mono_domain_set(domain, false);
+    enterDomain(domain);
     mono_domain_set_config(domain, ".", "");
     return GenerationDomain(domain, std::move(name));
 }
@@ -68,7 +68,11 @@ Result<MonoImage*> GenerationDomain::load(const AssemblyFile& file, bool isScrip
 }
 
 void GenerationDomain::switchToRoot() noexcept {
-    mono_domain_set(runtimeState().root, true);
+    MonoDomain* root = runtimeState().root;
+    if (mono_domain_get() != root) {
+        mono_domain_set(root, true);
+        recordDomainEntered(root);
+    }
 }
 
 MonoDomain* GenerationDomain::handOut() noexcept {

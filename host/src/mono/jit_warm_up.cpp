@@ -92,7 +92,7 @@ void warmInBackground(ScriptDomain::Impl& m, bool profiled) {
 void ScriptDomain::Impl::startBackgroundWarm(bool profiled) {
     if (!backgroundWarm.valid()) {
         backgroundWarm = mono::runtimeState().warmUpWorker.submit(
-            std::packaged_task<void()>([this, profiled] { warmInBackground(*this, profiled); }));
+            [this, profiled] { warmInBackground(*this, profiled); });
     }
 }
 

@@ -3,14 +3,26 @@
 #include "mono/checked_call.hpp"
 #include "mono/runtime_state.hpp"
 
+#include <atomic>
 #include <mono/metadata/threads.h>
 
 namespace scripthost::mono {
 
-std::future<void> RootDomainWorker::submit(std::packaged_task<void()> job) {
-    std::future<void> done = job.get_future();
+namespace {
+
+std::atomic<long long> handOffDelayMs{0};
+
+} // namespace
+
+void RootDomainWorker::setHandOffDelayForTesting(std::chrono::milliseconds delay) noexcept {
+    handOffDelayMs.store(delay.count(), std::memory_order_relaxed);
+}
+
+std::future<void> RootDomainWorker::submit(std::move_only_function<void()> job) {
+    Job queued{std::move(job), {}};
+    std::future<void> done = queued.done.get_future();
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(job));
+    queue_.push_back(std::move(queued));
     if (!thread_.joinable()) {
         stopping_ = false;
         thread_ = std::thread([this] { run(); });
@@ -34,17 +46,31 @@ void RootDomainWorker::stop() {
 void RootDomainWorker::run() {
     // Attached to the root domain: ScriptThreads counts only threads that start inside a
     // generation's domain. The root domain is also where an unload must be called from.
-    MonoThread* self = mono_thread_attach(runtimeState().root);
+    MonoDomain* root = runtimeState().root;
+    MonoThread* self = mono_thread_attach(root);
+    recordDomainEntered(root);
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
         if (queue_.empty())
             break;
-        std::packaged_task<void()> task = std::move(queue_.front());
+        Job job = std::move(queue_.front());
         queue_.pop_front();
         lock.unlock();
-        task();
-        enterDomain(runtimeState().root);
+        std::exception_ptr thrown;
+        try {
+            job.work();
+        } catch (...) {
+            thrown = std::current_exception();
+        }
+        // Out of the job's domain before anyone waiting on the job goes on (the header).
+        enterDomain(root);
+        if (thrown)
+            job.done.set_exception(thrown);
+        else
+            job.done.set_value();
+        if (const long long delay = handOffDelayMs.load(std::memory_order_relaxed); delay > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(delay));
         lock.lock();
     }
     lock.unlock();

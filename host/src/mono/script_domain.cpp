@@ -124,7 +124,7 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::prepare(std::uint32_t expect
     MonoDomain* running = mono_domain_get();
     auto impl = makeDomainWithScriptCore(expectedGeneration, scriptCore, world);
     if (running != nullptr)
-        mono_domain_set(running, false);
+        mono::enterDomain(running);
     if (!impl)
         return std::unexpected(impl.error());
     (*impl)->startBackgroundWarm(/*profiled*/ true);

@@ -2,6 +2,7 @@
 
 #include "host/last_resort.hpp"
 #include "host/mono_runtime.hpp"
+#include "mono/checked_call.hpp"
 #include "mono/runtime_state.hpp"
 
 #include <algorithm>
@@ -192,10 +193,10 @@ Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions op
     // The main thread's Thread object of the root domain lives as long as the process
     // (one of a script domain would die with its generation).
     MonoDomain* current = mono_domain_get();
-    mono_domain_set(root, false);
+    mono::enterDomain(root);
     impl->mainThreadObject =
         mono_gchandle_new(reinterpret_cast<MonoObject*>(mono_thread_current()), false);
-    mono_domain_set(current, false);
+    mono::enterDomain(current);
     MonoClass* environment = mono_class_from_name(mono_get_corlib(), "System", "Environment");
     impl->checkpoint =
         environment ? mono_class_get_method_from_name(environment, "get_TickCount", 0) : nullptr;

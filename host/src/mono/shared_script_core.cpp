@@ -1,6 +1,7 @@
 #include "mono/shared_script_core.hpp"
 
 #include "mono/assembly_from_memory.hpp"
+#include "mono/checked_call.hpp"
 #include "mono/runtime_state.hpp"
 
 #include <fmt/format.h>
@@ -21,10 +22,10 @@ Result<MonoAssembly*> SharedScriptCore::assemblyFor(const AssemblyFile& file) {
     }
     RuntimeState& runtime = runtimeState();
     MonoDomain* current = mono_domain_get();
-    mono_domain_set(runtime.root, false);
+    enterDomain(runtime.root);
     auto loaded = loadAssemblyFromMemory(
         file, fmt::format("scripthost-shared-{}/{}", ++runtime.domainSerial, file.name));
-    mono_domain_set(current, false);
+    enterDomain(current);
     if (!loaded)
         return loaded;
     assembly_ = *loaded;

@@ -508,7 +508,8 @@ TEST_CASE("daemon: the watchdog stops a runaway Update and the host serves on, a
               "}\n");
     const fs::path socket = dir.path() / "control.sock";
     HostProcess host({"run", "--headless", "--scripts", scripts.string(), "--control",
-                      socket.string(), "--watchdog-ms", "200", "--watchdog-grace-ms", "700"});
+                      socket.string(), "--watchdog-ms", "200", "--watchdog-grace-ms", "700",
+                      "--no-supervise"}); // the exit itself is the subject, not the restart
     ControlClient client = connectTo(socket, host);
 
     callOk(client, "set",

@@ -41,9 +41,11 @@ constexpr auto kExitDeadline = 15s;
 constexpr auto kStartDeadline = 60s;
 
 std::vector<std::string> runArgs(const TempDir& dir, std::vector<std::string> extra) {
+    // --no-supervise: these runs are about how the host itself ends, not its restart.
     std::vector<std::string> args{"run",          "--scripts",  dir.path().string(),
                                   "--headless",   "--fps",      "60",
-                                  "--no-control", "--no-watch", "--cold-compiler"};
+                                  "--no-control", "--no-watch", "--cold-compiler",
+                                  "--no-supervise"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
