@@ -171,4 +171,48 @@ TEST_SUITE("ChangeCoalescer") {
         CHECK_FALSE(coalescer.hasPending());
         CHECK(coalescer.known().size() == 3);
     }
+    TEST_CASE("a noted rescan waits for the quiet window and flags the flushed set") {
+        TempFolder temp;
+        writeFile(temp / "Kept.cs", "v1");
+        ChangeCoalescer coalescer(indexOf({temp / "Kept.cs"}), 30ms, 1s, true);
+        const auto t0 = Clock::now();
+        coalescer.noteRescanNeeded(t0); // a root came back
+        CHECK(coalescer.hasPending());
+        CHECK(coalescer.rescanNeeded());
+        CHECK(coalescer.deadline() == t0 + 30ms);
+        writeFile(temp / "New.cs", "v1");
+        coalescer.noteExists(temp / "New.cs", t0 + 5ms, true); // complete, but not flushed at once
+        CHECK(coalescer.deadline() == t0 + 35ms);
+        CHECK_FALSE(coalescer.due(t0 + 34ms));
+
+        const ChangeSet set = coalescer.flush();
+        CHECK(set.rescanned);
+        CHECK_FALSE(set.firstSeen.has_value());
+        CHECK(set.added == Paths{temp / "New.cs"});
+        CHECK_FALSE(coalescer.hasPending());
+        CHECK_FALSE(coalescer.rescanNeeded());
+
+        // Nothing else noted: the next set is an ordinary one.
+        writeFile(temp / "Kept.cs", "v2, longer");
+        coalescer.noteExists(temp / "Kept.cs", t0 + 100ms, true);
+        const ChangeSet next = coalescer.flush();
+        CHECK_FALSE(next.rescanned);
+        CHECK(next.modified == Paths{temp / "Kept.cs"});
+    }
+
+    TEST_CASE("a noted rescan alone still makes a (rescanned, empty) set, and rescan() clears it") {
+        ChangeCoalescer coalescer({}, 30ms, 1s);
+        const auto t0 = Clock::now();
+        coalescer.noteRescanNeeded(t0);
+        const ChangeSet alone = coalescer.flush();
+        CHECK(alone.rescanned);
+        CHECK(alone.empty());
+
+        coalescer.noteRescanNeeded(t0 + 50ms);
+        const ChangeSet rescanned = coalescer.rescan({});
+        CHECK(rescanned.rescanned);
+        CHECK_FALSE(coalescer.hasPending());
+        CHECK_FALSE(coalescer.rescanNeeded());
+        CHECK_FALSE(coalescer.deadline().has_value());
+    }
 }

@@ -12,7 +12,7 @@ ChangeCoalescer::ChangeCoalescer(FileIndex known, std::chrono::milliseconds quie
       flushCompleteSaves_(flushCompleteSaves) {}
 
 void ChangeCoalescer::touch(Clock::time_point now) {
-    if (pending_.empty()) {
+    if (!hasPending()) {
         firstEvent_ = now;
     }
     lastEvent_ = now;
@@ -41,12 +41,18 @@ void ChangeCoalescer::noteSubtreeGone(const fs::path& folder, Clock::time_point 
     }
 }
 
+void ChangeCoalescer::noteRescanNeeded(Clock::time_point now) {
+    touch(now);
+    rescanNeeded_ = true;
+}
+
 std::optional<ChangeCoalescer::Clock::time_point> ChangeCoalescer::deadline() const {
-    if (pending_.empty()) {
+    if (!hasPending()) {
         return std::nullopt;
     }
-    const bool settled = std::all_of(pending_.begin(), pending_.end(),
-                                     [](const auto& entry) { return entry.second.complete; });
+    const bool settled =
+        !rescanNeeded_ && std::all_of(pending_.begin(), pending_.end(),
+                                      [](const auto& entry) { return entry.second.complete; });
     const bool afterQuiet = !flushedEvent_ || firstEvent_ >= *flushedEvent_ + quietWindow_;
     if (flushCompleteSaves_ && settled && afterQuiet) {
         return lastEvent_;
@@ -60,12 +66,13 @@ bool ChangeCoalescer::due(Clock::time_point now) const {
 }
 
 bool ChangeCoalescer::overdue(Clock::time_point now) const {
-    return !pending_.empty() && now >= firstEvent_ + maxLatency_;
+    return hasPending() && now >= firstEvent_ + maxLatency_;
 }
 
 ChangeSet ChangeCoalescer::flush() {
     ChangeSet changes;
-    if (!pending_.empty()) {
+    changes.rescanned = rescanNeeded_;
+    if (!pending_.empty() && !rescanNeeded_) {
         changes.firstSeen = firstEvent_;
     }
     for (const auto& [file, observed] : pending_) {
@@ -81,12 +88,14 @@ ChangeSet ChangeCoalescer::flush() {
         }
     }
     pending_.clear();
+    rescanNeeded_ = false;
     flushedEvent_ = lastEvent_;
     return changes; // pending_ is a sorted map, so the lists are sorted and unique
 }
 
 ChangeSet ChangeCoalescer::rescan(FileIndex current) {
     pending_.clear();
+    rescanNeeded_ = false;
     ChangeSet changes = diffIndexes(known_, current);
     changes.rescanned = true;
     known_ = std::move(current);

@@ -39,9 +39,16 @@ public:
     void noteGone(const std::filesystem::path& file, Clock::time_point now);
     // The folder was deleted or moved away: every known or pending file below it is gone.
     void noteSubtreeGone(const std::filesystem::path& folder, Clock::time_point now);
+    // Files may have changed without events (a watch root came back): the next set is a
+    // rescan (flagged `rescanned`). Counts as an event for the quiet window, and a set with
+    // a rescan in it always waits for the window, so a folder put back and then filled is
+    // reported once.
+    void noteRescanNeeded(Clock::time_point now);
 
     // Anything noted since the last flush?
-    [[nodiscard]] bool hasPending() const noexcept { return !pending_.empty(); }
+    [[nodiscard]] bool hasPending() const noexcept { return !pending_.empty() || rescanNeeded_; }
+    // Is the next set a rescan (noteRescanNeeded since the last flush or rescan)?
+    [[nodiscard]] bool rescanNeeded() const noexcept { return rescanNeeded_; }
     // When the pending changes should be flushed: at once when flushCompleteSaves applies
     // (above), else when the quiet window (or max latency) is reached.
     [[nodiscard]] std::optional<Clock::time_point> deadline() const;
@@ -52,11 +59,12 @@ public:
 
     // Resolves the pending changes into a ChangeSet and makes them the known state.
     // Files noted as existing are stat'ed for their stamp; one that has vanished meanwhile
-    // counts as gone (its delete event will find nothing left to report).
+    // counts as gone (its delete event will find nothing left to report). The set is
+    // flagged `rescanned` (and has no firstSeen) when a rescan was noted.
     [[nodiscard]] ChangeSet flush();
 
-    // Drops pending observations and diffs a full scan against the known state; the result
-    // is flagged `rescanned`.
+    // Drops pending observations (and a noted rescan) and diffs a full scan against the
+    // known state; the result is flagged `rescanned`.
     [[nodiscard]] ChangeSet rescan(FileIndex current);
 
     // The last reported state.
@@ -71,6 +79,7 @@ private:
         bool complete = false; // exists, and the latest event said it is whole
     };
     std::map<std::filesystem::path, Observation> pending_;
+    bool rescanNeeded_ = false; // noteRescanNeeded since the last flush or rescan
     std::chrono::milliseconds quietWindow_;
     std::chrono::milliseconds maxLatency_;
     bool flushCompleteSaves_;

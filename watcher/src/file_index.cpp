@@ -1,7 +1,9 @@
 #include "file_index.hpp"
 
 #include <algorithm>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <system_error>
 
 namespace scripthost::watcher::detail {
@@ -21,6 +23,24 @@ std::optional<FileStamp> stampOf(const fs::path& file) {
             static_cast<std::int64_t>(info.st_ctim.tv_sec) * nsPerSecond + info.st_ctim.tv_nsec,
         .size = static_cast<std::uintmax_t>(info.st_size),
         .inode = static_cast<std::uint64_t>(info.st_ino),
+    };
+}
+
+std::optional<FolderIdentity> folderIdentityOf(const fs::path& path) {
+    struct statx info {};
+    if (::statx(AT_FDCWD, path.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_INO | STATX_BTIME,
+                &info) != 0 ||
+        !S_ISDIR(info.stx_mode)) {
+        return std::nullopt;
+    }
+    constexpr std::int64_t nsPerSecond = 1'000'000'000;
+    const bool hasBirth = (info.stx_mask & STATX_BTIME) != 0;
+    return FolderIdentity{
+        .device = ::makedev(info.stx_dev_major, info.stx_dev_minor),
+        .inode = info.stx_ino,
+        .birthNs = hasBirth ? static_cast<std::int64_t>(info.stx_btime.tv_sec) * nsPerSecond +
+                                  info.stx_btime.tv_nsec
+                            : 0,
     };
 }
 

@@ -29,6 +29,21 @@ using FileIndex = std::map<std::filesystem::path, FileStamp>;
 // Stamp of a regular file (symlinks followed), or nothing if it is not one / is gone.
 [[nodiscard]] std::optional<FileStamp> stampOf(const std::filesystem::path& file);
 
+// Which folder a path names: a folder put in another's place (deleted and re-created, or
+// another folder renamed over it) has another identity. The birth time tells a re-created
+// folder from the old one when the file system reuses the freed inode number (ext4 does).
+struct FolderIdentity {
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
+    std::int64_t birthNs = 0; // 0 where the file system does not record it
+
+    friend bool operator==(const FolderIdentity&, const FolderIdentity&) = default;
+};
+
+// Identity of the folder at `path` (a symlink is not followed: it is not a folder), or
+// nothing when there is no folder there.
+[[nodiscard]] std::optional<FolderIdentity> folderIdentityOf(const std::filesystem::path& path);
+
 // True if `path` is `dir` or lies below it (lexical, both absolute and normal).
 [[nodiscard]] bool isWithin(const std::filesystem::path& path, const std::filesystem::path& dir);
 

@@ -4,6 +4,7 @@
 #include "change_queue.hpp"
 #include "file_index.hpp"
 #include "inotify_backend.hpp"
+#include "missing_roots.hpp"
 #include "polling_backend.hpp"
 #include "posix/wake_signal.hpp"
 #include "watch_loop.hpp"
@@ -24,9 +25,11 @@ using detail::PollingBackend;
 namespace {
 
 // Checks every root and returns them canonical, sorted, with roots nested in others dropped
-// (watching a folder twice would give it two owners in the inotify watch table).
-std::expected<std::vector<fs::path>, WatchError>
-normalizeRoots(const std::vector<fs::path>& roots) {
+// (watching a folder twice would give it two owners in the inotify watch table). With
+// `allowMissing`, a root that does not exist is kept: absolute, with the part that exists
+// resolved.
+std::expected<std::vector<fs::path>, WatchError> normalizeRoots(const std::vector<fs::path>& roots,
+                                                                bool allowMissing) {
     if (roots.empty()) {
         return std::unexpected(WatchError{WatchError::Code::NoRoots, "no watch root was given"});
     }
@@ -34,6 +37,19 @@ normalizeRoots(const std::vector<fs::path>& roots) {
     for (const fs::path& root : roots) {
         std::error_code error;
         const fs::file_status status = fs::status(root, error);
+        if (!fs::exists(status) && allowMissing) {
+            fs::path resolved = fs::weakly_canonical(fs::absolute(root, error), error);
+            if (error) {
+                return std::unexpected(WatchError{WatchError::Code::RootMissing,
+                                                  "cannot resolve watch root " + root.string() +
+                                                      ": " + error.message()});
+            }
+            if (!resolved.has_filename()) {
+                resolved = resolved.parent_path(); // "a/missing/" ends in an empty element
+            }
+            canonical.push_back(std::move(resolved));
+            continue;
+        }
         if (!fs::exists(status)) {
             return std::unexpected(WatchError{WatchError::Code::RootMissing,
                                               "watch root does not exist: " + root.string()});
@@ -102,12 +118,12 @@ struct SourceWatcher::Impl {
                          options.pollInterval.count());
             active.store(Backend::Polling);
             // Events may have been lost in the switch: report a rescan against the last state.
-            detail::FileIndex current = detail::scanRoots(roots, filter);
-            publish(coalescer.rescan(current));
-            PollingBackend(roots, filter, options.pollInterval, std::move(current)).run(context);
+            PollingBackend fallback(roots, filter, options.pollInterval, missing);
+            publish(coalescer.rescan(fallback.lastScan()));
+            fallback.run(context);
             return;
         }
-        PollingBackend(roots, filter, options.pollInterval, coalescer.known()).run(context);
+        polling->run(context);
     }
 
     WatchOptions options;
@@ -118,13 +134,16 @@ struct SourceWatcher::Impl {
     std::atomic<bool> rescanRequested{false};
     std::atomic<bool> holding{false};
     std::atomic<Backend> active{Backend::Polling};
-    std::unique_ptr<InotifyBackend> inotify; // set up in start(), then owned by the thread
+    detail::MissingRoots missing;
+    // One of these is set up in start(), then owned by the thread.
+    std::unique_ptr<InotifyBackend> inotify;
+    std::unique_ptr<PollingBackend> polling;
     std::jthread thread;                     // last: stopped before the rest is destroyed
 };
 
 std::expected<std::unique_ptr<SourceWatcher>, WatchError>
 SourceWatcher::start(WatchOptions options) {
-    auto roots = normalizeRoots(options.roots);
+    auto roots = normalizeRoots(options.roots, options.waitForMissingRoots);
     if (!roots) {
         return std::unexpected(std::move(roots.error()));
     }
@@ -140,8 +159,8 @@ SourceWatcher::start(WatchOptions options) {
     detail::FileIndex initial;
     const Backend wanted = impl->options.backend;
     if (wanted != Backend::Polling) {
-        auto inotify = InotifyBackend::create(impl->roots, impl->filter,
-                                              impl->options.testHooks.inotifyWatchLimit);
+        auto inotify = InotifyBackend::create(
+            impl->roots, impl->filter, impl->options.testHooks.inotifyWatchLimit, impl->missing);
         if (inotify) {
             initial = (*inotify)->takeInitialIndex();
             impl->inotify = std::move(*inotify);
@@ -155,7 +174,9 @@ SourceWatcher::start(WatchOptions options) {
         }
     }
     if (!impl->inotify) {
-        initial = detail::scanRoots(impl->roots, impl->filter);
+        impl->polling = std::make_unique<PollingBackend>(impl->roots, impl->filter,
+                                                         impl->options.pollInterval, impl->missing);
+        initial = impl->polling->lastScan();
         impl->active.store(Backend::Polling);
     }
 
@@ -203,6 +224,10 @@ Backend SourceWatcher::backend() const noexcept {
 
 const std::vector<fs::path>& SourceWatcher::roots() const noexcept {
     return impl_->roots;
+}
+
+std::vector<fs::path> SourceWatcher::missingRoots() const {
+    return impl_->missing.list();
 }
 
 void SourceWatcher::requestRescan() {

@@ -29,14 +29,15 @@ std::optional<ChangeSet> nextChangeSet(SourceWatcher& watcher) {
     return watcher.waitFor(Clock::now() + arrivalTimeout);
 }
 
-std::vector<ChangeSet> collectUntilSilent(SourceWatcher& watcher) {
+std::vector<ChangeSet> collectUntilSilent(SourceWatcher& watcher,
+                                          std::chrono::milliseconds silence) {
     std::vector<ChangeSet> sets;
     auto first = nextChangeSet(watcher);
     if (!first) {
         return sets;
     }
     sets.push_back(std::move(*first));
-    while (auto more = watcher.waitFor(Clock::now() + silenceWindow)) {
+    while (auto more = watcher.waitFor(Clock::now() + silence)) {
         sets.push_back(std::move(*more));
     }
     return sets;

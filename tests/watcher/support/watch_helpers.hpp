@@ -35,9 +35,10 @@ inline constexpr std::chrono::milliseconds silenceWindow{300};
 // The next change set, waiting up to arrivalTimeout.
 [[nodiscard]] std::optional<ChangeSet> nextChangeSet(SourceWatcher& watcher);
 
-// Every change set until none arrives for silenceWindow (the first one may take up to
-// arrivalTimeout to appear).
-[[nodiscard]] std::vector<ChangeSet> collectUntilSilent(SourceWatcher& watcher);
+// Every change set until none arrives for `silence` (the first one may take up to
+// arrivalTimeout to appear). A test with a longer quiet window must wait longer.
+[[nodiscard]] std::vector<ChangeSet>
+collectUntilSilent(SourceWatcher& watcher, std::chrono::milliseconds silence = silenceWindow);
 
 // Change sets until `done` holds for all of them merged, or arrivalTimeout passes.
 [[nodiscard]] std::vector<ChangeSet>

@@ -13,8 +13,9 @@ struct ChangeSet {
     std::vector<std::filesystem::path> added;    // files that did not exist before
     std::vector<std::filesystem::path> modified; // files whose content (may have) changed
     std::vector<std::filesystem::path> removed;  // files that no longer exist
-    // Events were missed (inotify queue overflow, backend switch, explicit rescan): the lists
-    // come from comparing a full scan with the last reported state.
+    // Events were missed (inotify queue overflow, backend switch, explicit rescan, a watch
+    // root that came back): the lists come from comparing a full scan with the last reported
+    // state.
     bool rescanned = false;
     // When the watcher saw the first event of this set (none for a rescan): where a reload's
     // edit-to-live time starts.

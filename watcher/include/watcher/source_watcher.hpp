@@ -20,7 +20,8 @@ namespace scripthost::watcher {
 class SourceWatcher {
 public:
     // Validates the roots, sets up the backend (watches are in place when this returns) and
-    // starts the watcher thread. A missing or non-folder root gives an error naming the path.
+    // starts the watcher thread. A missing or non-folder root gives an error naming the path
+    // (a missing one does not with WatchOptions::waitForMissingRoots: it is watched for).
     [[nodiscard]] static std::expected<std::unique_ptr<SourceWatcher>, WatchError>
     start(WatchOptions options);
 
@@ -52,8 +53,16 @@ public:
     // Backend currently in use (Inotify or Polling; may switch from Inotify to Polling once).
     [[nodiscard]] Backend backend() const noexcept;
 
-    // Canonical roots actually watched (nested roots merged).
+    // Canonical roots actually watched (nested roots merged). A root missing at start is
+    // absolute, with the part of its path that existed resolved.
     [[nodiscard]] const std::vector<std::filesystem::path>& roots() const noexcept;
+
+    // The roots (as in roots()) that do not exist right now, sorted; empty when all are
+    // there. A root that is deleted or moved away is listed from when the watcher notices
+    // (and logs a warning) until it is a folder again (logged too); meanwhile its files are
+    // reported removed, and when it is back, its files are reported in one rescanned set
+    // against the last reported state. Thread-safe; a snapshot, not a live view.
+    [[nodiscard]] std::vector<std::filesystem::path> missingRoots() const;
 
     // Asks the watcher thread for a full rescan; the result arrives as a rescanned ChangeSet.
     void requestRescan();

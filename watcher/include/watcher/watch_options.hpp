@@ -23,8 +23,14 @@ struct WatchTestHooks {
 
 // Everything SourceWatcher::start() needs to know.
 struct WatchOptions {
-    // Folders watched recursively; must exist. A root nested in another root is merged into it.
+    // Folders watched recursively; must exist (unless waitForMissingRoots). A root nested in
+    // another root is merged into it. A root deleted or moved away while watched is watched
+    // for and watched again when it reappears (SourceWatcher::missingRoots()).
     std::vector<std::filesystem::path> roots;
+    // A root that does not exist at start is not an error: it is listed by missingRoots() and
+    // watched for like a root deleted after start (its files, when it appears, come as one
+    // rescanned set). Off: start() fails with WatchError::Code::RootMissing.
+    bool waitForMissingRoots = false;
     // Which files are reported and which folders are watched. The default is the script-source
     // rule (script_source_rule.hpp), the same one the compiler's source collector applies, so
     // every reported change is a change to what gets compiled. PathFilter(extensions, ignore)
