@@ -170,14 +170,14 @@ json Daemon::crashJson() const {
 }
 
 json Daemon::missingFoldersJson() const {
+    // What the watchers say (they watch for the folders' return); without watching, none.
     json missing = json::array();
-    std::error_code ec;
-    for (const std::filesystem::path& dir : options_.scriptDirs) {
-        if (!std::filesystem::is_directory(dir, ec))
+    if (coordinator_ != nullptr) {
+        for (const std::filesystem::path& dir : coordinator_->missingFolders())
             missing.push_back(dir.string());
     }
-    for (const std::filesystem::path& dir : options_.gameSources) {
-        if (!std::filesystem::is_directory(dir, ec))
+    if (moduleBuilder_) {
+        for (const std::filesystem::path& dir : moduleBuilder_->missingFolders())
             missing.push_back(dir.string());
     }
     return missing;

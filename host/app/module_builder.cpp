@@ -96,6 +96,10 @@ ModuleBuilder::~ModuleBuilder() {
     }
 }
 
+std::vector<std::filesystem::path> ModuleBuilder::missingFolders() const {
+    return impl_->watcher ? impl_->watcher->missingRoots() : std::vector<std::filesystem::path>{};
+}
+
 bool ModuleBuilder::building() const noexcept {
     return impl_->child.has_value();
 }

@@ -46,6 +46,8 @@ public:
     std::optional<ModuleBuildReport> update();
     /// True while a build runs.
     [[nodiscard]] bool building() const noexcept;
+    /// Source folders that do not exist right now (watched for their return).
+    [[nodiscard]] std::vector<std::filesystem::path> missingFolders() const;
     /// The command's output of the last build that ended.
     [[nodiscard]] const std::filesystem::path& log() const noexcept;
 

@@ -225,6 +225,18 @@ std::string statusText(const json& status, const TerminalPalette& palette) {
     }
     if (const std::string debugger = debuggerText(member(status, "debugger")); !debugger.empty())
         rows.emplace_back("debugger", debugger);
+    if (const json& restarts = member(status, "restarts"); restarts.is_number() && restarts.get<int>() > 0) {
+        const json& crash = member(status, "lastCrash");
+        rows.emplace_back("restarts", palette.yellow(valueText(restarts) + " (last: " +
+                                                     valueText(member(crash, "description")) + ")"));
+    }
+    if (const json& missing = member(status, "watchedFoldersMissing");
+        missing.is_array() && !missing.empty()) {
+        std::string folders;
+        for (const json& folder : missing)
+            folders += (folders.empty() ? "" : ", ") + valueText(folder);
+        rows.emplace_back("missing folders", palette.red(folders + " (watched for their return)"));
+    }
     std::string text = alignedLines(rows);
     // The failed build's diagnostics, until a build succeeds; one line each, as mcs prints them.
     if (const json& diagnostics = member(status, "buildDiagnostics");

@@ -93,6 +93,9 @@ public:
 
     /// True while a build is waiting or running.
     [[nodiscard]] bool busy() const;
+    /// Script folders that do not exist right now (deleted, or moved away): the watcher
+    /// watches for their return and rebuilds once they are back. Empty without watching.
+    [[nodiscard]] std::vector<std::filesystem::path> missingFolders() const;
     /// Whether the next reload's domain is made and waiting (ReloadCoordinatorOptions::
     /// prepareDomains).
     [[nodiscard]] bool hasPreparedDomain() const noexcept;

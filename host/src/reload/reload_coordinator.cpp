@@ -248,6 +248,10 @@ void ReloadCoordinator::requestReload() {
     impl_->forced = true;
 }
 
+std::vector<std::filesystem::path> ReloadCoordinator::missingFolders() const {
+    return impl_->watcher ? impl_->watcher->missingRoots() : std::vector<std::filesystem::path>{};
+}
+
 bool ReloadCoordinator::busy() const {
     return !impl_->builds->idle();
 }
