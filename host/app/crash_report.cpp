@@ -23,7 +23,8 @@ std::string frameName(const nlohmann::json& frame) {
     if (name.empty())
         name = text("native_address");
     const std::string offset = text("native_offset");
-    if (!name.empty() && !offset.empty() && name.find('+') == std::string::npos)
+    const bool zeroOffset = offset.find_first_not_of("0x") == std::string::npos;
+    if (!name.empty() && !zeroOffset && name.find('+') == std::string::npos)
         name += "+" + offset;
     return name;
 }

@@ -84,6 +84,7 @@ int runDaemon(RunOptions options, const CLI::App& app) {
     // Forked before anything starts a thread or touches Mono (supervisor.hpp).
     SupervisorOptions supervisor;
     supervisor.jsonLog = options.logFormat == "json";
+    supervisor.maxCrashes = options.crashLimit;
     supervisor.crashReportFolder =
         options.state.empty()
             ? ProjectStateLocation::of(options.configFolder, options.scriptDirs).folder

@@ -21,6 +21,16 @@ std::uint64_t fnv1a(const std::string& text) {
     return hash;
 }
 
+// The folder's absolute, normal spelling without a trailing separator (links resolved where
+// the folder exists), so "scripts" and "scripts/" name one project.
+fs::path folderKey(const fs::path& dir) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(fs::absolute(dir, ec), ec).lexically_normal();
+    if (p.filename().empty() && p.has_parent_path())
+        p = p.parent_path();
+    return p;
+}
+
 fs::path stateHome() {
     if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg != nullptr && *xdg == '/')
         return xdg;
@@ -39,19 +49,12 @@ ProjectStateLocation ProjectStateLocation::of(const fs::path& configFolder,
     } else {
         std::string key;
         for (const fs::path& dir : scriptDirs) {
-            std::error_code ec;
-            fs::path absolute = fs::weakly_canonical(fs::absolute(dir, ec), ec);
-            key += absolute.lexically_normal().string();
+            key += folderKey(dir).string();
             key += '\n';
         }
         std::string name = "scripts";
-        if (!scriptDirs.empty()) {
-            fs::path first = fs::absolute(scriptDirs.front()).lexically_normal();
-            if (first.filename().empty()) // "scripts/"
-                first = first.parent_path();
-            if (!first.filename().empty())
-                name = first.filename().string();
-        }
+        if (!scriptDirs.empty() && !folderKey(scriptDirs.front()).filename().empty())
+            name = folderKey(scriptDirs.front()).filename().string();
         at.folder = stateHome() / "scripthost" / fmt::format("{}-{:016x}", name, fnv1a(key));
     }
     at.stateFile = at.folder / "state.json";

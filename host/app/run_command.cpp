@@ -66,6 +66,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                   "Do not restart the host when it crashes (by default a small parent process "
                   "that never runs Mono restarts it with its last saved state; 3 crashes "
                   "within 60 s stop it)");
+    run->add_option("--crash-limit", o.crashLimit,
+                    "Crashes within 60 s after which the supervisor stops restarting the host")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
     run->add_option("--input", o.input, "Input replay file (JSON lines), for headless runs")
         ->check(CLI::ExistingFile)
         ->type_name(kPathOption);

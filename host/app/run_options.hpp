@@ -32,6 +32,7 @@ struct RunOptions {
     double stateInterval = 5.0;  ///< seconds between state saves; 0: on stop and reloads only
     bool resume = false;         ///< start from the project's state file instead of the scene
     bool supervise = true;       ///< run under the supervisor (restarted after a crash)
+    int crashLimit = 3;          ///< crashes within 60 s that stop the supervisor
     std::filesystem::path input;         ///< input replay file (JSON lines)
     int disableAfter = 10;               ///< consecutive failures before disabling
     std::int64_t watchdogMs = 1000;      ///< script code budget; 0: no watchdog

@@ -42,6 +42,17 @@ void loadDebuggerAgent(const DebuggerAgentOptions& debugger) {
     mono_jit_parse_options(2, arguments);
 }
 
+// Adds "no-gdb-backtrace" to MONO_DEBUG, unless it already mentions gdb (a developer who asked
+// for Mono's gdb options keeps them).
+void skipGdbCrashDump() {
+    const char* current = std::getenv("MONO_DEBUG");
+    std::string value = current != nullptr ? current : "";
+    if (value.find("gdb") != std::string::npos)
+        return;
+    value += value.empty() ? "no-gdb-backtrace" : ",no-gdb-backtrace";
+    setenv("MONO_DEBUG", value.c_str(), 1);
+}
+
 } // namespace
 
 mono::RuntimeState& mono::runtimeState() noexcept {
@@ -69,6 +80,11 @@ Result<MonoRuntime*> MonoRuntime::start(const Options& options) {
     // Preemptive suspend: hybrid (Debian's default) aborts the process in
     // mono_domain_try_unload and makes every transition several times slower.
     setenv("MONO_THREADS_SUSPEND", "preemptive", 0);
+    // A native crash: Mono's handler prints the native and managed stacks and writes
+    // mono_crash.*.json, then, where gdb is installed, attaches it for a full thread dump — ~6 s
+    // on the 2-core machine, during which the supervisor cannot restart the host (docs/MONO.md
+    // §16). Left out unless MONO_DEBUG already says something about gdb.
+    skipGdbCrashDump();
     mono_config_parse(nullptr);
     // The legacy unhandled-exception policy: an exception nothing catches on a thread a
     // script started, in a thread-pool work item or in a finalizer no longer ends the
