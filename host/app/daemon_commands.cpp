@@ -200,6 +200,7 @@ CommandResult Daemon::status() const {
         {"frameMs",
          {{"median", summary.medianFrameMs},
           {"p95", summary.p95FrameMs},
+          {"p99", summary.p99FrameMs},
           {"max", summary.maxFrameMs}}},
         {"paused", paused_},
         {"entities", host_->world().entityCount()},

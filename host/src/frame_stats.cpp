@@ -42,6 +42,7 @@ FrameStats::Summary FrameStats::summary() const {
                           ? frame[frame.size() / 2] * 1e3
                           : (frame[frame.size() / 2 - 1] + frame[frame.size() / 2]) * 0.5e3;
     s.p95FrameMs = at(0.95);
+    s.p99FrameMs = at(0.99);
     s.maxFrameMs = frame.back() * 1e3;
     s.fps = windowSeconds > 0 ? double(frame.size()) / windowSeconds : 0;
     return s;

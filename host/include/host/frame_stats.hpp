@@ -19,7 +19,7 @@ public:
 
     struct Summary {
         std::uint64_t frames = 0;
-        double meanFrameMs = 0, medianFrameMs = 0, p95FrameMs = 0, maxFrameMs = 0;
+        double meanFrameMs = 0, medianFrameMs = 0, p95FrameMs = 0, p99FrameMs = 0, maxFrameMs = 0;
         double meanScriptMs = 0, maxScriptMs = 0;
         double fps = 0; ///< frames per second of wall time over the window
     };
