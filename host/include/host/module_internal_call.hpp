@@ -18,7 +18,6 @@
 // Threading: the host runs the function on its main thread, inside its game loop only; a call
 // from another thread (a script thread, a finalizer) raises an InvalidOperationException.
 
-#include <cstdint>
 #include <string>
 #include <tuple>
 #include <type_traits>

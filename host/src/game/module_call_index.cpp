@@ -30,7 +30,8 @@ void ModuleCallIndex::Registration::add(const game::InternalCallInfo& call) {
     if (added) {
         thunks_.push_back(call.thunk);
     } else if (it->second.module != module_) {
-        // A build unloaded without its registration (cannot happen) left the address free.
+        // Another build's entry at this address: that build is gone (its registration would
+        // have taken the entry out with it), so the address is this build's now.
         it->second = Call{call.managedName, module_};
         thunks_.push_back(call.thunk);
     }
