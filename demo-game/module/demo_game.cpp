@@ -19,7 +19,8 @@ using namespace scripthost::game;
 
 demo::ArenaState g_arena;
 
-// Internal calls: plain arguments, never throw.
+// Internal calls: plain arguments and results; they run guarded (a crash switches the
+// module off and raises an exception in the calling script).
 float halfWidth() {
     return g_arena.halfWidth;
 }
@@ -66,12 +67,9 @@ SCRIPTHOST_GAME_MODULE(registry, info) {
 
     registry.registerComponent("Wall", "a wall of the arena (drawn as #)");
     registry.registerScript(demo::NativeSpinner::describe());
-    registry.registerInternalCall("Demo.Arena/Native::Internal_HalfWidth",
-                                  reinterpret_cast<const void*>(&halfWidth));
-    registry.registerInternalCall("Demo.Arena/Native::Internal_HalfDepth",
-                                  reinterpret_cast<const void*>(&halfDepth));
-    registry.registerInternalCall("Demo.Arena/Native::Internal_Flash",
-                                  reinterpret_cast<const void*>(&flash));
+    registry.registerInternalCall<&halfWidth>("Demo.Arena/Native::Internal_HalfWidth");
+    registry.registerInternalCall<&halfDepth>("Demo.Arena/Native::Internal_HalfDepth");
+    registry.registerInternalCall<&flash>("Demo.Arena/Native::Internal_Flash");
 
     for (const char* key : {"w", "W", "Up"})
         registry.bindKey(key, "MoveForward", 1.0f);

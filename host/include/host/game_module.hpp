@@ -12,12 +12,15 @@
 //
 // Threading: everything here runs on the host's main thread, between or inside frames.
 //
-// Internal calls registered by a module are called from C# with plain (blittable)
-// arguments. They must not throw C++ exceptions: return a status value and let the C#
-// side raise the exception.
+// Internal calls a module registers (registerInternalCall<&function>, module_internal_call.hpp)
+// are called from C# with plain (blittable) arguments, and run guarded like its systems: a
+// crash in one raises an exception in the calling script and switches the module off, the
+// host ticks on. A C++ exception raises one in the script too, but its message is all the
+// script gets: prefer returning a status value and letting the C# side raise the exception.
 
 #include "host/error.hpp"
 #include "host/game_world.hpp"
+#include "host/module_internal_call.hpp"
 #include "host/native_script.hpp"
 #include "host/object_id.hpp"
 #include "host/text_canvas.hpp"
@@ -33,7 +36,9 @@
 namespace scripthost::game {
 
 /// Bumped whenever a class below changes shape; the host refuses other versions.
-inline constexpr std::uint32_t kApiVersion = 2;
+/// 3: internal calls are registered typed and run guarded (registerInternalCall<&function>);
+/// the untyped registerInternalCall(name, const void*) is gone.
+inline constexpr std::uint32_t kApiVersion = 3;
 
 /// Game time of the frame a system runs in.
 struct FrameTime {
@@ -77,9 +82,24 @@ public:
     [[nodiscard]] virtual std::uint32_t apiVersion() const = 0;
     /// Declares a native component kind; scenes and AddComponent may then use it.
     virtual void registerComponent(std::string kind, std::string description) = 0;
-    /// Registers an internal call, e.g. ("Demo.Arena::HalfWidth", &halfWidth); a nested
-    /// class is written "Demo.Arena/Native::HalfWidth".
-    virtual void registerInternalCall(std::string managedName, const void* function) = 0;
+    /// Registers `Function` (a free function taking and returning plain values) as the internal
+    /// call of a C# `extern` method: `registerInternalCall<&halfWidth>("Demo.Arena::HalfWidth")`;
+    /// a nested class is written "Demo.Arena/Native::HalfWidth". It runs guarded
+    /// (module_internal_call.hpp): a crash in it raises an InvalidOperationException in the
+    /// calling script and switches the module off, as a crash in a system does.
+    ///
+    /// There is no untyped form (a name and a `const void*`) any more: the host had no
+    /// signature to put a guard around, so a crash in such a call ended the host. Every module
+    /// in the tree registers the typed form, and kApiVersion 3 makes the host refuse a module
+    /// built against the old form instead of running its calls unguarded.
+    template <auto Function> void registerInternalCall(std::string managedName) {
+        detail::internalCallBridge = internalCallBridge();
+        registerInternalCallInfo(detail::InternalCallThunk<Function>::info(std::move(managedName)));
+    }
+    /// What registerInternalCall calls: registers a described internal call.
+    virtual void registerInternalCallInfo(InternalCallInfo call) = 0;
+    /// How the module's internal call thunks reach the host.
+    [[nodiscard]] virtual InternalCallBridge internalCallBridge() const = 0;
     /// Binds a key to an input action: while the key is held (terminal key repeat keeps
     /// it held), the action reads `value`. Keys: a printable character ("w", " "), or
     /// "Up", "Down", "Left", "Right", "Enter", "Tab", "Escape".

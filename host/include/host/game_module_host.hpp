@@ -3,6 +3,7 @@
 
 #include "host/error.hpp"
 #include "host/game_module.hpp"
+#include "host/module_call_index.hpp"
 #include "host/native_fault_guard.hpp"
 #include "host/script_host.hpp"
 
@@ -32,7 +33,8 @@ struct ComponentKind {
 /// calls are registered with Mono by name: a script generation binds them as its methods
 /// are compiled, so a later build of the module (ModuleReloader) registers its own and the
 /// next generation binds to those; the library of a module a generation may still call
-/// must stay loaded. Main thread only.
+/// must stay loaded. The module's own internal calls reach this build through their thunks
+/// (ModuleCallIndex) and run guarded (runInternalCall). Main thread only.
 class GameModuleHost {
 public:
     /// Loads `library` (from `loadFrom` when given: a private copy, since the loader caches
@@ -72,9 +74,18 @@ public:
     void draw(const game::HostStatus& status, TextCanvas& canvas);
     /// What crashed the module's code and where ("system 'physics' (before scripts):
     /// SIGSEGV (no memory at 0x0) in step+0x14 (libgame.so)"), or empty while it runs.
-    /// After a crash none of its systems or its renderer run again: the jump out of the
-    /// crash skipped its destructors and left its state unknown.
+    /// After a crash none of its systems, its renderer, its native scripts or its internal
+    /// calls run again: the jump out of the crash skipped its destructors and left its state
+    /// unknown.
     [[nodiscard]] const std::string& crashed() const noexcept { return crash_; }
+
+    /// Runs one of the module's own internal calls, `name`: `body(frame)` under
+    /// NativeFaultGuard. An error, whose message the calling script's exception carries, when
+    /// the module is switched off already (its code is not run), when the call crashed (which
+    /// switches the module off, as a system's crash does) or when it threw a C++ exception
+    /// (the module stays on).
+    [[nodiscard]] Result<void> runInternalCall(const std::string& name, game::InternalCallBody body,
+                                               void* frame);
 
     /// Registers the module's internal calls with Mono again (after another build of the
     /// module replaced them, to put this one back).
@@ -108,7 +119,10 @@ private:
     LibraryHandle library_; // declared first: closed last
     ScripthostGameSaveStateFn save_ = nullptr;
     ScripthostGameRestoreStateFn restore_ = nullptr;
+    // Every internal call registered with Mono (the module's own thunks and its native
+    // script methods'), to register again after another build replaced them.
     std::vector<std::pair<std::string, const void*>> internalCalls_;
+    ModuleCallIndex::Registration guardedCalls_{*this}; // the module's own, by thunk
     std::filesystem::path path_;
     std::string name_, version_;
     std::unique_ptr<game::GameWorld> world_;

@@ -35,10 +35,19 @@ public:
         module_.components_.push_back({std::move(kind), std::move(description)});
     }
 
-    void registerInternalCall(std::string managedName, const void* function) override {
-        if (MonoRuntime* runtime = MonoRuntime::running())
-            runtime->registerInternalCall(managedName, function);
-        module_.internalCalls_.emplace_back(std::move(managedName), function);
+    void registerInternalCallInfo(game::InternalCallInfo call) override {
+        if (call.thunk == nullptr || call.managedName.find("::") == std::string::npos) {
+            module_.registrationErrors_.push_back(
+                "internal call '" + call.managedName +
+                "' is not named Namespace.Class::Method (or has no function)");
+            return;
+        }
+        module_.guardedCalls_.add(call);
+        bindInternalCall(std::move(call.managedName), call.thunk);
+    }
+
+    [[nodiscard]] game::InternalCallBridge internalCallBridge() const override {
+        return ModuleCallIndex::bridge();
     }
 
     void bindKey(std::string key, std::string action, float value) override {
@@ -70,7 +79,7 @@ public:
         }
         for (const game::NativeMethodInfo& m : scriptClass.methods) {
             // The proxy's method binds to "Namespace.Class::Internal_Method".
-            registerInternalCall(scriptClass.name + "::Internal_" + m.name, m.internalCall);
+            bindInternalCall(scriptClass.name + "::Internal_" + m.name, m.internalCall);
         }
         module_.scriptClasses_.push_back(std::move(scriptClass));
     }
@@ -99,6 +108,14 @@ public:
     }
 
 private:
+    /// Registers `function` with Mono as `managedName` (a thunk that reaches the host's guard:
+    /// the module's own internal calls and its native script methods).
+    void bindInternalCall(std::string managedName, const void* function) {
+        if (MonoRuntime* runtime = MonoRuntime::running())
+            runtime->registerInternalCall(managedName, function);
+        module_.internalCalls_.emplace_back(std::move(managedName), function);
+    }
+
     GameModuleHost& module_;
     ScriptHost& host_;
 };
@@ -199,9 +216,36 @@ void GameModuleHost::switchOffAfterCrash(const std::string& what, const NativeFa
     for (System& system : systems_)
         system.failed = true;
     (void)renderer_.release(); // see leakModuleObjects
-    spdlog::error("[{}] {} crashed; the module's systems and renderer are switched off (the "
-                  "scripts and the host go on): {}",
+    spdlog::error("[{}] {} crashed; the module's systems, renderer, native scripts and internal "
+                  "calls are switched off (the scripts and the host go on): {}",
                   name_, what, fault.describe());
+}
+
+Result<void> GameModuleHost::runInternalCall(const std::string& name, game::InternalCallBody body,
+                                             void* frame) {
+    if (!crash_.empty()) {
+        return fail(fmt::format("native call {} is not run: the game module '{}' is switched off "
+                                "after a crash ({})",
+                                name, name_, crash_));
+    }
+    std::string error;
+    const auto crash = NativeFaultGuard::run([&] {
+        try {
+            body(frame);
+        } catch (const std::exception& e) {
+            error = e.what()[0] != '\0' ? e.what() : "an exception";
+        } catch (...) {
+            error = "an unknown exception";
+        }
+    });
+    if (crash) {
+        switchOffAfterCrash(fmt::format("internal call '{}'", name), *crash);
+        return fail(fmt::format("native call {} crashed: {}; the game module '{}' is switched off",
+                                name, crash->describe(), name_));
+    }
+    if (!error.empty())
+        return fail(fmt::format("native call {} threw: {}", name, error));
+    return {};
 }
 
 void GameModuleHost::registerInternalCallsAgain() {

@@ -36,8 +36,8 @@ SCRIPTHOST_GAME_STATE(saveFrames, restoreFrames)
 SCRIPTHOST_GAME_MODULE(registry, info) {
     info = {"probe", "1.)" +
            std::to_string(value) + R"("};
-    registry.registerInternalCall("Probe.Native::Value", reinterpret_cast<const void*>(&probe_value));
-    registry.registerInternalCall("Probe.Native::Frames", reinterpret_cast<const void*>(&probe_frames));
+    registry.registerInternalCall<&probe_value>("Probe.Native::Value");
+    registry.registerInternalCall<&probe_frames>("Probe.Native::Frames");
     registry.addSystem("count", scripthost::game::SystemPhase::BeforeScripts,
         [](scripthost::game::GameWorld&, const scripthost::game::FrameTime&) {
             ++frames;

@@ -3,11 +3,13 @@
 // never by itself), or on any frame once the input action "CrashNow" is set, in the way
 // SCRIPTHOST_TEST_CRASH says: "null" (the default) writes through a null pointer, "divide"
 // divides by zero, "recurse" recurses without end. Its second system only counts, so a test
-// can see it stop with the first.
+// can see it stop with the first. Its internal calls (C#: Crash.Native) add two numbers, write
+// through a null pointer, and throw a C++ exception.
 #include "host/game_module.hpp"
 
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -29,6 +31,14 @@ extern "C" __attribute__((visibility("default"), noinline)) int crashing_game_di
     return value / zero;
 }
 
+extern "C" __attribute__((visibility("default"), noinline)) int crashing_game_add(int a, int b) {
+    return a + b;
+}
+
+extern "C" __attribute__((visibility("default"), noinline)) int crashing_game_throw(int value) {
+    throw std::runtime_error("crashing_game_throw was asked for " + std::to_string(value));
+}
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winfinite-recursion" // on purpose
 extern "C" __attribute__((visibility("default"), noinline)) int crashing_game_recurse(int depth) {
@@ -44,6 +54,10 @@ SCRIPTHOST_GAME_MODULE(registry, info) {
     const std::string mode = how ? how : "null";
     const char* frame = std::getenv("SCRIPTHOST_TEST_CRASH_FRAME");
     const int crashFrame = frame ? std::atoi(frame) : 30;
+    registry.registerInternalCall<&crashing_game_add>("Crash.Native::Add");
+    registry.registerInternalCall<&crashing_game_write_through_null>(
+        "Crash.Native::WriteThroughNull");
+    registry.registerInternalCall<&crashing_game_throw>("Crash.Native::Throw");
     registry.addSystem(
         "crasher", scripthost::game::SystemPhase::BeforeScripts,
         [mode, crashFrame](scripthost::game::GameWorld& world, const scripthost::game::FrameTime&) {
