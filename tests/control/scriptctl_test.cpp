@@ -361,7 +361,8 @@ TEST_CASE("scriptctl: watch --json prints events until interrupted, then exits 0
         server->subscribe(r.client, r.body["topics"].get<std::vector<std::string>>());
         server->replyOk(r.client, r.id, {{"topics", r.body["topics"]}});
     });
-    CHECK(request.body["topics"] == json{"reload", "diagnostics", "module", "moduleBuild", "log"});
+    CHECK(request.body["topics"] ==
+          json{"reload", "diagnostics", "module", "moduleBuild", "crashed", "log"});
     server->publish("reload", {{"sequence", 1}, {"success", true}});
     server->publish("log", {{"level", "info"}, {"message", "hello"}, {"time", 0}});
     REQUIRE(waitUntil([&] { return ctl.out().find("hello") != std::string::npos; }));

@@ -5,6 +5,7 @@
 
 #include <control/protocol_messages.hpp>
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <optional>
 #include <thread>
@@ -72,13 +73,38 @@ int watchHost(HostSession& session, const std::vector<std::string>& topics) {
         return *code;
     ControlClient client = std::move(std::get<ControlClient>(first));
     installStopHandlers();
+    // The restarts already printed (-1: none seen yet). A restarted host publishes `crashed` on
+    // its first frame, which may come before this client is back: after a reconnect its status
+    // says it too, and whichever comes first is printed once.
+    int restartsShown = -1;
+    auto show = [&](const json& event) {
+        const std::string text =
+            session.options().json
+                ? event.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"
+                : eventText(event, session.palette());
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+    };
+    auto showCrash = [&](const json& crash) {
+        const int restarts = crash.is_object() ? crash.value("restarts", 0) : 0;
+        if (restarts <= restartsShown || restarts == 0)
+            return;
+        restartsShown = restarts;
+        show(json{{"event", "crashed"}, {"data", crash}});
+    };
     while (!stopRequested) {
         auto event = client.next(std::chrono::milliseconds(500));
         if (!event) {
             if (stopRequested)
                 break;
-            // The host went away: a crash its supervisor restarts it from, or a restart by
-            // hand. Wait for one to serve the socket again (kReconnectFor), then go on.
+            // The host went away. A host that stopped removed its socket file: done. One that
+            // crashed left it behind, and its supervisor (or a restart by hand) will serve the
+            // same path again: wait for that (kReconnectFor), then go on.
+            std::error_code ec;
+            if (!std::filesystem::exists(session.options().socket, ec)) {
+                HostSession::printProblem(event.error().message);
+                return kExitNoHost;
+            }
             std::fprintf(stderr, "scriptctl: lost the host (%s); reconnecting…\n",
                          event.error().message.c_str());
             std::optional<ControlClient> again;
@@ -101,16 +127,19 @@ int watchHost(HostSession& session, const std::vector<std::string>& topics) {
             }
             client = std::move(*again);
             std::fprintf(stderr, "scriptctl: reconnected\n");
+            if (auto status = client.call("status", json::object(), session.options().timeout);
+                status && scripthost::control::isOkReply(*status)) {
+                showCrash((*status)["result"].value("lastCrash", json()));
+            }
             continue;
         }
         if (!*event)
             continue;
-        std::string text =
-            session.options().json
-                ? (*event)->dump(-1, ' ', false, json::error_handler_t::replace) + "\n"
-                : eventText(**event, session.palette());
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        std::fflush(stdout);
+        if ((*event)->value("event", "") == "crashed") {
+            showCrash((*event)->value("data", json()));
+            continue;
+        }
+        show(**event);
     }
     return kExitOk;
 }

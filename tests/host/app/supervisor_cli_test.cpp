@@ -117,6 +117,33 @@ TEST_CASE("supervisor: a host killed with SIGSEGV, then SIGABRT, runs again with
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
 
+TEST_CASE("supervisor: scriptctl watch stays connected through a crash and prints it") {
+    Project project;
+    HostProcess host(project.args(), project.dir.path());
+    ControlClient client = connectTo(project.socket, host);
+    const nlohmann::json status = callOk(client, "status");
+    HostProcess watch(SCRIPTCTL_EXE, {"--control", project.socket.string(), "watch"});
+    // Subscribed once a save's reload shows (a save before it subscribed shows nothing).
+    int saves = 0;
+    const bool subscribed = waitUntil(
+        [&] {
+            writeFile(project.dir.path() / "scripts" / "Keeper.cs",
+                      std::string(kKeeper) + "// save " + std::to_string(++saves) + "\n");
+            return watch.waitForOutput("reload", 10s);
+        },
+        90s);
+    REQUIRE_MESSAGE(subscribed, watch.output());
+    ::kill(status["pid"].get<int>(), SIGKILL);
+    REQUIRE_MESSAGE(watch.waitForOutput("reconnected", 90s), (watch.output() + host.output()));
+    CHECK_MESSAGE(watch.waitForOutput("host crashed: killed by SIGKILL (restart 1)", 30s),
+                  watch.output());
+    CHECK(watch.running()); // still watching the restarted host
+    ControlClient again = connectTo(project.socket, host);
+    callOk(again, "stop");
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+    CHECK(watch.wait(30s) == 3); // the host stopped for good: its socket is gone
+}
+
 TEST_CASE("supervisor: a crash loop stops after 3 crashes within 60 s, and says why") {
     Project project;
     HostProcess host(project.args(), project.dir.path());
