@@ -67,7 +67,9 @@ Result<std::unique_ptr<Daemon>> Daemon::start(const RunOptions& options, LogSetu
 Result<void> Daemon::setUp() {
     // Cheap checks first, then the control socket: a second host on the same socket stops
     // there, before it compiles anything or touches the state file.
-    if (auto sources = collectScriptSources(options_.scriptDirs); !sources)
+    // (A restarted host may run the code saved with its state while a folder is away.)
+    const bool resuming = options_.restart.restarts > 0 || options_.resume;
+    if (auto sources = collectScriptSources(options_.scriptDirs); !sources && !resuming)
         return std::unexpected(sources.error());
     if (auto core = ScriptProject::findScriptCore(options_.scriptCore); !core)
         return std::unexpected(core.error());
@@ -123,6 +125,13 @@ Result<void> Daemon::setUp() {
     project.prepareDomains = options_.prepareDomains;
     project.watch = options_.watch;
     project.buildDir = options_.buildDir;
+    if (options_.restart.restarts > 0 || options_.resume) {
+        // The code that made the saved values runs first; the folders are rebuilt after.
+        const fs::path saved = StateSaver::scriptsPathFor(state_->file().path());
+        std::error_code ec;
+        if (fs::exists(saved, ec))
+            project.resumeScripts = saved;
+    }
     auto started = ScriptProject::start(project);
     if (!started) {
         if (started.error().build)
@@ -216,6 +225,8 @@ Result<Scene> Daemon::startingScene() {
 int Daemon::run(const std::atomic<bool>& stop) {
     externalStop_ = &stop;
     started_ = lastStateSave_ = lastDraw_ = Clock::now();
+    // At once, so that a crash in the first seconds resumes this run, not an older one.
+    saveState("on start");
     GameLoop loop(GameLoopOptions{options_.fps, options_.frames});
     const std::int64_t frames = loop.run(
         *host_, stopLoop_,
@@ -375,7 +386,14 @@ void Daemon::saveState(const char* why) {
         spdlog::error("state not saved ({}): {}", why, scene.error().message);
         return;
     }
-    state_->save(std::move(*scene), why);
+    // The code that made these values goes with them when it changed (a restart runs it).
+    std::optional<AssemblyFile> scripts;
+    if (coordinator_ != nullptr && coordinator_->runningScriptsVersion() != savedScriptsVersion_ &&
+        coordinator_->runningScripts() != nullptr) {
+        scripts = *coordinator_->runningScripts();
+        savedScriptsVersion_ = coordinator_->runningScriptsVersion();
+    }
+    state_->save(std::move(*scene), why, std::move(scripts));
 }
 
 std::string Daemon::lastReloadSummary() const {

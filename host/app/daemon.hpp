@@ -90,6 +90,7 @@ private:
     std::unique_ptr<StateSaver> state_; // the state file (--state, or the project's)
     bool loadState_ = false;            // start from it (--state, --resume, a restart)
     bool announcedRestart_ = false;     // the `crashed` event of a restarted host was sent
+    std::uint64_t savedScriptsVersion_ = 0; // the running assembly last handed to state_
     std::optional<InputReplay> replay_;
     std::unique_ptr<Terminal> terminal_;
     std::optional<KeyboardInput> keyboard_;

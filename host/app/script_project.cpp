@@ -32,7 +32,16 @@ ScriptProject::start(const ScriptProjectOptions& options) {
 
 std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOptions& options) {
     auto failure = [](std::string message) { return ProjectStartFailure{std::move(message), {}}; };
-    if (auto sources = collectScriptSources(options.scriptDirs); !sources)
+    std::optional<AssemblyFile> resume;
+    if (!options.resumeScripts.empty()) {
+        if (auto read = AssemblyFile::read(options.resumeScripts); read)
+            resume = std::move(*read);
+        else
+            spdlog::warn("the code that ran before the crash cannot be read ({}); building the "
+                         "scripts instead",
+                         read.error().message);
+    }
+    if (auto sources = collectScriptSources(options.scriptDirs); !sources && !resume)
         return failure(sources.error().message);
     auto core = findScriptCore(options.scriptCore);
     if (!core)
@@ -89,6 +98,7 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     reload.coldCompiler = options.coldCompiler;
     reload.prepareDomains = options.prepareDomains;
     reload.watch = options.watch;
+    reload.waitForMissingFolders = resume.has_value();
     auto coordinator = ReloadCoordinator::start(*host_, reload);
     if (!coordinator)
         return failure(coordinator.error().message);
@@ -105,6 +115,20 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
         });
     }
 
+    if (resume) {
+        if (auto loaded = host_->loadScripts(*resume); loaded) {
+            spdlog::info("running the code that ran before the crash ({}); the scripts on disk "
+                         "are rebuilt and reloaded now",
+                         options.resumeScripts.string());
+            reloads_->setRunningScripts(std::move(*resume));
+            reloads_->requestReload();
+            return std::nullopt;
+        } else {
+            spdlog::warn("the code that ran before the crash does not load ({}); building the "
+                         "scripts instead",
+                         loaded.error().message);
+        }
+    }
     auto firstBuild = reloads_->buildNow();
     if (!firstBuild)
         return ProjectStartFailure{"compilation failed; nothing was run",
@@ -114,6 +138,7 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
         return failure(scripts.error().message);
     if (auto loaded = host_->loadScripts(*scripts); !loaded)
         return failure("cannot load the scripts: " + loaded.error().message);
+    reloads_->setRunningScripts(std::move(*scripts));
     return std::nullopt;
 }
 

@@ -32,6 +32,12 @@ struct ScriptProjectOptions {
     /// removed when the project ends.
     std::filesystem::path buildDir;
     std::string purpose = "run";
+    /// A host restarted after a crash: the assembly of the code it ran when it crashed (saved
+    /// with its state). When it can be read and loaded, it is the first generation instead of
+    /// a build of the folders, and the folders are rebuilt and reloaded right after through
+    /// the usual pipeline — so scripts that do not build, or whose constructor throws, roll
+    /// back to it as any reload would, instead of keeping the host from coming back.
+    std::filesystem::path resumeScripts;
 };
 
 /// Why a project did not start. `build` is set when the first build failed, so that each

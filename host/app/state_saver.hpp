@@ -3,7 +3,14 @@
 // frame only the snapshot of the world (ScriptHost::saveScene), not the JSON text, the write
 // and the fsync. A newer snapshot replaces one not yet written: the file always ends up with
 // the newest. flush() waits for what was handed over (the stop's last save).
+//
+// With the state goes the code that made it: the running generation's assembly (and symbols),
+// written before the state file to `<state file's stem>.scripts/Scripts.dll` beside it, when it
+// changed. A host restarted after a crash runs that code first (ScriptProjectOptions::
+// resumeScripts), so what is on disk now — a syntax error, a throwing constructor — cannot keep
+// it from coming back.
 
+#include "host/assembly_file.hpp"
 #include "host/scene.hpp"
 #include "host/state_file.hpp"
 
@@ -24,7 +31,9 @@ public:
 
     /// Hands `scene` over to be written (replacing one not yet written). `why` names the save
     /// in the log ("autosave", "after reload 3", "on stop").
-    void save(Scene scene, std::string why);
+    void save(Scene scene, std::string why, std::optional<AssemblyFile> scripts = std::nullopt);
+    /// Where the assembly saved with the state goes (and a restart reads it).
+    [[nodiscard]] static std::filesystem::path scriptsPathFor(const std::filesystem::path& stateFile);
     /// Waits until everything handed over is written.
     void flush();
     [[nodiscard]] const StateFile& file() const noexcept { return file_; }
@@ -39,6 +48,7 @@ private:
     std::condition_variable wake_;
     std::condition_variable written_;
     std::optional<Scene> pending_;
+    std::optional<AssemblyFile> pendingScripts_;
     std::string pendingWhy_;
     bool writing_ = false;
     bool stopping_ = false;

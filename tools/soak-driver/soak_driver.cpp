@@ -113,7 +113,10 @@ public:
             host_->wait(ec);
         }
         std::error_code ec;
-        fs::remove_all(root_, ec);
+        if (failures_.empty())
+            fs::remove_all(root_, ec);
+        else // what the host logged, for whoever looks into the failure
+            fmt::print(stderr, "soak: kept {} (host.log, host.err, state/)\n", root_.string());
     }
 
     int run();
@@ -367,6 +370,14 @@ void Soak::forcedCrash() {
     if (!after.is_object())
         return fail("crash: the host did not come back within 90 s");
     checkValues("after a forced crash");
+    // The restarted host runs the code saved with the state, then rebuilds the folders and
+    // reloads: let that reload end before the next step counts reports.
+    json settled = waitForStatus(
+        [&](const json& st) { return reloadsSeen(st) >= 1 && !st.value("reloadBusy", true); },
+        std::chrono::duration_cast<std::chrono::seconds>(kOutcomeDeadline));
+    if (!settled.is_object())
+        return fail("crash: the restarted host never reloaded the scripts on disk");
+    checkValues("after the restarted host reloaded the scripts on disk");
 }
 
 void Soak::replaceModule() {

@@ -36,6 +36,9 @@ struct ReloadCoordinatorOptions {
     std::chrono::milliseconds quietWindow{30}; ///< watcher debounce
     bool pollingWatcher = false;               ///< force the polling backend
     bool watch = true; ///< watch the folders; false: reload only on requestReload()
+    /// A script folder missing at start is watched for (and built once it appears) instead of
+    /// failing the start: a host restarted after a crash runs the code it ran before.
+    bool waitForMissingFolders = false;
     std::chrono::milliseconds buildTimeout{60000};
     /// Make the next reload's app domain ahead, in the loop's idle time, or at a frame
     /// boundary in a loop that has none (ScriptCore loaded and compiled while nothing is being
@@ -93,6 +96,13 @@ public:
 
     /// True while a build is waiting or running.
     [[nodiscard]] bool busy() const;
+    /// The assembly of the generation running now (the first build, then each reload's that
+    /// succeeded); null before the first. What a host restarted after a crash runs first.
+    [[nodiscard]] const AssemblyFile* runningScripts() const noexcept;
+    /// Bumped each time runningScripts() changes.
+    [[nodiscard]] std::uint64_t runningScriptsVersion() const noexcept;
+    /// The first generation's assembly (ScriptProject, at start).
+    void setRunningScripts(AssemblyFile scripts);
     /// Script folders that do not exist right now (deleted, or moved away): the watcher
     /// watches for their return and rebuilds once they are back. Empty without watching.
     [[nodiscard]] std::vector<std::filesystem::path> missingFolders() const;

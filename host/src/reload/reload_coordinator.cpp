@@ -80,6 +80,9 @@ struct ReloadCoordinator::Impl {
     bool inFlightReferencesPrepared = false; // the in-flight reload's build (its report says)
     bool forced = false;
     std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
+    std::optional<AssemblyFile> candidate;     // the reload in progress's assembly
+    std::optional<AssemblyFile> running;       // the running generation's
+    std::uint64_t runningVersion = 0;
     // The next reload's domain, made ahead in idle time (ScriptCore loaded, its JIT warm-up
     // running or done): the next reload's load stage only loads the scripts into it.
     std::unique_ptr<ScriptDomain> prepared;
@@ -193,6 +196,7 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
         watch.roots = impl->options.scriptDirs;
         watch.quietWindow = impl->options.quietWindow;
         watch.flushCompleteSaves = true; // a save builds at once; a later one supersedes it
+        watch.waitForMissingRoots = impl->options.waitForMissingFolders;
         watch.backend =
             impl->options.pollingWatcher ? watcher::Backend::Polling : watcher::Backend::Automatic;
         auto started = watcher::SourceWatcher::start(std::move(watch));
@@ -246,6 +250,19 @@ std::expected<std::filesystem::path, compiler::CompileResult> ReloadCoordinator:
 
 void ReloadCoordinator::requestReload() {
     impl_->forced = true;
+}
+
+const AssemblyFile* ReloadCoordinator::runningScripts() const noexcept {
+    return impl_->running ? &*impl_->running : nullptr;
+}
+
+std::uint64_t ReloadCoordinator::runningScriptsVersion() const noexcept {
+    return impl_->runningVersion;
+}
+
+void ReloadCoordinator::setRunningScripts(AssemblyFile scripts) {
+    impl_->running = std::move(scripts);
+    ++impl_->runningVersion;
 }
 
 std::vector<std::filesystem::path> ReloadCoordinator::missingFolders() const {
@@ -416,6 +433,7 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
         publish(report);
         return report;
     }
+    m.candidate = *assembly; // kept: it becomes runningScripts() if the reload commits
     m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assembly), m.inFlightTrigger,
                                                    buildMs);
     if (m.prepared)
@@ -448,6 +466,11 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
         return std::nullopt;
     ReloadReport report = m.reload->takeReport();
     report.referencesImportedAhead = m.inFlightReferencesPrepared;
+    if (m.reload->committed() && m.candidate) {
+        m.running = std::move(m.candidate);
+        ++m.runningVersion;
+    }
+    m.candidate.reset();
     m.reload.reset();
     m.quietSince = m.host->frame();
     if (report.success && m.reloading.firstSeen) {

@@ -117,6 +117,54 @@ TEST_CASE("supervisor: a host killed with SIGSEGV, then SIGABRT, runs again with
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
 
+TEST_CASE("supervisor: a host that crashes while the scripts on disk do not build, or their "
+          "constructor throws, comes back running the code it ran, with its values") {
+    Project project;
+    HostProcess host(project.args(), project.dir.path());
+    ControlClient client = connectTo(project.socket, host);
+    nlohmann::json status = callOk(client, "status");
+    const fs::path stateFile = status["stateFile"].get<std::string>();
+    keep(client, stateFile, 5150);
+    std::string broken;
+    SUBCASE("a syntax error") {
+        broken = "using UEngine;\npublic class Keeper : UMonoScriptComponent {\n"
+                 "  [SerializeField] int kept;\n  [SerializeField] int ticks;\n"
+                 "  public override void Update(float dt) { ticks += 1 }\n}\n";
+    }
+    SUBCASE("a throwing constructor") {
+        broken = "using UEngine;\npublic class Keeper : UMonoScriptComponent {\n"
+                 "  [SerializeField] int kept;\n  [SerializeField] int ticks;\n"
+                 "  public Keeper() { throw new System.Exception(\"no\"); }\n}\n";
+    }
+    writeFile(project.dir.path() / "scripts" / "Keeper.cs", broken);
+    REQUIRE(waitUntil(
+        [&] {
+            const nlohmann::json s = callOk(client, "status");
+            return s["lastReload"].is_object() && s["lastReload"]["success"] == false;
+        },
+        60s));
+    ::kill(status["pid"].get<int>(), SIGSEGV);
+    status = waitForRestart(project.socket, host, 1);
+    ControlClient again = connectTo(project.socket, host);
+    CHECK(fieldValue(again, "Keeper", "Keeper", "kept") == 5150);
+    // The restarted host rebuilt the folders: that reload failed as before, and the code it
+    // ran at the crash runs on (its Update still counts).
+    REQUIRE(waitUntil(
+        [&] {
+            const nlohmann::json s = callOk(again, "status");
+            return s["lastReload"].is_object() && !s["reloadBusy"].get<bool>();
+        },
+        60s));
+    status = callOk(again, "status");
+    CHECK(status["lastReload"]["success"] == false);
+    const auto ticks = fieldValue(again, "Keeper", "Keeper", "ticks").get<std::int64_t>();
+    CHECK(waitUntil([&] { return fieldValue(again, "Keeper", "Keeper", "ticks") > ticks; }, 30s));
+    CHECK_MESSAGE(host.output().find("running the code that ran before the crash") != std::string::npos,
+                  host.output());
+    callOk(again, "stop");
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+}
+
 TEST_CASE("supervisor: scriptctl watch stays connected through a crash and prints it") {
     Project project;
     HostProcess host(project.args(), project.dir.path());
