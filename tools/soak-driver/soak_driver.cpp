@@ -148,6 +148,7 @@ private:
     Model model_;
     int version_ = 1;
     bool keeperPresent_ = true;
+    bool diskBroken_ = false; // SoakKeeper.cs on disk does not build, or its constructor throws
 
     std::map<int, HostRun> runs_; // by pid
     int currentPid_ = 0;
@@ -381,9 +382,31 @@ void Soak::forcedCrash() {
 }
 
 void Soak::replaceModule() {
+    json s = status();
+    if (!s.is_object())
+        return fail("module: no host");
+    const std::int64_t generation = s.value("gameModuleGeneration", std::int64_t{0});
+    const std::int64_t reloads = reloadsSeen(s);
     const fs::path tmp = module_.string() + ".new";
     fs::copy_file(DEMO_GAME_MODULE, tmp, fs::copy_options::overwrite_existing);
     fs::rename(tmp, module_); // a linker's output renamed into place
+    // The module is swapped, then the scripts are rebuilt and reloaded against it (its native
+    // proxies): both must be over before the next step counts reports.
+    const int pid = currentPid_;
+    json after = waitForStatus(
+        [&](const json& st) {
+            return st.value("pid", 0) != pid ||
+                   (st.value("gameModuleGeneration", std::int64_t{0}) > generation &&
+                    reloadsSeen(st) > reloads && !st.value("reloadBusy", true));
+        },
+        std::chrono::duration_cast<std::chrono::seconds>(kOutcomeDeadline));
+    if (!after.is_object())
+        fail("module replaced: no module reload and scripts reload within the deadline");
+    else if (after.value("pid", 0) == pid &&
+             after["lastReload"].value("success", false) == diskBroken_)
+        fail(fmt::format("module replaced: the scripts' reload after it should have {}: {}",
+                         diskBroken_ ? "failed (the keeper on disk is broken)" : "succeeded",
+                         after["lastReload"].value("text", std::string("?"))));
 }
 
 void Soak::removeScriptsFolder() {
@@ -393,6 +416,7 @@ void Soak::removeScriptsFolder() {
         fail("folder removed: status never listed it missing");
     const std::int64_t before = s.is_object() ? reloadsSeen(s) : 0;
     ++version_;
+    diskBroken_ = false; // every file written anew, the keeper good (if present)
     writeAllScripts();
     // Back: one build of everything, its reload ok (a failed report for the missing folder may
     // come first).
@@ -473,6 +497,7 @@ int Soak::run() {
             ++actions_["good edit"];
             ++version_;
             keeperPresent_ = true;
+            diskBroken_ = false;
             writeKeeper(soak::KeeperShape::Good);
             if (waitForOutcome(before, true, "good edit"))
                 checkValues("after a good edit");
@@ -482,6 +507,7 @@ int Soak::run() {
             if (!keeperPresent_)
                 break;
             writeKeeper(soak::KeeperShape::SyntaxError);
+            diskBroken_ = true;
             waitForOutcome(before, false, "syntax error");
             break;
         case 2:
@@ -490,6 +516,7 @@ int Soak::run() {
                 break;
             ++version_;
             writeKeeper(soak::KeeperShape::ThrowingCtor);
+            diskBroken_ = true;
             if (waitForOutcome(before, false, "throwing constructor"))
                 checkValues("after a rollback");
             break;
@@ -499,6 +526,7 @@ int Soak::run() {
                 break;
             fs::remove(scripts_ / "SoakKeeper.cs");
             keeperPresent_ = false;
+            diskBroken_ = false;
             waitForOutcome(before, true, "class removed");
             break;
         case 4:
@@ -508,7 +536,6 @@ int Soak::run() {
         case 5:
             ++actions_["module replaced"];
             replaceModule();
-            std::this_thread::sleep_for(500ms);
             break;
         default:
             ++actions_["scripts folder removed and put back"];
