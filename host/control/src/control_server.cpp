@@ -103,7 +103,11 @@ ControlServer::~ControlServer() {
     state_->wake.notify();
     if (state_->thread.joinable())
         state_->thread.join();
-    // state_ goes now: connections close, then the socket file is removed if still ours.
+    // The socket file goes before the connections close: a client that loses its connection
+    // and finds no socket knows the host stopped (a crashed host leaves the file behind, and
+    // `scriptctl watch` waits for its restart).
+    state_->listener.removeFile();
+    // state_ goes now: connections close.
 }
 
 const std::filesystem::path& ControlServer::path() const noexcept {

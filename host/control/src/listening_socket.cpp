@@ -165,7 +165,11 @@ ListeningSocket::ListeningSocket(ListeningSocket&& other) noexcept
       inode_(other.inode_), ownsFile_(std::exchange(other.ownsFile_, false)) {}
 
 ListeningSocket::~ListeningSocket() {
-    if (!ownsFile_)
+    removeFile();
+}
+
+void ListeningSocket::removeFile() noexcept {
+    if (!std::exchange(ownsFile_, false))
         return;
     struct stat info {};
     if (::lstat(path_.c_str(), &info) == 0 && info.st_dev == device_ && info.st_ino == inode_)

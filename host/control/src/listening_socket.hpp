@@ -24,6 +24,8 @@ public:
     ListeningSocket(const ListeningSocket&) = delete;
     ListeningSocket& operator=(const ListeningSocket&) = delete;
     ~ListeningSocket();
+    /// Removes the socket file now if it is still ours (the destructor does it otherwise).
+    void removeFile() noexcept;
 
     [[nodiscard]] int fd() const noexcept { return fd_.get(); }
     [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
