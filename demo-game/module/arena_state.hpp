@@ -1,7 +1,7 @@
 #pragma once
 // ArenaState: what the demo module's internal calls, systems and renderer share.
 
-#include <host/game_module.hpp>
+#include <scripthost/game/game_module.hpp>
 #include <unordered_map>
 
 namespace demo {

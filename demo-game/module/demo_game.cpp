@@ -10,7 +10,7 @@
 #include "native_spinner.hpp"
 
 #include <algorithm>
-#include <host/game_module.hpp>
+#include <scripthost/game/game_module.hpp>
 
 namespace {
 

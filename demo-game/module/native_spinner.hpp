@@ -6,7 +6,7 @@
 // --target demo_game) and the running host swaps the new build in: both spinners' values
 // are carried.
 
-#include <host/native_script.hpp>
+#include <scripthost/game/native_script.hpp>
 
 namespace demo {
 

@@ -1,6 +1,6 @@
 // Fuzzes migrateFields, the reload's rules for carrying a script's saved fields into its new
 // class: the input's bytes are the choices that build a new class (fields, types, former
-// names), the saved and the parked values (tests/host/field_migration_cases.hpp). Invariants:
+// names), the saved and the parked values (tests/host/model/field_migration_cases.hpp). Invariants:
 // - no saved or parked value disappears: each is written, parked, named as displaced, or (a
 //   parked one) replaced by a newer value parked under its name; a record that migrates
 //   member by member does so for each member: written into the member that answers to its
@@ -14,7 +14,7 @@
 //   gained ones holding any value in between, as the new code's default), restores every
 //   original value.
 
-#include "../host/field_migration_cases.hpp"
+#include "../host/model/field_migration_cases.hpp"
 #include "fuzz_check.hpp"
 
 #include <cstddef>

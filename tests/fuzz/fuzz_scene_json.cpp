@@ -7,8 +7,8 @@
 //   and saves to the same JSON.
 
 #include "fuzz_check.hpp"
-#include "host/scene.hpp"
-#include "host/value.hpp"
+#include "host/model/scene.hpp"
+#include "host/model/value.hpp"
 #include "scene_equality.hpp"
 
 #include <cstddef>

@@ -6,7 +6,7 @@
 //   nothing is left at the state path (so the next save cannot overwrite the evidence).
 
 #include "fuzz_check.hpp"
-#include "host/state_file.hpp"
+#include "host/model/state_file.hpp"
 #include "scene_equality.hpp"
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // sameScene: whether two scenes describe the same world, for the loader fuzzers. Exact
 // except rotations, which the loader normalises (normalising twice may move the last bit).
 
-#include "host/scene.hpp"
+#include "host/model/scene.hpp"
 
 #include <cmath>
 #include <cstddef>

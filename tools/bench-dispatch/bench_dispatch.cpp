@@ -16,16 +16,17 @@
 //                        object; the scripts are compiled at start with the generated proxy
 #include "../bench-common/sample_stats.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
-#include "game/host_game_world.hpp"
-#include "glue/glue_access.hpp"
-#include "host/mono_runtime.hpp"
-#include "host/native_proxy_source.hpp"
-#include "host/script_context.hpp"
-#include "host/script_host.hpp"
-#include "mono/gc_handle.hpp"
-#include "mono/mono_text.hpp"
-#include "mono/object_bridge.hpp"
-#include "mono/runtime_state.hpp"
+#include "domain/object_bridge.hpp"
+#include "glue_access.hpp"
+#include "host/engine/script_context.hpp"
+#include "host/engine/script_host.hpp"
+#include "host/glue/engine_internal_calls.hpp"
+#include "host/modules/native_proxy_source.hpp"
+#include "host/runtime/mono_runtime.hpp"
+#include "host_game_world.hpp"
+#include "runtime/gc_handle.hpp"
+#include "runtime/mono_text.hpp"
+#include "runtime/runtime_state.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -63,7 +64,7 @@ struct Figure {
 };
 
 // The breakdown probes (Bench.IcallProbe): each does one more part of
-// UTransform.Internal_GetPosition's work (host/src/glue/transform_glue.cpp).
+// UTransform.Internal_GetPosition's work (host/glue/src/transform_glue.cpp).
 void probeEmpty(std::uint64_t, glm::vec3* out) {
     *out = glm::vec3(1.0f);
 }
@@ -123,6 +124,8 @@ int main(int argc, char** argv) {
     const int icalls = quick ? 200000 : 2000000;
 
     ScriptHostOptions options;
+
+    options.registerInternalCalls = glue::registerEngineInternalCalls;
     options.scriptCore = scriptCore;
     options.disableAfterFailures = 0;
     auto host = ScriptHost::create(options);

@@ -10,7 +10,7 @@
 // alternates them, so every reload swaps in different code, as an edit would. Sizes run
 // in one host, growing: 100, then 1,000, then 10,000 entities.
 //
-// Frame loop. Frames are paced at 60 Hz like host/src/game_loop.cpp: tick(measured real
+// Frame loop. Frames are paced at 60 Hz like host/engine/src/game_loop.cpp: tick(measured real
 // delta), then the between-frames work (here: the reload, where ReloadCoordinator does
 // it), then sleep out the rest of the period to an absolute time, as GameLoop does
 // (posix::sleepUntil; --std-sleep: std::this_thread::sleep_until, the relative sleep that a
@@ -62,8 +62,9 @@
 //   bench_reload --entities 10000 --reloads 5   one size only (profiling)
 // Table to stdout by default; --json prints one JSON object to stdout. Logs go to stderr.
 #include "../bench-common/sample_stats.hpp"
-#include "host/reload_transaction.hpp"
-#include "host/script_host.hpp"
+#include "host/engine/script_host.hpp"
+#include "host/glue/engine_internal_calls.hpp"
+#include "host/reload/reload_transaction.hpp"
 #include "posix/sleep_until.hpp"
 
 #include <CLI/CLI.hpp>
@@ -94,7 +95,7 @@ namespace {
 constexpr double kFps = 60.0;
 constexpr double kBudgetMs = 1000.0 / kFps;
 constexpr int kAround = 8; // frames measured on each side of a reload
-// The warm stage's slice per frame, as host/src/reload/reload_coordinator.cpp runs it.
+// The warm stage's slice per frame, as host/reload/src/reload_coordinator.cpp runs it.
 constexpr std::chrono::microseconds kWarmSlice{2000};
 constexpr const char* kClass = "BenchReload.Carrier";
 
@@ -113,7 +114,7 @@ double rssMiB() {
     return 0;
 }
 
-/// A 60 Hz frame loop as host/src/game_loop.cpp runs it, one frame per call. The wait
+/// A 60 Hz frame loop as host/engine/src/game_loop.cpp runs it, one frame per call. The wait
 /// for a frame's slot happens at the start of the next call, so whatever the caller
 /// does between calls (the spot checks) falls in the frame's slack, as betweenFrames does.
 class PacedLoop {
@@ -579,6 +580,8 @@ int main(int argc, char** argv) {
         quick ? std::vector<int>{10, 100} : std::vector<int>{10, 100, 1000};
 
     ScriptHostOptions options;
+
+    options.registerInternalCalls = glue::registerEngineInternalCalls;
     options.scriptCore = scriptCore;
     options.disableAfterFailures = 0;
     auto host = ScriptHost::create(options);

@@ -36,197 +36,223 @@ bool writeSnapshot(const std::string& file, const json& result) {
     return true;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+/// The command line: the options every command takes, the subcommands, and the command the
+/// parse chose (each subcommand's callback sets `command`: the request to send and how to
+/// print its result). Lambdas keep `this`, so it stays where it was made.
+struct CommandLine {
     CLI::App app{"scriptctl: control a running scripthost (status, reload, fields, events).\n"
                  "Exit codes: 0 ok, 1 the host answered with an error, 2 usage error,\n"
                  "3 cannot connect / timeout / connection lost."};
-    app.set_version_flag("--version", std::string("scriptctl ") + SCRIPTHOST_VERSION);
-    app.require_subcommand(1);
-    // --json, --control and --timeout anywhere on the line: `scriptctl status --json` too.
-    app.fallthrough();
-
     std::string socket;
     double timeoutSeconds = 10;
     bool jsonOutput = false;
-    app.add_option("--control", socket,
-                   "control socket of the host (default: " +
-                       scripthost::control::defaultControlPath().string() + ")")
-        ->envname("SCRIPTHOST_CONTROL");
-    auto* timeoutOption = app.add_option("--timeout", timeoutSeconds,
-                                         "seconds to wait for the host (default 10, 60 for reload)")
-                              ->check(CLI::PositiveNumber);
-    app.add_flag("--json", jsonOutput, "print raw result objects, one JSON object per line");
+    CLI::Option* timeoutOption = nullptr;
 
-    // Each subcommand sets `command`: the request to send and how to print its result.
     std::function<int(HostSession&)> command;
     bool longRunning = false;
 
-    auto* status = app.add_subcommand("status", "generation, uptime, fps, counts, last reload");
-    status->callback([&] {
-        command = [](HostSession& session) {
-            return session.run("status", json::object(), [&](const json& result) {
-                printText(statusText(result, session.palette()));
-            });
-        };
-    });
+    // The arguments of the subcommands that take some.
+    std::string entity, script, field, value, snapshotFile, action, rawLine;
+    double actionValue = 0;
+    int frames = 1;
+    bool withLogs = false;
 
-    auto* reload = app.add_subcommand("reload", "reload the scripts now and print the report");
-    reload->callback([&] {
-        longRunning = true;
-        command = [](HostSession& session) {
-            return session.run("reload", json::object(), [&](const json& result) {
-                const json& report = result.contains("report") ? result["report"] : result;
-                printText(reportText(report, session.palette()));
-            });
-        };
-    });
+    CommandLine() {
+        app.set_version_flag("--version", std::string("scriptctl ") + SCRIPTHOST_VERSION);
+        app.require_subcommand(1);
+        // --json, --control and --timeout anywhere on the line: `scriptctl status --json` too.
+        app.fallthrough();
+        app.add_option("--control", socket,
+                       "control socket of the host (default: " +
+                           scripthost::control::defaultControlPath().string() + ")")
+            ->envname("SCRIPTHOST_CONTROL");
+        timeoutOption =
+            app.add_option("--timeout", timeoutSeconds,
+                           "seconds to wait for the host (default 10, 60 for reload)")
+                ->check(CLI::PositiveNumber);
+        app.add_flag("--json", jsonOutput, "print raw result objects, one JSON object per line");
+        addReportCommands();
+        addFieldCommands();
+        addLoopCommands();
+        addStreamCommands();
+    }
+    CommandLine(const CommandLine&) = delete;
+    CommandLine& operator=(const CommandLine&) = delete;
 
-    auto* entities = app.add_subcommand("entities", "list entities, their scripts and components");
-    entities->callback([&] {
-        command = [](HostSession& session) {
-            return session.run("entities", json::object(),
-                               [](const json& result) { printText(entityTable(result)); });
-        };
-    });
-
-    auto* coroutines =
-        app.add_subcommand("coroutines", "list running coroutines and what each waits for");
-    coroutines->callback([&] {
-        command = [](HostSession& session) {
-            return session.run("coroutines", json::object(),
-                               [](const json& result) { printText(coroutineTable(result)); });
-        };
-    });
-
-    std::string entity, script, field, value;
-    auto* get = app.add_subcommand("get", "read a script field (all fields without FIELD)");
-    get->add_option("ENTITY", entity, "entity name or id")->required();
-    get->add_option("SCRIPT", script, "script class name or id")->required();
-    get->add_option("FIELD", field, "field name");
-    get->callback([&] {
-        command = [&](HostSession& session) {
-            json args = {{"entity", entity}, {"script", script}};
-            if (!field.empty())
-                args["field"] = field;
-            return session.run("get", args,
-                               [](const json& result) { printText(fieldText(result)); });
-        };
-    });
-
-    auto* set = app.add_subcommand(
-        "set", "write a script field; VALUE is JSON if it parses (3.5, \"text\", [1,2]), "
-               "else a string");
-    set->add_option("ENTITY", entity, "entity name or id")->required();
-    set->add_option("SCRIPT", script, "script class name or id")->required();
-    set->add_option("FIELD", field, "field name")->required();
-    set->add_option("VALUE", value, "the new value")->required();
-    set->callback([&] {
-        command = [&](HostSession& session) {
-            const json args = {{"entity", entity},
-                               {"script", script},
-                               {"field", field},
-                               {"value", parseValueArgument(value)}};
-            return session.run("set", args, [&](const json& result) {
-                printText(fmt::format("{}.{}.{} = {}\n", entity, script, field,
-                                      valueText(result.value("value", json()))));
-            });
-        };
-    });
-
-    std::string snapshotFile;
-    auto* snapshot = app.add_subcommand("snapshot", "print the host's snapshot (or --out FILE)");
-    snapshot->add_option("--out", snapshotFile, "write the snapshot to FILE instead");
-    snapshot->callback([&] {
-        command = [&](HostSession& session) {
-            bool written = true;
-            const int code = session.run("snapshot", json::object(), [&](const json& result) {
-                if (snapshotFile.empty()) {
-                    const json& tree = result.contains("snapshot") ? result["snapshot"] : result;
-                    printText(tree.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
-                } else if ((written = writeSnapshot(snapshotFile, result))) {
-                    printText(fmt::format("wrote {}\n", snapshotFile));
-                }
-            });
-            if (code == kExitOk && !written)
-                return static_cast<int>(kExitErrorReply);
-            return code;
-        };
-    });
-
-    auto simple = [&](const char* name, const char* description) {
-        auto* sub = app.add_subcommand(name, description);
-        sub->callback([&command, name] {
+    /// A subcommand that sends `name` with no arguments and prints the generic result.
+    void addSimple(const char* name, const char* description) {
+        app.add_subcommand(name, description)->callback([this, name] {
             command = [name](HostSession& session) {
                 return session.run(name, json::object(), [](const json& result) {
                     printText(genericResultText(result));
                 });
             };
         });
-        return sub;
-    };
-    simple("pause", "pause the game loop (scripts stop ticking)");
-    simple("resume", "resume the game loop");
-    simple("stop", "stop the host cleanly");
+    }
 
-    int frames = 1;
-    auto* step = app.add_subcommand("step", "advance a paused host by N frames (default 1)");
-    step->add_option("N", frames, "frames")->check(CLI::PositiveNumber);
-    step->callback([&] {
-        command = [&](HostSession& session) {
-            return session.run("step", {{"frames", frames}},
-                               [](const json& result) { printText(genericResultText(result)); });
-        };
-    });
+    /// status, reload, entities, coroutines.
+    void addReportCommands() {
+        app.add_subcommand("status", "generation, uptime, fps, counts, last reload")
+            ->callback([this] {
+                command = [](HostSession& session) {
+                    return session.run("status", json::object(), [&](const json& result) {
+                        printText(statusText(result, session.palette()));
+                    });
+                };
+            });
+        app.add_subcommand("reload", "reload the scripts now and print the report")
+            ->callback([this] {
+                longRunning = true;
+                command = [](HostSession& session) {
+                    return session.run("reload", json::object(), [&](const json& result) {
+                        const json& report = result.contains("report") ? result["report"] : result;
+                        printText(reportText(report, session.palette()));
+                    });
+                };
+            });
+        app.add_subcommand("entities", "list entities, their scripts and components")
+            ->callback([this] {
+                command = [](HostSession& session) {
+                    return session.run("entities", json::object(),
+                                       [](const json& result) { printText(entityTable(result)); });
+                };
+            });
+        app.add_subcommand("coroutines", "list running coroutines and what each waits for")
+            ->callback([this] {
+                command = [](HostSession& session) {
+                    return session.run("coroutines", json::object(), [](const json& result) {
+                        printText(coroutineTable(result));
+                    });
+                };
+            });
+    }
 
-    std::string action;
-    double actionValue = 0;
-    auto* input = app.add_subcommand(
-        "input", "set an input action (e.g. MoveForward 1), as a key would; 0 releases it");
-    input->add_option("ACTION", action, "action name")->required();
-    input->add_option("VALUE", actionValue, "value, usually -1 … 1")->required();
-    input->callback([&] {
-        command = [&](HostSession& session) {
-            return session.run("input", {{"action", action}, {"value", actionValue}},
-                               [](const json& result) { printText(genericResultText(result)); });
-        };
-    });
+    /// get, set, snapshot.
+    void addFieldCommands() {
+        auto* get = app.add_subcommand("get", "read a script field (all fields without FIELD)");
+        get->add_option("ENTITY", entity, "entity name or id")->required();
+        get->add_option("SCRIPT", script, "script class name or id")->required();
+        get->add_option("FIELD", field, "field name");
+        get->callback([this] {
+            command = [this](HostSession& session) {
+                json args = {{"entity", entity}, {"script", script}};
+                if (!field.empty())
+                    args["field"] = field;
+                return session.run("get", args,
+                                   [](const json& result) { printText(fieldText(result)); });
+            };
+        });
 
-    bool withLogs = false;
-    auto* watch = app.add_subcommand(
-        "watch", "print reload reports and diagnostics as they happen, until Ctrl+C");
-    watch->add_flag("--logs", withLogs, "also print the host's log lines");
-    watch->callback([&] {
-        command = [&](HostSession& session) {
-            std::vector<std::string> topics{"reload", "diagnostics", "module", "moduleBuild",
-                                            "crashed"};
-            if (withLogs)
-                topics.emplace_back("log");
-            return watchHost(session, topics);
-        };
-    });
+        auto* set = app.add_subcommand(
+            "set", "write a script field; VALUE is JSON if it parses (3.5, \"text\", [1,2]), "
+                   "else a string");
+        set->add_option("ENTITY", entity, "entity name or id")->required();
+        set->add_option("SCRIPT", script, "script class name or id")->required();
+        set->add_option("FIELD", field, "field name")->required();
+        set->add_option("VALUE", value, "the new value")->required();
+        set->callback([this] {
+            command = [this](HostSession& session) {
+                const json args = {{"entity", entity},
+                                   {"script", script},
+                                   {"field", field},
+                                   {"value", parseValueArgument(value)}};
+                return session.run("set", args, [this](const json& result) {
+                    printText(fmt::format("{}.{}.{} = {}\n", entity, script, field,
+                                          valueText(result.value("value", json()))));
+                });
+            };
+        });
 
-    std::string rawLine;
-    auto* raw = app.add_subcommand("raw", "send one raw request line and print the reply");
-    raw->add_option("JSON", rawLine, "the request, e.g. '{\"id\":1,\"cmd\":\"status\"}'")
-        ->required();
-    raw->callback([&] { command = [&](HostSession& session) { return session.raw(rawLine); }; });
+        auto* snapshot =
+            app.add_subcommand("snapshot", "print the host's snapshot (or --out FILE)");
+        snapshot->add_option("--out", snapshotFile, "write the snapshot to FILE instead");
+        snapshot->callback([this] {
+            command = [this](HostSession& session) {
+                bool written = true;
+                const int code = session.run("snapshot", json::object(), [&](const json& result) {
+                    if (snapshotFile.empty()) {
+                        const json& tree = result.contains("snapshot") ? result["snapshot"] : result;
+                        printText(tree.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+                    } else if ((written = writeSnapshot(snapshotFile, result))) {
+                        printText(fmt::format("wrote {}\n", snapshotFile));
+                    }
+                });
+                if (code == kExitOk && !written)
+                    return static_cast<int>(kExitErrorReply);
+                return code;
+            };
+        });
+    }
 
+    /// pause, resume, stop, step, input.
+    void addLoopCommands() {
+        addSimple("pause", "pause the game loop (scripts stop ticking)");
+        addSimple("resume", "resume the game loop");
+        addSimple("stop", "stop the host cleanly");
+
+        auto* step = app.add_subcommand("step", "advance a paused host by N frames (default 1)");
+        step->add_option("N", frames, "frames")->check(CLI::PositiveNumber);
+        step->callback([this] {
+            command = [this](HostSession& session) {
+                return session.run("step", {{"frames", frames}}, [](const json& result) {
+                    printText(genericResultText(result));
+                });
+            };
+        });
+
+        auto* input = app.add_subcommand(
+            "input", "set an input action (e.g. MoveForward 1), as a key would; 0 releases it");
+        input->add_option("ACTION", action, "action name")->required();
+        input->add_option("VALUE", actionValue, "value, usually -1 … 1")->required();
+        input->callback([this] {
+            command = [this](HostSession& session) {
+                return session.run("input", {{"action", action}, {"value", actionValue}},
+                                   [](const json& result) { printText(genericResultText(result)); });
+            };
+        });
+    }
+
+    /// watch, raw.
+    void addStreamCommands() {
+        auto* watch = app.add_subcommand(
+            "watch", "print reload reports and diagnostics as they happen, until Ctrl+C");
+        watch->add_flag("--logs", withLogs, "also print the host's log lines");
+        watch->callback([this] {
+            command = [this](HostSession& session) {
+                std::vector<std::string> topics{"reload", "diagnostics", "module", "moduleBuild",
+                                                "crashed"};
+                if (withLogs)
+                    topics.emplace_back("log");
+                return watchHost(session, topics);
+            };
+        });
+
+        auto* raw = app.add_subcommand("raw", "send one raw request line and print the reply");
+        raw->add_option("JSON", rawLine, "the request, e.g. '{\"id\":1,\"cmd\":\"status\"}'")
+            ->required();
+        raw->callback(
+            [this] { command = [this](HostSession& session) { return session.raw(rawLine); }; });
+    }
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CommandLine cli;
     try {
-        app.parse(argc, argv);
+        cli.app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        const int code = app.exit(error); // prints help, version or the usage error
+        const int code = cli.app.exit(error); // prints help, version or the usage error
         return code == 0 ? kExitOk : kExitUsage;
     }
 
     SessionOptions options;
-    options.socket =
-        socket.empty() ? scripthost::control::defaultControlPath() : std::filesystem::path(socket);
-    if (longRunning && timeoutOption->count() == 0)
-        timeoutSeconds = 60;
-    options.timeout = std::chrono::milliseconds(std::llround(timeoutSeconds * 1000));
-    options.json = jsonOutput;
+    options.socket = cli.socket.empty() ? scripthost::control::defaultControlPath()
+                                        : std::filesystem::path(cli.socket);
+    if (cli.longRunning && cli.timeoutOption->count() == 0)
+        cli.timeoutSeconds = 60;
+    options.timeout = std::chrono::milliseconds(std::llround(cli.timeoutSeconds * 1000));
+    options.json = cli.jsonOutput;
     HostSession session(std::move(options));
-    return command ? command(session) : kExitUsage;
+    return cli.command ? cli.command(session) : kExitUsage;
 }

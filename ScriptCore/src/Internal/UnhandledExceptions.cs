@@ -18,7 +18,7 @@ namespace UEngine.Internal
     /// </summary>
     static class UnhandledExceptions
     {
-        // Kinds shared with the host (host/src/mono/unhandled_exception_kind.hpp).
+        // Kinds shared with the host (host/runtime/include/host/runtime/unhandled_exception_kind.hpp).
         const int KindThread = 0;
         const int KindThreadPool = 1;
         const int KindTimer = 2;

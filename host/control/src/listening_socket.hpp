@@ -1,8 +1,8 @@
 #pragma once
 // ListeningSocket: the daemon's bound, listening Unix socket file, removed when done.
 
-#include "host/error.hpp"
 #include "posix/unique_fd.hpp"
+#include "scripthost/game/error.hpp"
 
 #include <filesystem>
 #include <sys/types.h>

@@ -1,7 +1,7 @@
 #pragma once
 // Unix socket addresses and peer credentials.
 
-#include "host/error.hpp"
+#include "scripthost/game/error.hpp"
 
 #include <filesystem>
 #include <optional>

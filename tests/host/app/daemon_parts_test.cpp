@@ -2,10 +2,10 @@
 // keyboard input, input replay files. (The state file: state_file_test.cpp.)
 
 #include "../../support/test_support.hpp"
-#include "host/input_replay.hpp"
-#include "host/keyboard_input.hpp"
-#include "host/terminal.hpp"
-#include "host/text_canvas.hpp"
+#include "host/ui/input_replay.hpp"
+#include "host/ui/keyboard_input.hpp"
+#include "host/ui/terminal.hpp"
+#include "scripthost/game/text_canvas.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

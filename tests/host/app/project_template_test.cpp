@@ -1,5 +1,5 @@
 // ProjectTemplate: the names and texts `scripthost new` writes, without writing anything.
-#include "host/scene.hpp"
+#include "host/model/scene.hpp"
 #include "project_template.hpp"
 
 #include <algorithm>

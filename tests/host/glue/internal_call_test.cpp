@@ -1,5 +1,5 @@
-#include "../mono_test_support.hpp"
-#include "host/mono_runtime.hpp"
+#include "../support/mono_test_support.hpp"
+#include "host/runtime/mono_runtime.hpp"
 
 #include <glm/gtc/quaternion.hpp>
 

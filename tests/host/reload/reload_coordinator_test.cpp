@@ -1,9 +1,10 @@
 // Hot reload end to end: a host ticking on a temp copy of a scripts folder, real edits,
 // the real watcher, the real compiler (warm server, cold mcs), reports awaited with deadlines.
-#include "../mono_test_support.hpp"
+#include "../support/mono_test_support.hpp"
 #include "compiler_bridge/compile_failure.hpp"
-#include "host/game_loop.hpp"
-#include "host/reload_coordinator.hpp"
+#include "host/engine/game_loop.hpp"
+#include "host/glue/engine_internal_calls.hpp"
+#include "host/reload/reload_coordinator.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;
@@ -31,6 +32,7 @@ struct LiveHost {
         for (const auto& [name, text] : files)
             writeFile(dir / "scripts" / name, text);
         ScriptHostOptions options;
+        options.registerInternalCalls = glue::registerEngineInternalCalls;
         options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
         auto created = ScriptHost::create(options);
         REQUIRE(created);

@@ -1,5 +1,5 @@
 // ScriptHost::reload: the transactional swap and schema evolution, with real mcs builds.
-#include "../mono_test_support.hpp"
+#include "../support/mono_test_support.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;

@@ -1,6 +1,6 @@
 // ReloadTransaction: the stages of the one reload pipeline, driven as a frame loop drives
 // them, with real mcs builds and the real runtime.
-#include "../mono_test_support.hpp"
+#include "../support/mono_test_support.hpp"
 
 #include <algorithm>
 

@@ -2,8 +2,8 @@
 // ControlClient: a blocking client of the control protocol (scriptctl, tests, tools).
 
 #include "control/line_splitter.hpp"
-#include "host/error.hpp"
 #include "posix/unique_fd.hpp"
+#include "scripthost/game/error.hpp"
 
 #include <chrono>
 #include <cstdint>

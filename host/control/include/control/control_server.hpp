@@ -3,7 +3,7 @@
 
 #include "control/protocol_error.hpp"
 #include "control/request.hpp"
-#include "host/error.hpp"
+#include "scripthost/game/error.hpp"
 
 #include <chrono>
 #include <cstddef>

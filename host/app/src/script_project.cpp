@@ -1,0 +1,227 @@
+#include "host/glue/engine_internal_calls.hpp"
+#include "script_project.hpp"
+
+#include "compiler_bridge/warm_compiler.hpp"
+#include "host/engine/script_sources.hpp"
+#include "host/model/assembly_file.hpp"
+#include "host/modules/native_proxy_source.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+namespace scripthost {
+
+namespace fs = std::filesystem;
+
+Result<fs::path> ScriptProject::findScriptCore(const fs::path& given) {
+    const fs::path path =
+        given.empty() ? compiler::executableDirectory() / "ScriptCore.dll" : given;
+    if (!fs::exists(path))
+        return fail("ScriptCore.dll not found at " + path.string() + " (use --scriptcore)");
+    return path;
+}
+
+std::expected<std::unique_ptr<ScriptProject>, ProjectStartFailure>
+ScriptProject::start(const ScriptProjectOptions& options) {
+    std::unique_ptr<ScriptProject> project(new ScriptProject());
+    if (auto failed = project->startUp(options))
+        return std::unexpected(std::move(*failed));
+    return project;
+}
+
+std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOptions& options) {
+    auto failure = [](std::string message) { return ProjectStartFailure{std::move(message), {}}; };
+    std::optional<AssemblyFile> resume;
+    if (!options.resumeScripts.empty()) {
+        if (auto read = AssemblyFile::read(options.resumeScripts); read)
+            resume = std::move(*read);
+        else
+            spdlog::warn("the code that ran before the crash cannot be read ({}); building the "
+                         "scripts instead",
+                         read.error().message);
+    }
+    if (auto sources = collectScriptSources(options.scriptDirs); !sources && !resume)
+        return failure(sources.error().message);
+    auto core = findScriptCore(options.scriptCore);
+    if (!core)
+        return failure(core.error().message);
+    if (auto started = startHost(options, *core); !started)
+        return failure(started.error().message);
+    if (auto made = makeBuildDir(options); !made)
+        return failure(made.error().message);
+    // The game module registers its internal calls before any script code is loaded.
+    auto game = loadGameModule(options);
+    if (!game)
+        return failure(game.error().message);
+    if (auto started = startReloads(options, *core, resume.has_value(), std::move(*game));
+        !started)
+        return failure(started.error().message);
+    return loadFirstGeneration(options, std::move(resume));
+}
+
+Result<void> ScriptProject::startHost(const ScriptProjectOptions& options,
+                                      const fs::path& scriptCore) {
+    ScriptHostOptions hostOptions;
+    hostOptions.registerInternalCalls = glue::registerEngineInternalCalls;
+    hostOptions.scriptCore = scriptCore;
+    hostOptions.disableAfterFailures = options.disableAfterFailures;
+    hostOptions.watchdogBudget = options.watchdogBudget;
+    hostOptions.watchdogGrace = options.watchdogGrace;
+    auto host = ScriptHost::create(hostOptions);
+    if (!host)
+        return fail("cannot start the host: " + host.error().message);
+    host_ = std::move(*host);
+    return {};
+}
+
+Result<void> ScriptProject::makeBuildDir(const ScriptProjectOptions& options) {
+    buildDir_ = options.buildDir;
+    if (buildDir_.empty()) {
+        buildDir_ = fs::temp_directory_path() / ("scripthost-" + std::to_string(::getuid())) /
+                    (options.purpose + "-" + std::to_string(::getpid()));
+        ownsBuildDir_ = true;
+    }
+    std::error_code ec;
+    fs::create_directories(buildDir_, ec);
+    if (ec)
+        return fail("cannot create the build folder " + buildDir_.string() + ": " + ec.message());
+    return {};
+}
+
+Result<std::unique_ptr<GameModuleHost>>
+ScriptProject::loadGameModule(const ScriptProjectOptions& options) {
+    if (options.gameModule.empty())
+        return std::unique_ptr<GameModuleHost>();
+    // It runs from a private copy, as every later build does (ModuleReloader): a build tool
+    // that rewrites the library in place would otherwise change code the host is running.
+    auto copy = ModuleReloader::privateCopy(options.gameModule, buildDir_ / "modules", 1);
+    if (!copy)
+        return std::unexpected(copy.error());
+    auto loaded = GameModuleHost::load(options.gameModule, *host_, *copy);
+    if (!loaded)
+        return std::unexpected(loaded.error());
+    std::unique_ptr<GameModuleHost> game = std::move(*loaded);
+    host_->setGameModuleName(game->name());
+    game->activateNativeScripts();
+    // The C# proxies of its native script classes are built with the scripts.
+    nativeProxies_ = buildDir_ / "native-proxies" / "NativeScripts.g.cs";
+    if (auto written = writeNativeProxies(); !written)
+        return std::unexpected(written.error());
+    return game;
+}
+
+Result<void> ScriptProject::startReloads(const ScriptProjectOptions& options,
+                                         const fs::path& scriptCore, bool resuming,
+                                         std::unique_ptr<GameModuleHost> game) {
+    ReloadCoordinatorOptions reload;
+    reload.scriptDirs = options.scriptDirs;
+    if (!nativeProxies_.empty())
+        reload.generatedSources.push_back(nativeProxies_);
+    reload.scriptCore = scriptCore;
+    reload.buildDir = buildDir_;
+    reload.coldCompiler = options.coldCompiler;
+    reload.prepareDomains = options.prepareDomains;
+    reload.watch = options.watch;
+    reload.waitForMissingFolders = resuming;
+    auto coordinator = ReloadCoordinator::start(*host_, reload);
+    if (!coordinator)
+        return std::unexpected(coordinator.error());
+    reloads_ = std::move(*coordinator);
+    if (game) {
+        ModuleReloaderOptions moduleReload;
+        moduleReload.copies = buildDir_ / "modules";
+        moduleReload.watch = options.watch;
+        modules_ = std::make_unique<ModuleReloader>(std::move(game), *host_, moduleReload, [this] {
+            if (auto w = writeNativeProxies(); !w)
+                spdlog::error("{}", w.error().message);
+            if (reloads_)
+                reloads_->requestReload();
+        });
+    }
+    return {};
+}
+
+std::optional<ProjectStartFailure>
+ScriptProject::loadFirstGeneration(const ScriptProjectOptions& options,
+                                   std::optional<AssemblyFile> resume) {
+    auto failure = [](std::string message) { return ProjectStartFailure{std::move(message), {}}; };
+    if (resume) {
+        if (auto loaded = host_->loadScripts(*resume); loaded) {
+            spdlog::info("running the code that ran before the crash ({}); the scripts on disk "
+                         "are rebuilt and reloaded now",
+                         options.resumeScripts.string());
+            reloads_->setRunningScripts(std::move(*resume));
+            reloads_->requestReload();
+            return std::nullopt;
+        } else {
+            spdlog::warn("the code that ran before the crash does not load ({}); building the "
+                         "scripts instead",
+                         loaded.error().message);
+        }
+    }
+    auto firstBuild = reloads_->buildNow();
+    if (!firstBuild)
+        return ProjectStartFailure{"compilation failed; nothing was run",
+                                   std::move(firstBuild.error())};
+    auto scripts = AssemblyFile::read(*firstBuild);
+    if (!scripts)
+        return failure(scripts.error().message);
+    if (auto loaded = host_->loadScripts(*scripts); !loaded)
+        return failure("cannot load the scripts: " + loaded.error().message);
+    reloads_->setRunningScripts(std::move(*scripts));
+    return std::nullopt;
+}
+
+Result<bool> ScriptProject::writeNativeProxies() {
+    if (nativeProxies_.empty())
+        return false;
+    const GameModuleHost* game = modules_ ? &modules_->current() : nullptr;
+    const std::string origin = "the game module " + (game ? game->name()
+                                                     : host_->gameModuleName().empty()
+                                                         ? std::string("(none)")
+                                                         : std::string(host_->gameModuleName()));
+    const std::string source = nativeProxySource(host_->natives().classes(), origin);
+    {
+        std::ifstream in(nativeProxies_, std::ios::binary);
+        const std::string old((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+        if (in.good() || in.eof()) {
+            if (old == source)
+                return false; // unchanged: no rebuild needed for it
+        }
+    }
+    std::error_code ec;
+    fs::create_directories(nativeProxies_.parent_path(), ec);
+    const fs::path temporary = nativeProxies_.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << source;
+        if (!out)
+            return fail("cannot write the native script proxies to " + temporary.string());
+    }
+    fs::rename(temporary, nativeProxies_, ec);
+    if (ec)
+        return fail("cannot write the native script proxies to " + nativeProxies_.string() + ": " +
+                    ec.message());
+    return true;
+}
+
+Result<void> ScriptProject::shutdown() {
+    reloads_.reset();
+    return host_ ? host_->shutdown() : Result<void>{};
+}
+
+ScriptProject::~ScriptProject() {
+    if (auto down = shutdown(); !down)
+        spdlog::warn("{}", down.error().message);
+    host_.reset();
+    modules_.reset();
+    if (ownsBuildDir_) {
+        std::error_code ec;
+        fs::remove_all(buildDir_, ec);
+    }
+}
+
+} // namespace scripthost

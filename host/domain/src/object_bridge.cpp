@@ -1,0 +1,126 @@
+#include "domain/object_bridge.hpp"
+
+#include <fmt/format.h>
+#include <mono/metadata/appdomain.h>
+
+namespace scripthost::mono {
+
+ObjectBridge::ObjectBridge(MonoDomain* domain, ProxyClasses classes, ScriptLookup scripts)
+    : domain_(domain), classes_(std::move(classes)), scripts_(std::move(scripts)) {
+    MonoClass* gc = mono_class_from_name(mono_get_corlib(), "System", "GC");
+    MonoMethod* suppress =
+        gc != nullptr ? mono_class_get_method_from_name(gc, "SuppressFinalize", 1) : nullptr;
+    if (suppress != nullptr) {
+        suppressFinalize_ =
+            reinterpret_cast<SuppressFinalizeThunk>(mono_method_get_unmanaged_thunk(suppress));
+    }
+}
+
+Result<MonoObject*> ObjectBridge::makeProxy(MonoClass* klass, ObjectId id, ObjectId entity,
+                                            bool finalizable) {
+    // No constructor runs: a proxy is its ids, and the public constructors create
+    // native objects (new UEntity("name")), which is not what is wanted here.
+    MonoVTable* vtable = nullptr;
+    for (const auto& [k, v] : vtables_) {
+        if (k == klass)
+            vtable = v;
+    }
+    if (vtable == nullptr) {
+        vtable = mono_class_vtable(domain_, klass);
+        if (vtable == nullptr)
+            return fail(fmt::format("cannot load proxy class {}", mono_class_get_name(klass)));
+        vtables_.emplace_back(klass, vtable);
+    }
+    MonoObject* proxy = mono_object_new_specific(vtable);
+    if (proxy == nullptr) {
+        return fail("cannot allocate a proxy");
+    }
+    std::uint64_t packed = id.packed();
+    mono_field_set_value(proxy, classes_.nativeId, &packed);
+    if (!entity.isNull()) {
+        std::uint64_t owner = entity.packed();
+        mono_field_set_value(proxy, classes_.entityId, &owner);
+    }
+    if (!finalizable && suppressFinalize_ != nullptr) {
+        MonoException* exc = nullptr; // cannot throw for a non-null object
+        suppressFinalize_(proxy, &exc);
+    }
+    proxies_.insert_or_assign(id, GcHandle::weak(proxy));
+    return proxy;
+}
+
+Result<MonoObject*> ObjectBridge::remoteOf(const World& world, ObjectId id) {
+    if (id.isNull()) {
+        return fail("null reference");
+    }
+    switch (world.kindOf(id)) {
+    case ObjectKind::Script: {
+        MonoObject* instance = scripts_ ? scripts_(id) : nullptr;
+        const ScriptSlot* slot = world.script(id);
+        if (instance == nullptr && slot != nullptr && slot->native) {
+            // A native script: its managed side is a proxy, like a native component's.
+            if (auto it = proxies_.find(id); it != proxies_.end()) {
+                if (MonoObject* proxy = it->second.target())
+                    return proxy;
+            }
+            auto proxyClass = classes_.nativeScripts.find(slot->className);
+            if (proxyClass == classes_.nativeScripts.end()) {
+                return fail(fmt::format("no proxy class for native script class {} in this "
+                                        "generation",
+                                        slot->className));
+            }
+            return makeProxy(proxyClass->second, id, slot->entity, true);
+        }
+        if (instance == nullptr) {
+            return fail(fmt::format("script {} has no instance in this generation", id.toString()));
+        }
+        return instance;
+    }
+    case ObjectKind::Entity:
+    case ObjectKind::Component: {
+        if (auto it = proxies_.find(id); it != proxies_.end()) {
+            if (MonoObject* proxy = it->second.target()) {
+                return proxy;
+            }
+        }
+        if (const NativeComponent* component = world.component(id)) {
+            auto kind = classes_.componentKinds.find(component->kind);
+            if (kind == classes_.componentKinds.end()) {
+                return fail(fmt::format("no managed class is bound to component kind \"{}\"",
+                                        component->kind));
+            }
+            return makeProxy(kind->second, id, component->entity, true);
+        }
+        const Entity* e = world.entity(id);
+        return makeProxy(classes_.entity, id, ObjectId{}, e != nullptr && e->ownedByScripts);
+    }
+    case ObjectKind::None:
+        break;
+    }
+    return fail(fmt::format("object {} does not exist (destroyed?)", id.toString()));
+}
+
+ObjectId ObjectBridge::localOf(MonoObject* object) const {
+    if (object == nullptr || mono_object_isinst(object, classes_.uobject) == nullptr) {
+        return {};
+    }
+    std::uint64_t packed = 0;
+    mono_field_get_value(object, classes_.nativeId, &packed);
+    return ObjectId::unpack(packed);
+}
+
+void ObjectBridge::adopt(ObjectId id, MonoObject* proxy) {
+    proxies_.insert_or_assign(id, GcHandle::weak(proxy));
+}
+
+bool ObjectBridge::hasLiveProxy(ObjectId id) const {
+    auto it = proxies_.find(id);
+    return it != proxies_.end() && it->second.target() != nullptr;
+}
+
+std::size_t ObjectBridge::purgeCollected() {
+    return std::erase_if(proxies_,
+                         [](const auto& entry) { return entry.second.target() == nullptr; });
+}
+
+} // namespace scripthost::mono

@@ -1,0 +1,222 @@
+#include "script_class_registry.hpp"
+
+#include "field_types.hpp"
+#include "runtime/mono_text.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <mono/metadata/appdomain.h>
+#include <mono/metadata/attrdefs.h>
+#include <mono/metadata/reflection.h>
+#include <mono/metadata/tokentype.h>
+#include <spdlog/spdlog.h>
+
+namespace scripthost::mono {
+
+namespace {
+
+using AttrInfo = std::unique_ptr<MonoCustomAttrInfo, decltype(&mono_custom_attrs_free)>;
+
+// "Namespace.Class", nested classes as "Namespace.Outer+Inner".
+std::string fullNameOf(MonoClass* klass) {
+    std::string name = mono_class_get_name(klass);
+    if (MonoClass* outer = mono_class_get_nesting_type(klass)) {
+        return fullNameOf(outer) + "+" + name;
+    }
+    const std::string ns = mono_class_get_namespace(klass);
+    return ns.empty() ? name : ns + "." + name;
+}
+
+// Whether a class below the script base declares a virtual `method`(1 arg): the most
+// derived Update(float) below the script base, if any, overrides it.
+bool overrides(MonoClass* klass, MonoClass* scriptBase, const char* method) {
+    for (MonoClass* k = klass; k != nullptr && k != scriptBase; k = mono_class_get_parent(k)) {
+        MonoMethod* m = mono_class_get_method_from_name(k, method, 1);
+        if (m != nullptr && (mono_method_get_flags(m, nullptr) & MONO_METHOD_ATTR_VIRTUAL) != 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A [SerializeField] field of `declaring` as plain data, with its attributes' names.
+FieldInfo describeSerializedField(MonoClass* declaring, MonoClassField* field,
+                                  MonoCustomAttrInfo* attrs, const ScriptCoreClasses& core) {
+    FieldInfo info;
+    info.name = mono_field_get_name(field);
+    info.declaringClass = fullNameOf(declaring);
+    info.type = fieldTypeOf(mono_field_get_type(field), core.types);
+    if (MonoArray* objects = mono_custom_attrs_construct(attrs)) {
+        for (uintptr_t i = 0; i < mono_array_length(objects); ++i) {
+            MonoObject* attribute = mono_array_get(objects, MonoObject*, i);
+            MonoClass* ak = mono_object_get_class(attribute);
+            if (ak == core.serializeFieldAttribute) {
+                info.displayName = stringProperty(attribute, "DisplayName");
+            } else if (ak == core.formerlySerializedAsAttribute) {
+                info.formerNames.push_back(stringProperty(attribute, "OldName"));
+            }
+        }
+    }
+    if (info.displayName.empty()) {
+        info.displayName = info.name;
+    }
+    return info;
+}
+
+// The [SerializeField] instance fields of the class and its bases, base classes first.
+void collectSerializedFields(ScriptClassEntry& entry, const ScriptCoreClasses& core) {
+    std::vector<MonoClass*> chain;
+    for (MonoClass* k = entry.klass; k != nullptr && k != core.scriptBase;
+         k = mono_class_get_parent(k)) {
+        chain.push_back(k);
+    }
+    std::reverse(chain.begin(), chain.end()); // base classes first
+    for (MonoClass* k : chain) {
+        void* iter = nullptr;
+        while (MonoClassField* field = mono_class_get_fields(k, &iter)) {
+            const auto flags = mono_field_get_flags(field);
+            if ((flags & (MONO_FIELD_ATTR_STATIC | MONO_FIELD_ATTR_LITERAL |
+                          MONO_FIELD_ATTR_NOT_SERIALIZED)) != 0) {
+                continue;
+            }
+            // Owned attribute info: freed on every path out of this iteration.
+            AttrInfo attrs(mono_custom_attrs_from_field(k, field), &mono_custom_attrs_free);
+            if (!attrs || !mono_custom_attrs_has_attr(attrs.get(), core.serializeFieldAttribute)) {
+                continue;
+            }
+            entry.info.fields.push_back(describeSerializedField(k, field, attrs.get(), core));
+            entry.fieldHandles.push_back(field);
+        }
+    }
+}
+
+// The [PreserveStatic] statics declared by the class itself.
+void collectPreservedStatics(ScriptClassEntry& entry, const ScriptCoreClasses& core) {
+    void* iter = nullptr;
+    while (MonoClassField* field = mono_class_get_fields(entry.klass, &iter)) {
+        const auto flags = mono_field_get_flags(field);
+        if ((flags & MONO_FIELD_ATTR_STATIC) == 0 || (flags & MONO_FIELD_ATTR_LITERAL) != 0) {
+            continue;
+        }
+        AttrInfo attrs(mono_custom_attrs_from_field(entry.klass, field), &mono_custom_attrs_free);
+        if (!attrs || !mono_custom_attrs_has_attr(attrs.get(), core.preserveStaticAttribute)) {
+            continue;
+        }
+        FieldInfo info;
+        info.name = mono_field_get_name(field);
+        info.displayName = info.name;
+        info.declaringClass = entry.info.name;
+        info.type = fieldTypeOf(mono_field_get_type(field), core.types);
+        entry.info.preservedStatics.push_back(std::move(info));
+        entry.staticHandles.push_back(field);
+    }
+}
+
+std::unique_ptr<ScriptClassEntry> describeClass(MonoClass* klass, const ScriptCoreClasses& core) {
+    auto entry = std::make_unique<ScriptClassEntry>();
+    entry->klass = klass;
+    entry->info.name = fullNameOf(klass);
+    entry->info.overridesUpdate = overrides(klass, core.scriptBase, "Update");
+    entry->info.overridesFixedUpdate = overrides(klass, core.scriptBase, "FixedUpdate");
+    entry->ctor = mono_class_get_method_from_name(klass, ".ctor", 0);
+    collectSerializedFields(*entry, core);
+    collectPreservedStatics(*entry, core);
+    return entry;
+}
+
+} // namespace
+
+bool ScriptClassEntry::prepareConstruction(MonoDomain* domain) const {
+    if (vtable == nullptr)
+        vtable = mono_class_vtable(domain, klass);
+    return vtable != nullptr && ctor != nullptr;
+}
+
+Result<std::size_t> ScriptClassEntry::fieldIndex(std::string_view field) const {
+    for (std::size_t i = info.fields.size(); i-- > 0;) { // most derived wins
+        if (info.fields[i].name == field) {
+            return i;
+        }
+    }
+    return fail(fmt::format("{} has no [SerializeField] field named {}", info.name, field));
+}
+
+ScriptClassRegistry ScriptClassRegistry::discover(MonoImage* scripts, const ScriptCoreClasses& core,
+                                                  std::string_view assemblyName) {
+    ScriptClassRegistry registry;
+    const int rows = mono_image_get_table_rows(scripts, MONO_TABLE_TYPEDEF);
+    std::vector<std::string> unloadable;
+    for (int row = 2; row <= rows; ++row) { // row 1 is <Module>
+        MonoClass* klass = mono_class_get(scripts, MONO_TOKEN_TYPE_DEF | row);
+        if (klass == nullptr) {
+            unloadable.push_back(fmt::format("type #{}", row));
+            continue;
+        }
+        if (klass == core.scriptBase || !mono_class_is_subclass_of(klass, core.scriptBase, false)) {
+            continue;
+        }
+        // Abstract classes and open generic definitions ("Base`1") cannot be instantiated.
+        if ((mono_class_get_flags(klass) & MONO_TYPE_ATTR_ABSTRACT) != 0 ||
+            std::string_view(mono_class_get_name(klass)).find('`') != std::string_view::npos) {
+            continue;
+        }
+        registry.entries_.push_back(describeClass(klass, core));
+    }
+    if (!unloadable.empty()) {
+        spdlog::warn("{}: {} types could not be loaded (missing references?)", assemblyName,
+                     unloadable.size());
+    }
+    std::sort(registry.entries_.begin(), registry.entries_.end(),
+              [](const auto& a, const auto& b) { return a->info.name < b->info.name; });
+    for (const auto& entry : registry.entries_) {
+        registry.infos_.push_back(entry->info);
+    }
+    return registry;
+}
+
+const ScriptClassEntry* ScriptClassRegistry::find(std::string_view className) const noexcept {
+    const ScriptClassEntry* shortMatch = nullptr;
+    int shortMatches = 0;
+    for (const auto& entry : entries_) {
+        const std::string& full = entry->info.name;
+        if (full == className) {
+            return entry.get();
+        }
+        const auto cut = full.find_last_of(".+");
+        if (cut != std::string::npos && std::string_view(full).substr(cut + 1) == className) {
+            shortMatch = entry.get();
+            ++shortMatches;
+        }
+    }
+    return shortMatches == 1 ? shortMatch : nullptr;
+}
+
+std::string ScriptClassRegistry::explainMissing(std::string_view name, MonoImage* scripts,
+                                                MonoClass* scriptBase,
+                                                std::string_view assemblyName) const {
+    const std::string full(name);
+    const auto dot = full.rfind('.');
+    const std::string ns = dot == std::string::npos ? "" : full.substr(0, dot);
+    const std::string shortName = dot == std::string::npos ? full : full.substr(dot + 1);
+    if (MonoClass* klass = mono_class_from_name(scripts, ns.c_str(), shortName.c_str())) {
+        if (!mono_class_is_subclass_of(klass, scriptBase, false)) {
+            return fmt::format("class {} does not derive from UEngine.UMonoScriptComponent", full);
+        }
+        if ((mono_class_get_flags(klass) & MONO_TYPE_ATTR_ABSTRACT) != 0) {
+            return fmt::format("class {} is abstract", full);
+        }
+    }
+    std::string known;
+    for (const auto& entry : entries_) {
+        known += (known.empty() ? "" : ", ") + entry->info.name;
+    }
+    return fmt::format("no script class named {} in {} (script classes: {})", full, assemblyName,
+                       known.empty() ? "none" : known);
+}
+
+void ScriptClassRegistry::clear() noexcept {
+    entries_.clear();
+    infos_.clear();
+}
+
+} // namespace scripthost::mono

@@ -1,0 +1,66 @@
+#pragma once
+// ScriptClassRegistry: the script classes of one generation's scripts assembly.
+
+#include "host/domain/script_domain.hpp"
+#include "script_core_classes.hpp"
+#include "scripthost/game/error.hpp"
+
+#include <memory>
+#include <mono/metadata/class.h>
+#include <mono/metadata/image.h>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scripthost::mono {
+
+/// One script class with what creating and marshaling its instances needs. Lives as long
+/// as its generation's registry (instances and carry plans point at it).
+struct ScriptClassEntry {
+    MonoClass* klass = nullptr;
+    ScriptClassInfo info;
+    std::vector<MonoClassField*> fieldHandles;  ///< parallel to info.fields
+    std::vector<MonoClassField*> staticHandles; ///< parallel to info.preservedStatics
+    MonoMethod* ctor = nullptr;                 ///< the parameterless constructor, if any
+    /// Found on first use (or by the JIT warm-up): a reload creates every instance in one
+    /// frame. A cache, so it may be filled through a const entry.
+    mutable MonoVTable* vtable = nullptr;
+
+    /// Finds the vtable construction needs in `domain`; false if the class cannot load
+    /// or has no parameterless constructor.
+    bool prepareConstruction(MonoDomain* domain) const;
+    /// The index in info.fields of the [SerializeField] field `field` (most derived wins).
+    [[nodiscard]] Result<std::size_t> fieldIndex(std::string_view field) const;
+};
+
+/// Every concrete class deriving from UEngine.UMonoScriptComponent in the scripts
+/// assembly, sorted by full name, with their [SerializeField] fields (base classes first),
+/// their [PreserveStatic] statics and which messages they override. Plain pointers into
+/// the domain: clear() before it unloads. Main thread only.
+class ScriptClassRegistry {
+public:
+    /// Finds the script classes of `scripts` (named `assemblyName` in warnings).
+    [[nodiscard]] static ScriptClassRegistry
+    discover(MonoImage* scripts, const ScriptCoreClasses& core, std::string_view assemblyName);
+
+    /// The classes as plain data, sorted by name.
+    [[nodiscard]] const std::vector<ScriptClassInfo>& infos() const noexcept { return infos_; }
+    /// Every class, sorted by name.
+    [[nodiscard]] const std::vector<std::unique_ptr<ScriptClassEntry>>& entries() const noexcept {
+        return entries_;
+    }
+    /// The class with this full (or, when unambiguous, short) name, or nullptr.
+    [[nodiscard]] const ScriptClassEntry* find(std::string_view name) const noexcept;
+    /// Why `name` is not a usable script class of `scripts` (named `assemblyName`).
+    [[nodiscard]] std::string explainMissing(std::string_view name, MonoImage* scripts,
+                                             MonoClass* scriptBase,
+                                             std::string_view assemblyName) const;
+    /// Forgets every class (before the domain unloads).
+    void clear() noexcept;
+
+private:
+    std::vector<std::unique_ptr<ScriptClassEntry>> entries_;
+    std::vector<ScriptClassInfo> infos_; // copies for the public view
+};
+
+} // namespace scripthost::mono

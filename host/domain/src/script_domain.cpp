@@ -1,0 +1,187 @@
+// ScriptDomain: creation, class queries and the object bridge. The other members live
+// with the part of the generation they use: script_domain_instances.cpp,
+// script_domain_dispatch.cpp, script_domain_fields.cpp, script_domain_carry.cpp,
+// script_domain_statics.cpp, script_domain_unload.cpp and jit_warm_up.cpp.
+#include "host/domain/script_domain.hpp"
+
+#include "host/runtime/forbidden_calls.hpp"
+#include "runtime/runtime_state.hpp"
+#include "runtime/unhandled_exception_hooks.hpp"
+#include "script_domain_impl.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+namespace scripthost {
+
+ScriptDomain::Impl::~Impl() {
+    if (domain.loaded()) {
+        if (auto r = unload(); !r) {
+            spdlog::warn("{}", r.error().message);
+        }
+    }
+}
+
+Result<void> ScriptDomain::Impl::loadScriptCore(const AssemblyFile& scriptCore) {
+    auto image = domain.load(scriptCore, true);
+    if (!image)
+        return std::unexpected(image.error());
+    coreImage = *image;
+    auto classesFound = mono::ScriptCoreClasses::bind(coreImage);
+    if (!classesFound)
+        return std::unexpected(classesFound.error());
+    core = std::move(*classesFound);
+    auto bound = mono::ManagedDispatcher::bind(domain.get(), core.dispatcher);
+    if (!bound)
+        return std::unexpected(bound.error());
+    dispatcher = *bound;
+    // Exceptions no one catches on this generation's threads, pool work, finalizers and
+    // Tasks are reported against their scripts.
+    return mono::installUnhandledExceptionReporting(domain.get(), coreImage);
+}
+
+Result<void> ScriptDomain::Impl::loadScripts(const AssemblyFile& scripts) {
+    auto image = domain.load(scripts, false);
+    if (!image)
+        return std::unexpected(image.error());
+    scriptsImage = *image;
+    if (auto forbidden = mono::findForbiddenCalls(scriptsImage); !forbidden.empty()) {
+        std::vector<std::string> lines;
+        for (const mono::ForbiddenCall& call : forbidden)
+            lines.push_back(call.message());
+        return fail(fmt::format("{} was not loaded: {}", scripts.path.filename().string(),
+                                fmt::join(lines, "; ")));
+    }
+    scriptsAssemblyName = scripts.name;
+    core.collectComponentKinds(scriptsImage); // game modules' scripts may add kinds
+    bridge = std::make_unique<mono::ObjectBridge>(
+        domain.get(), std::move(core.proxyClasses), [this](ObjectId id) -> MonoObject* {
+            const mono::ScriptInstance* found = instances.find(id);
+            return found == nullptr ? nullptr : found->handle.target();
+        });
+    mono::runtimeState().domains.registerBridge(domain.get(), bridge.get());
+    classes = mono::ScriptClassRegistry::discover(scriptsImage, core, scriptsAssemblyName);
+    return {};
+}
+
+Result<mono::ScriptInstance*> ScriptDomain::Impl::instance(ObjectId script) {
+    if (!domain.loaded()) {
+        return fail(fmt::format("generation {} is unloaded", generation));
+    }
+    mono::ScriptInstance* found = instances.find(script);
+    if (found == nullptr) {
+        return fail(
+            fmt::format("no script instance {} in generation {}", script.toString(), generation));
+    }
+    return found;
+}
+
+ScriptDomain::ScriptDomain(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ScriptDomain::~ScriptDomain() = default;
+
+namespace {
+
+// The app domain with ScriptCore loaded into it: what create() and prepare() share.
+Result<std::unique_ptr<ScriptDomain::Impl>> makeDomainWithScriptCore(std::uint32_t generation,
+                                                                     const AssemblyFile& scriptCore,
+                                                                     World& world) {
+    if (mono::runtimeState().root == nullptr) {
+        return fail("the Mono runtime is not running (call MonoRuntime::start first)");
+    }
+    auto impl = std::make_unique<ScriptDomain::Impl>();
+    impl->generation = generation;
+    impl->world = &world;
+    auto domain = mono::GenerationDomain::create(generation);
+    if (!domain)
+        return std::unexpected(domain.error());
+    impl->domain = std::move(*domain);
+    // ScriptCore first: the scripts assembly's reference to it then resolves in this domain.
+    // On failure, the half-made domain is unloaded with `impl`.
+    if (auto loaded = impl->loadScriptCore(scriptCore); !loaded)
+        return std::unexpected(loaded.error());
+    return impl;
+}
+
+} // namespace
+
+Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generation,
+                                                           const AssemblyFile& scriptCore,
+                                                           const AssemblyFile& scripts,
+                                                           World& world) {
+    auto impl = makeDomainWithScriptCore(generation, scriptCore, world);
+    if (!impl)
+        return std::unexpected(impl.error());
+    if (auto loaded = (*impl)->loadScripts(scripts); !loaded)
+        return std::unexpected(loaded.error());
+    return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(*impl)));
+}
+
+Result<std::unique_ptr<ScriptDomain>> ScriptDomain::prepare(std::uint32_t expectedGeneration,
+                                                            const AssemblyFile& scriptCore,
+                                                            World& world) {
+    // Made beside the running generation, whose domain this thread goes back to.
+    MonoDomain* running = mono_domain_get();
+    auto impl = makeDomainWithScriptCore(expectedGeneration, scriptCore, world);
+    if (running != nullptr)
+        mono::enterDomain(running);
+    if (!impl)
+        return std::unexpected(impl.error());
+    (*impl)->startBackgroundWarm(/*profiled*/ true);
+    return std::unique_ptr<ScriptDomain>(new ScriptDomain(std::move(*impl)));
+}
+
+Result<void> ScriptDomain::loadScripts(std::uint32_t generation, const AssemblyFile& scripts) {
+    Impl& m = *impl_;
+    if (m.scriptsImage != nullptr || !m.domain.loaded())
+        return fail("a prepared domain takes scripts once");
+    m.generation = generation;
+    m.domain.enter();
+    return m.loadScripts(scripts);
+}
+
+bool ScriptDomain::scriptsLoaded() const noexcept {
+    return impl_->scriptsImage != nullptr;
+}
+
+std::uint32_t ScriptDomain::generation() const noexcept {
+    return impl_->generation;
+}
+
+const std::vector<ScriptClassInfo>& ScriptDomain::scriptClasses() const noexcept {
+    return impl_->classes.infos();
+}
+
+const ScriptClassInfo* ScriptDomain::findScriptClass(std::string_view name) const noexcept {
+    const mono::ScriptClassEntry* entry = impl_->classes.find(name);
+    return entry ? &entry->info : nullptr;
+}
+
+std::string ScriptDomain::explainMissingClass(std::string_view name) const {
+    if (!impl_->domain.loaded()) {
+        return "the script domain is unloaded";
+    }
+    impl_->domain.enter();
+    return impl_->classes.explainMissing(name, impl_->scriptsImage, impl_->core.scriptBase,
+                                         impl_->scriptsAssemblyName);
+}
+
+bool ScriptDomain::hasLiveProxy(ObjectId id) const {
+    return impl_->bridge && impl_->bridge->hasLiveProxy(id);
+}
+
+void ScriptDomain::forgetProxy(ObjectId id) {
+    if (impl_->bridge) {
+        impl_->bridge->forget(id);
+    }
+}
+
+std::size_t ScriptDomain::purgeCollectedProxies() {
+    return impl_->bridge ? impl_->bridge->purgeCollected() : 0;
+}
+
+std::size_t ScriptDomain::proxyCount() const noexcept {
+    return impl_->bridge ? impl_->bridge->proxyCount() : 0;
+}
+
+} // namespace scripthost

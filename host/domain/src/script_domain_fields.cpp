@@ -1,0 +1,78 @@
+// ScriptDomain: reading and writing script instances' [SerializeField] fields.
+#include "host/domain/script_domain.hpp"
+#include "script_domain_impl.hpp"
+
+#include <fmt/format.h>
+
+namespace scripthost {
+
+Result<Value> ScriptDomain::getField(ObjectId script, std::string_view field) {
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    const mono::ScriptClassEntry& entry = *(*inst)->entry;
+    auto index = entry.fieldIndex(field);
+    if (!index)
+        return std::unexpected(index.error());
+    impl_->domain.enter();
+    return mono::readField((*inst)->handle.target(), entry.fieldHandles[*index],
+                           entry.info.fields[*index].type, impl_->marshal());
+}
+
+Result<void> ScriptDomain::setField(ObjectId script, std::string_view field, const Value& value) {
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    auto index = (*inst)->entry->fieldIndex(field);
+    if (!index)
+        return std::unexpected(index.error());
+    return setFieldAt(script, *index, value);
+}
+
+Result<void> ScriptDomain::setFieldAt(ObjectId script, std::size_t index, const Value& value) {
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    const mono::ScriptClassEntry& entry = *(*inst)->entry;
+    if (index >= entry.info.fields.size()) {
+        return fail(fmt::format("{} has no field #{}", entry.info.name, index));
+    }
+    impl_->domain.enter();
+    auto written = mono::writeField((*inst)->handle.target(), entry.fieldHandles[index],
+                                    entry.info.fields[index].type, value, impl_->marshal());
+    if (!written) {
+        return fail(fmt::format("{}.{}: {}", entry.info.name, entry.info.fields[index].name,
+                                written.error().message));
+    }
+    return {};
+}
+
+Result<std::vector<FieldSnapshot>> ScriptDomain::readFields(ObjectId script,
+                                                            std::vector<std::string>* skipped) {
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    impl_->domain.enter();
+    const mono::ScriptClassEntry& entry = *(*inst)->entry;
+    const auto context = impl_->marshal();
+    std::vector<FieldSnapshot> fields;
+    fields.reserve(entry.info.fields.size());
+    for (std::size_t i = 0; i < entry.info.fields.size(); ++i) {
+        const FieldInfo& info = entry.info.fields[i];
+        if (info.type.kind == ValueKind::Unsupported) {
+            if (skipped)
+                skipped->push_back(info.name + " (" + info.type.typeName + ")");
+            continue;
+        }
+        auto value =
+            mono::readField((*inst)->handle.target(), entry.fieldHandles[i], info.type, context);
+        if (!value) {
+            return fail(
+                fmt::format("{}.{}: {}", entry.info.name, info.name, value.error().message));
+        }
+        fields.push_back(FieldSnapshot{info.name, info.type, std::move(*value)});
+    }
+    return fields;
+}
+
+} // namespace scripthost

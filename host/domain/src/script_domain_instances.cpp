@@ -1,0 +1,88 @@
+// ScriptDomain: creating, scheduling and freeing script instances.
+#include "host/domain/script_domain.hpp"
+#include "host/runtime/script_watchdog.hpp"
+#include "script_domain_impl.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace scripthost {
+
+namespace {
+// The dispatcher's message flags (ScriptRuntime.Messages).
+std::int32_t messagesOf(const ScriptClassInfo& info) {
+    return (info.overridesUpdate ? 1 : 0) | (info.overridesFixedUpdate ? 2 : 0);
+}
+} // namespace
+
+Result<void> ScriptDomain::instantiate(ObjectId script, ObjectId entity,
+                                       std::string_view className) {
+    ScriptWatchdog::Scope watched("a script constructor");
+    if (!impl_->domain.loaded()) {
+        return fail(fmt::format("generation {} is unloaded", impl_->generation));
+    }
+    const mono::ScriptClassEntry* entry = impl_->classes.find(className);
+    if (entry == nullptr) {
+        return fail(explainMissingClass(className));
+    }
+    if (impl_->instances.contains(script)) {
+        return fail(fmt::format("script {} already has an instance", script.toString()));
+    }
+    impl_->domain.enter();
+    auto handle = mono::ScriptInstances::construct(impl_->domain.get(), *entry);
+    if (!handle)
+        return std::unexpected(handle.error());
+    impl_->instances.add(script, mono::ScriptInstance{std::move(*handle), entity, entry});
+    return {};
+}
+
+bool ScriptDomain::hasInstance(ObjectId script, std::string_view className) const {
+    const mono::ScriptInstance* found = impl_->instances.find(script);
+    return found != nullptr && found->entry->info.name == className;
+}
+
+void ScriptDomain::discardInstancesExcept(const std::function<bool(ObjectId)>& keep) {
+    impl_->instances.eraseIf([&](ObjectId script) { return !keep(script); });
+}
+
+Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
+    ScriptWatchdog::Scope watched("Initialize");
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    return impl_->dispatcher.attach((*inst)->handle.target(), script, (*inst)->entity,
+                                    runInitialize, messagesOf((*inst)->entry->info));
+}
+
+Result<void> ScriptDomain::detach(ObjectId script) {
+    ScriptWatchdog::Scope watched("Destroy");
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    auto detached = impl_->dispatcher.detach(script);
+    impl_->instances.erase(script); // freed even when Destroy's dispatcher threw
+    return detached;
+}
+
+Result<void> ScriptDomain::setEnabled(ObjectId script, bool enabled) {
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    return impl_->dispatcher.setEnabled(script, enabled);
+}
+
+std::size_t ScriptDomain::instanceCount() const noexcept {
+    return impl_->instances.size();
+}
+
+void ScriptDomain::reserve(std::size_t scripts) {
+    if (!impl_->domain.loaded())
+        return;
+    impl_->instances.reserve(scripts);
+    // ScriptCore's own code, collection sizing only: a failure costs growth, not
+    // correctness, so it is logged rather than returned.
+    if (auto reserved = impl_->dispatcher.reserve(scripts); !reserved)
+        spdlog::warn("{}", reserved.error().message);
+}
+
+} // namespace scripthost

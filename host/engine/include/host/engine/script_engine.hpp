@@ -1,0 +1,34 @@
+#pragma once
+// ScriptEngine: what the engine API's internal calls need from the host that runs them.
+
+#include "scripthost/game/error.hpp"
+#include "scripthost/game/object_id.hpp"
+
+#include <string_view>
+
+namespace scripthost {
+
+/// The few things scripts ask of the top object beyond the world: adding a script,
+/// destroying an object at the end of the frame, and the game module's name. The internal
+/// calls reach it through the bound ScriptContext, so they depend on this narrow,
+/// Mono-free interface rather than on the whole host. Main thread only.
+class ScriptEngine {
+public:
+    virtual ~ScriptEngine() = default;
+
+    /// Adds a script of class `className` (full or unambiguous short name) to `entity`
+    /// with default field values, constructs it and runs Initialize; returns its slot.
+    [[nodiscard]] virtual Result<ObjectId> addScript(ObjectId entity,
+                                                     std::string_view className) = 0;
+    /// Destroys an entity, component or script at the end of the current frame.
+    virtual void queueDestroy(ObjectId id) = 0;
+    /// The attached game module's name (UEngine.Application.gameModule); "" for none.
+    [[nodiscard]] virtual std::string_view gameModuleName() const noexcept = 0;
+
+protected:
+    ScriptEngine() = default;
+    ScriptEngine(const ScriptEngine&) = default;
+    ScriptEngine& operator=(const ScriptEngine&) = default;
+};
+
+} // namespace scripthost

@@ -1,0 +1,328 @@
+// ScriptHost's scenes: building the world from a scene file (or a state file) and saving
+// it back as one.
+#include "host/engine/script_host.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace scripthost {
+
+RefResolver ScriptHost::sceneResolver(const std::unordered_map<std::uint64_t, ObjectId>& remap,
+                                      const std::vector<ObjectId>& sceneEntities) const {
+    return [this, &remap, &sceneEntities](const nlohmann::json& ref) -> Result<ObjectId> {
+        if (auto id = ref.find("id"); id != ref.end()) {
+            // The packed number, or the text forms `entities` and the logs print ("3:1").
+            std::optional<ObjectId> text;
+            if (id->is_string())
+                text = ObjectId::fromText(id->get_ref<const std::string&>());
+            if (!id->is_number_unsigned() && !text)
+                return fail("a reference's id is a number or \"index:generation\" (\"3:1\", "
+                            "\"#3:1\"), got " +
+                            id->dump());
+            const std::uint64_t packed = text ? text->packed() : id->get<std::uint64_t>();
+            if (auto it = remap.find(packed); it != remap.end())
+                return it->second;
+            const ObjectId direct = ObjectId::unpack(packed);
+            if (world_.isAlive(direct))
+                return direct;
+            return fail("no object with id " + id->dump() + " in the scene or the world");
+        }
+        auto name = ref.find("entity");
+        if (name == ref.end() || !name->is_string()) {
+            return fail("a reference is null, {\"id\": n} or {\"entity\": \"name\"}, got " +
+                        ref.dump());
+        }
+        ObjectId entity;
+        for (ObjectId e : sceneEntities) { // the scene's own entities first
+            if (world_.entity(e)->name == name->get_ref<const std::string&>()) {
+                entity = e;
+                break;
+            }
+        }
+        if (entity.isNull())
+            entity = world_.findEntity(name->get<std::string>());
+        if (entity.isNull())
+            return fail("no entity named " + name->dump());
+        const Entity& found = *world_.entity(entity);
+        if (auto kind = ref.find("component"); kind != ref.end()) {
+            for (ObjectId c : found.components) {
+                if (world_.component(c)->kind == *kind)
+                    return c;
+            }
+            return fail("entity " + name->dump() + " has no " + kind->dump() + " component");
+        }
+        if (auto cls = ref.find("script"); cls != ref.end()) {
+            for (ObjectId sc : found.scripts) {
+                const std::string& have = world_.script(sc)->className;
+                if (have == *cls || have.ends_with("." + cls->get<std::string>()))
+                    return sc;
+            }
+            return fail("entity " + name->dump() + " has no script " + cls->dump());
+        }
+        return entity;
+    };
+}
+
+RefResolver ScriptHost::worldResolver() const {
+    static const std::unordered_map<std::uint64_t, ObjectId> noIds;
+    static const std::vector<ObjectId> noEntities;
+    return sceneResolver(noIds, noEntities);
+}
+
+Result<void> ScriptHost::writeSceneFields(ObjectId slot, const ScriptClassInfo& info,
+                                          const nlohmann::json& fields,
+                                          const RefResolver& resolve) {
+    for (const auto& [name, json] : fields.items()) {
+        const FieldInfo* field = nullptr;
+        for (const FieldInfo& f : info.fields) {
+            if (f.name == name)
+                field = &f;
+        }
+        if (field == nullptr) {
+            return fail(fmt::format("{} has no [SerializeField] field named {}", info.name, name));
+        }
+        auto value = valueFromJson(json, field->type, resolve);
+        if (!value) {
+            return fail(fmt::format("{}.{}: {}", info.name, name, value.error().message));
+        }
+        if (auto written = world_.script(slot)->native ? natives_.setField(slot, name, *value)
+                                                       : domain_->setField(slot, name, *value);
+            !written) {
+            return std::unexpected(written.error());
+        }
+    }
+    return {};
+}
+
+struct ScriptHost::SceneBuild {
+    struct Made {
+        ObjectId slot;
+        const ScriptClassInfo* info; ///< null: a parked script (its class is missing)
+        const SceneScript* script;
+        const SceneEntity* entity;
+        bool native = false;
+    };
+
+    ScriptHost& host;
+    /// Saved ids (snapshots) map to the objects made here, so references survive.
+    std::unordered_map<std::uint64_t, ObjectId> remap;
+    std::vector<ObjectId> entities;
+    std::vector<Made> made;
+
+    /// Takes back everything made so far and fails with `message`.
+    Result<void> undo(std::string message) {
+        for (const Made& m : made) {
+            if (m.native)
+                host.natives_.remove(m.slot, false);
+            else if (m.info != nullptr)
+                (void)host.domain_->detach(m.slot);
+        }
+        for (ObjectId id : entities)
+            host.world_.destroy(id);
+        return fail(std::move(message));
+    }
+
+    /// Step 1 for one entity: the entity, its components and its script slots (instances
+    /// constructed, no field set yet), so every reference has something to point at.
+    Result<void> createEntity(const SceneEntity& e) {
+        World& world = host.world_;
+        const ObjectId entity = world.createEntity(e.name, e.transform);
+        world.entity(entity)->ownedByScripts = e.ownedByScripts;
+        entities.push_back(entity);
+        if (e.id)
+            remap[e.id] = entity;
+        for (std::size_t i = 0; i < e.components.size(); ++i) {
+            if (!host.knowsComponentKind(e.components[i])) {
+                return undo("entity '" + e.name + "': unknown component kind '" +
+                            e.components[i] + "' (known: " + host.knownComponentKindList() + ")");
+            }
+            auto component = world.addComponent(entity, e.components[i]);
+            if (component && i < e.componentIds.size() && e.componentIds[i])
+                remap[e.componentIds[i]] = *component;
+        }
+        for (const SceneScript& script : e.scripts)
+            if (auto created = createScript(e, entity, script); !created)
+                return created;
+        return {};
+    }
+
+    Result<void> createScript(const SceneEntity& e, ObjectId entity, const SceneScript& script) {
+        World& world = host.world_;
+        // A game module's native script class (a parked one whose class is back, too).
+        if (const std::string native = host.nativeClassName(script.className); !native.empty()) {
+            const ObjectId slot = *world.addScript(entity, native);
+            world.script(slot)->native = true;
+            if (script.id)
+                remap[script.id] = slot;
+            if (auto instance = host.natives_.create(slot, entity, native); !instance) {
+                world.destroy(slot);
+                return undo(fmt::format("entity \"{}\": {}", e.name, instance.error().message));
+            }
+            made.push_back({slot, host.natives_.shapeOf(native), &script, &e, true});
+            return {};
+        }
+        const ScriptClassInfo* info = host.domain_->findScriptClass(script.className);
+        if (info == nullptr && script.parked) {
+            // Saved while its class was missing: it stays parked, values kept aside.
+            const ObjectId slot = *world.addScript(entity, script.className);
+            world.script(slot)->parked = true;
+            if (script.id)
+                remap[script.id] = slot;
+            made.push_back({slot, nullptr, &script, &e});
+            return {};
+        }
+        if (info == nullptr) {
+            return undo(fmt::format("entity \"{}\": {}", e.name,
+                                    host.domain_->explainMissingClass(script.className)));
+        }
+        const ObjectId slot = *world.addScript(entity, info->name);
+        if (script.id)
+            remap[script.id] = slot;
+        if (auto instance = host.domain_->instantiate(slot, entity, info->name); !instance)
+            return undo(fmt::format("entity \"{}\": {}", e.name, instance.error().message));
+        made.push_back({slot, info, &script, &e});
+        return {};
+    }
+
+    /// Step 2: field values, references resolved through the new ids and the scene's names.
+    Result<void> writeFields() {
+        const RefResolver resolve = host.sceneResolver(remap, entities);
+        for (const Made& m : made) {
+            if (m.info == nullptr) {
+                auto saved = host.parkedFromJson(m.slot, m.script->fields, resolve);
+                if (!saved)
+                    return undo(
+                        fmt::format("entity \"{}\": {}", m.entity->name, saved.error().message));
+                host.parked_.scripts[m.slot] = std::move(*saved);
+                continue;
+            }
+            if (auto written = host.writeSceneFields(m.slot, *m.info, m.script->fields, resolve);
+                !written) {
+                return undo(
+                    fmt::format("entity \"{}\": {}", m.entity->name, written.error().message));
+            }
+        }
+        return {};
+    }
+
+    /// Step 3: Initialize in scene order, every script constructed and filled in by now.
+    Result<void> initializeAll() {
+        for (const Made& m : made) {
+            if (m.native) {
+                (void)host.natives_.initialize(m.slot); // a failure is logged and switches it off
+                continue;
+            }
+            if (m.info == nullptr)
+                continue;
+            if (auto attached = host.domain_->attach(m.slot, true); !attached)
+                return std::unexpected(attached.error());
+        }
+        return {};
+    }
+};
+
+Result<void> ScriptHost::instantiate(const Scene& scene) {
+    if (!domain_)
+        return fail("no scripts are loaded");
+    ScriptWatchdog::Scope watched("loading a scene");
+    ScriptContextBinding bind(context_);
+    SceneBuild build{*this, {}, {}, {}};
+    for (const SceneEntity& e : scene.entities)
+        if (auto created = build.createEntity(e); !created)
+            return created;
+    if (auto written = build.writeFields(); !written)
+        return written;
+    return build.initializeAll();
+}
+
+Result<ScriptSnapshot> ScriptHost::parkedFromJson(ObjectId slot, const nlohmann::json& fields,
+                                                  const RefResolver& resolve) const {
+    // No class to ask: each value gets the widest type of its JSON shape; a reload that
+    // brings the class back converts it with the usual safe rules.
+    std::function<Result<std::pair<FieldType, Value>>(const nlohmann::json&)> guess =
+        [&](const nlohmann::json& j) -> Result<std::pair<FieldType, Value>> {
+        FieldType type;
+        if (j.is_boolean())
+            type.kind = ValueKind::Bool;
+        else if (j.is_number_unsigned())
+            type.kind = ValueKind::UInt64;
+        else if (j.is_number_integer())
+            type.kind = ValueKind::Int64;
+        else if (j.is_number() || (j.is_string() && (j == "nan" || j == "inf" || j == "-inf")))
+            type.kind = ValueKind::Double;
+        else if (j.is_string())
+            type.kind = ValueKind::String;
+        else if (j.is_null() || j.is_object())
+            type.kind = ValueKind::ObjectRef;
+        else if (j.is_array()) {
+            type.kind = ValueKind::List;
+            auto first = j.empty() ? guess(nlohmann::json(0)) : guess(j[0]);
+            if (!first)
+                return std::unexpected(first.error());
+            type.element.push_back(first->first);
+        }
+        type.typeName = std::string(kindName(type.kind));
+        auto value = valueFromJson(j, type, resolve);
+        if (!value)
+            return std::unexpected(value.error());
+        return std::pair{type, std::move(*value)};
+    };
+    ScriptSnapshot saved{slot, world_.script(slot)->entity, world_.script(slot)->className, {}};
+    for (const auto& [name, json] : fields.items()) {
+        auto typed = guess(json);
+        if (!typed)
+            return fail(fmt::format("{}.{}: {}", saved.className, name, typed.error().message));
+        saved.fields.push_back(FieldSnapshot{name, typed->first, std::move(typed->second)});
+    }
+    return saved;
+}
+
+Result<Scene> ScriptHost::saveScene() {
+    auto snap = snapshot();
+    if (!snap)
+        return std::unexpected(snap.error());
+    std::unordered_map<ObjectId, const ScriptSnapshot*> byScript;
+    for (const ScriptSnapshot& s : snap->scripts)
+        byScript[s.script] = &s;
+    Scene scene;
+    for (ObjectId id : world_.entities()) {
+        const Entity& e = *world_.entity(id);
+        SceneEntity saved;
+        saved.name = e.name;
+        saved.transform = e.transform;
+        saved.id = id.packed();
+        saved.ownedByScripts = e.ownedByScripts;
+        for (ObjectId c : e.components) {
+            saved.components.push_back(world_.component(c)->kind);
+            saved.componentIds.push_back(c.packed());
+        }
+        for (ObjectId s : e.scripts) {
+            const ScriptSnapshot& ss = *byScript.at(s);
+            SceneScript script;
+            script.className = ss.className;
+            script.id = s.packed();
+            script.parked = world_.script(s)->parked;
+            for (const FieldSnapshot& f : ss.fields)
+                script.fields[f.name] = valueToJson(f.value, f.type);
+            saved.scripts.push_back(std::move(script));
+        }
+        scene.entities.push_back(std::move(saved));
+    }
+    return scene;
+}
+
+Scene ScriptHost::defaultScene() const {
+    Scene scene;
+    if (!domain_) {
+        return scene;
+    }
+    for (const ScriptClassInfo& info : domain_->scriptClasses()) {
+        SceneEntity entity;
+        entity.name = info.name;
+        entity.scripts.push_back(SceneScript{info.name, nlohmann::json::object()});
+        scene.entities.push_back(std::move(entity));
+    }
+    return scene;
+}
+
+} // namespace scripthost

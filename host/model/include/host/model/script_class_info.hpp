@@ -1,0 +1,30 @@
+#pragma once
+// FieldInfo and ScriptClassInfo: a script class's shape as plain data. Mono-free, so the
+// reload's field-migration rules (field_migration.hpp) and their tests need no runtime.
+
+#include "host/model/value.hpp"
+
+#include <string>
+#include <vector>
+
+namespace scripthost {
+
+/// A serialised field of a script class, as plain data.
+struct FieldInfo {
+    std::string name;
+    std::string displayName; ///< from [SerializeField("…")], else the name
+    FieldType type;
+    std::vector<std::string> formerNames; ///< from [FormerlySerializedAs]
+    std::string declaringClass;           ///< the class (or base class) that declares it
+};
+
+/// A concrete class deriving from UEngine.UMonoScriptComponent.
+struct ScriptClassInfo {
+    std::string name; ///< full name, "Namespace.Class" (nested: "Outer+Inner")
+    bool overridesUpdate = false;
+    bool overridesFixedUpdate = false;
+    std::vector<FieldInfo> fields;           ///< [SerializeField] fields, base classes first
+    std::vector<FieldInfo> preservedStatics; ///< [PreserveStatic] fields the class declares
+};
+
+} // namespace scripthost

@@ -1,0 +1,115 @@
+#pragma once
+// World: the host's native objects — entities, native components and script slots.
+
+#include "host/model/world_epoch.hpp"
+#include "scripthost/game/error.hpp"
+#include "scripthost/game/object_id.hpp"
+#include "scripthost/game/transform.hpp"
+
+#include <cstddef>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace scripthost {
+
+/// A named thing in the game with a transform, native components and scripts.
+struct Entity {
+    std::string name;
+    Transform transform;
+    std::vector<ObjectId> components; ///< native components, in the order added
+    std::vector<ObjectId> scripts;    ///< script slots, in the order added
+    /// Made by a script (new UEntity): destroyed once the scripts let go of it.
+    bool ownedByScripts = false;
+};
+
+/// A native component ("Camera", "Render", or a kind a game module registers).
+struct NativeComponent {
+    ObjectId entity;
+    std::string kind;
+};
+
+/// A slot that holds one script instance of a C# class on an entity. The slot is
+/// native and survives reloads; the managed instance in it is rebuilt by each one.
+struct ScriptSlot {
+    ObjectId entity;
+    std::string className; ///< full C# name, e.g. "Demo.Spinner"
+    bool enabled = true;   ///< false once the host disabled it after repeated failures
+    /// The class is missing from the current generation: the slot has no instance and
+    /// its saved values wait (in the host) for the class to come back.
+    bool parked = false;
+    /// A game module's native script class: its object lives in NativeScripts, not in a
+    /// script generation (false while parked).
+    bool native = false;
+};
+
+/// What kind of object an id names.
+enum class ObjectKind { None, Entity, Component, Script };
+
+/// Owns every local object. All ids come from one generational index space, so an id
+/// names exactly one object of one kind, and a destroyed id never aliases a new object.
+/// Not thread-safe: the world belongs to the main thread.
+class World {
+public:
+    /// Creates an entity and returns its id.
+    ObjectId createEntity(std::string name, const Transform& transform = {});
+    /// Adds a native component of `kind` to a live entity.
+    [[nodiscard]] Result<ObjectId> addComponent(ObjectId entity, std::string kind);
+    /// Adds a script slot for C# class `className` to a live entity.
+    [[nodiscard]] Result<ObjectId> addScript(ObjectId entity, std::string className);
+    /// Destroys an object; destroying an entity destroys its components and scripts too.
+    /// Returns false for a null, stale or already destroyed id.
+    bool destroy(ObjectId id);
+
+    [[nodiscard]] bool isAlive(ObjectId id) const noexcept;
+    [[nodiscard]] ObjectKind kindOf(ObjectId id) const noexcept;
+
+    /// The object behind `id` if it is alive and of that kind, else nullptr.
+    /// (Inline: internal calls look entities up on their hot path.)
+    [[nodiscard]] Entity* entity(ObjectId id) noexcept;
+    [[nodiscard]] const Entity* entity(ObjectId id) const noexcept;
+    [[nodiscard]] NativeComponent* component(ObjectId id) noexcept;
+    [[nodiscard]] const NativeComponent* component(ObjectId id) const noexcept;
+    [[nodiscard]] ScriptSlot* script(ObjectId id) noexcept;
+    [[nodiscard]] const ScriptSlot* script(ObjectId id) const noexcept;
+
+    /// Live entities in creation order.
+    [[nodiscard]] std::vector<ObjectId> entities() const;
+    /// The first live entity with this name, or the null id.
+    [[nodiscard]] ObjectId findEntity(std::string_view name) const;
+
+    [[nodiscard]] std::size_t entityCount() const noexcept { return entityCount_; }
+    /// Changes whenever a pointer to an entity (or its transform) may have gone stale.
+    [[nodiscard]] const WorldEpoch& epoch() const noexcept { return epoch_; }
+    [[nodiscard]] std::size_t scriptCount() const noexcept { return scriptCount_; }
+
+private:
+    using Payload = std::variant<std::monostate, Entity, NativeComponent, ScriptSlot>;
+    struct Record {
+        std::uint32_t generation = 0; // of the current or last occupant
+        std::uint64_t order = 0;      // creation order, for stable iteration
+        Payload payload;              // monostate when the slot is free
+    };
+
+    ObjectId allocate(Payload payload);
+    [[nodiscard]] Record* live(ObjectId id) noexcept;
+    template <typename T> [[nodiscard]] T* payload(ObjectId id) noexcept;
+    template <typename T> [[nodiscard]] const T* payload(ObjectId id) const noexcept;
+    [[nodiscard]] const Record* live(ObjectId id) const noexcept;
+
+    std::vector<Record> records_;
+    std::vector<std::uint32_t> freeIndices_;
+    std::uint64_t nextOrder_ = 0;
+    std::size_t entityCount_ = 0;
+    std::size_t scriptCount_ = 0;
+    WorldEpoch epoch_;
+};
+
+inline Entity* World::entity(ObjectId id) noexcept {
+    if (id.isNull() || id.index >= records_.size())
+        return nullptr;
+    Record& record = records_[id.index];
+    return record.generation == id.generation ? std::get_if<Entity>(&record.payload) : nullptr;
+}
+
+} // namespace scripthost

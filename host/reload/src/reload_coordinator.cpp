@@ -1,0 +1,492 @@
+#include "host/reload/reload_coordinator.hpp"
+
+#include "compiler_bridge/build_queue.hpp"
+#include "compiler_bridge/cold_compiler.hpp"
+#include "compiler_bridge/compile_failure.hpp"
+#include "compiler_bridge/output_generations.hpp"
+#include "compiler_bridge/warm_compiler.hpp"
+#include "host/domain/script_domain.hpp"
+#include "host/engine/script_host.hpp"
+#include "host/engine/script_sources.hpp"
+#include "host/runtime/mono_runtime.hpp"
+#include "watcher/source_watcher.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <set>
+#include <spdlog/spdlog.h>
+
+namespace scripthost {
+
+// The most JIT work the warm stage does between two frames; it takes as many frames as
+// it needs (one to three for the demo, more for thousands of script classes).
+constexpr std::chrono::microseconds kWarmSlice{2000};
+
+// Idle time is only used when the stage is expected to end this long before the next frame
+// is due (a stage can take longer than it did the last time).
+constexpr std::chrono::microseconds kIdleMargin{1500};
+
+// A loop that never has idle time (unpaced, or frames that fill the period) gets the next
+// reload's domain made at a frame boundary instead, once this many frames have run with nothing
+// to reload: a paced loop with idle time has made it long before.
+constexpr std::int64_t kPrepareAfterFrames = 30;
+
+using Clock = std::chrono::steady_clock;
+
+// What a stage is expected to cost on the main thread: the most it took in its last three
+// runs, or a first guess on the high side before it has run (a first reload's load and swap
+// take longest; reserve runs the dispatcher's static constructor). The warm stage needs no
+// guess: in idle time it takes whatever time is left.
+class StageCosts {
+public:
+    [[nodiscard]] Clock::duration expected(ReloadStage stage) const {
+        const auto& runs = runs_[index(stage)];
+        if (runs.empty())
+            return firstGuess(stage);
+        return *std::max_element(runs.begin(), runs.end());
+    }
+    void record(ReloadStage stage, Clock::duration took) {
+        auto& runs = runs_[index(stage)];
+        runs.push_back(took);
+        if (runs.size() > 3)
+            runs.erase(runs.begin());
+    }
+
+private:
+    static std::size_t index(ReloadStage stage) { return static_cast<std::size_t>(stage); }
+    static Clock::duration firstGuess(ReloadStage stage) {
+        using namespace std::chrono_literals;
+        switch (stage) {
+        case ReloadStage::Load:
+        case ReloadStage::Reserve:
+        case ReloadStage::Swap:
+            return 12ms;
+        default:
+            return 3ms;
+        }
+    }
+    std::array<std::vector<Clock::duration>, static_cast<std::size_t>(ReloadStage::Done) + 1> runs_;
+};
+
+struct ReloadCoordinator::Impl {
+    ScriptHost* host = nullptr;
+    ReloadCoordinatorOptions options;
+    std::unique_ptr<watcher::SourceWatcher> watcher;
+    std::unique_ptr<compiler::BuildQueue> builds;
+    compiler::OutputGenerations outputs{{}, "Scripts"};
+    std::set<std::string> pendingTrigger; // files changed since the last submitted build
+    std::vector<std::string> inFlightTrigger;
+    bool inFlightReferencesPrepared = false; // the in-flight reload's build (its report says)
+    bool forced = false;
+    std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
+    std::optional<AssemblyFile> candidate;     // the reload in progress's assembly
+    std::optional<AssemblyFile> running;       // the running generation's
+    std::uint64_t runningVersion = 0;
+    // The next reload's domain, made ahead in idle time (ScriptCore loaded, its JIT warm-up
+    // running or done): the next reload's load stage only loads the scripts into it.
+    std::unique_ptr<ScriptDomain> prepared;
+    Clock::duration prepareCost = std::chrono::milliseconds(6); // the last one's (a guess first)
+    bool prepareFailed = false; // not tried again until a reload has run
+    std::optional<ReloadReport> awaitingStall; // done: reported once its last frame is measured
+    std::int64_t lastFrameSeen = 0;
+    std::int64_t quietSince = 0; // the frame the last reload ended in (0: none yet)
+    std::vector<double> reloadFrameMs; // the frames that carried a stage
+    StageCosts costs;
+    // The timeline of the build in flight and of the reload in progress (ReloadTimeline).
+    struct Timing {
+        std::optional<Clock::time_point> firstSeen; ///< the first file event (none: forced)
+        Clock::time_point submitted, finished, started, loaded, warmed, swapped;
+    };
+    std::optional<Clock::time_point> pendingSince; // the earliest first event not yet built
+    Timing building, reloading;
+
+    void log(const ReloadReport& report) const {
+        if (report.success) {
+            spdlog::info("{}", report.describe());
+        } else {
+            spdlog::error("{}", report.describe());
+        }
+    }
+
+    Result<compiler::CompileRequest> request() {
+        auto sources = collectScriptSources(options.scriptDirs);
+        if (!sources)
+            return std::unexpected(sources.error());
+        compiler::CompileRequest r;
+        r.sources = std::move(*sources);
+        for (const std::filesystem::path& generated : options.generatedSources) {
+            if (std::filesystem::exists(generated))
+                r.sources.push_back(generated);
+        }
+        r.references = {options.scriptCore};
+        r.output = outputs.next();
+        r.timeout = options.buildTimeout;
+        return r;
+    }
+
+    // A report for a reload that ended before it had a transaction (no build, no assembly).
+    ReloadReport failedBefore(std::string phase, std::vector<std::string> errors, double buildMs) {
+        ReloadReport report;
+        report.sequence = host->takeReloadSequence();
+        report.trigger = inFlightTrigger;
+        report.failedPhase = std::move(phase);
+        report.buildMs = buildMs;
+        report.fromGeneration = host->domain() ? host->domain()->generation() : 0;
+        report.errors = std::move(errors);
+        return report;
+    }
+
+    void note(const watcher::ChangeSet& changes) {
+        if (changes.firstSeen && (!pendingSince || *changes.firstSeen < *pendingSince))
+            pendingSince = changes.firstSeen;
+        for (const auto* list : {&changes.added, &changes.modified, &changes.removed}) {
+            for (const auto& path : *list)
+                pendingTrigger.insert(path.string());
+        }
+        if (changes.rescanned)
+            pendingTrigger.insert("(rescan)");
+    }
+
+    // The watcher holds changes it has not flushed: a finished build may have read a file in
+    // the middle of a later save, and the build those changes submit supersedes it. (A
+    // complete save is flushed at once, so a burst's later saves are what waits here.)
+    bool watcherHolding() const { return watcher && watcher->holdingChanges(); }
+
+    // In idle time: the next reload's domain, when there is none, the old generations are
+    // unloaded (their collections and this would compete) and it fits before the next frame.
+    // Not while a debugger is attached (its client would see a domain with no scripts).
+    bool prepareNextDomain(Clock::time_point until) {
+        if (prepared || prepareFailed || reload || host->domain() == nullptr ||
+            MonoRuntime::debuggerAttached() || !options.prepareDomains)
+            return false;
+        const auto started = Clock::now();
+        if (started + prepareCost + kIdleMargin > until ||
+            !ScriptDomain::waitForUnloads(std::chrono::milliseconds(0)))
+            return false;
+        auto made = ScriptDomain::prepare(host->peekGenerationNumber(), host->scriptCore(),
+                                          host->world());
+        prepareCost = Clock::now() - started;
+        if (!made) {
+            prepareFailed = true; // the load stage will say what is wrong, if it still is
+            spdlog::debug("preparing the next reload's domain failed: {}", made.error().message);
+            return false;
+        }
+        prepared = std::move(*made);
+        return true;
+    }
+
+    void takeChanges() {
+        while (auto changes = watcher ? watcher->poll() : std::nullopt)
+            note(*changes);
+    }
+};
+
+ReloadCoordinator::ReloadCoordinator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ReloadCoordinator::~ReloadCoordinator() = default;
+Result<std::unique_ptr<ReloadCoordinator>>
+ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
+    auto impl = std::make_unique<Impl>();
+    impl->host = &host;
+    impl->options = std::move(options);
+    impl->outputs = compiler::OutputGenerations(impl->options.buildDir, "Scripts");
+
+    if (impl->options.watch) {
+        watcher::WatchOptions watch;
+        watch.roots = impl->options.scriptDirs;
+        watch.quietWindow = impl->options.quietWindow;
+        watch.flushCompleteSaves = true; // a save builds at once; a later one supersedes it
+        watch.waitForMissingRoots = impl->options.waitForMissingFolders;
+        watch.backend =
+            impl->options.pollingWatcher ? watcher::Backend::Polling : watcher::Backend::Automatic;
+        auto started = watcher::SourceWatcher::start(std::move(watch));
+        if (!started) {
+            return fail("cannot watch the scripts: " + started.error().message);
+        }
+        impl->watcher = std::move(*started);
+    }
+
+    std::unique_ptr<compiler::Compiler> compiler;
+    if (impl->options.coldCompiler) {
+        compiler = std::make_unique<compiler::ColdCompiler>();
+    } else {
+        compiler::WarmCompilerOptions warm;
+        if (!impl->options.compileServer.empty())
+            warm.server = impl->options.compileServer;
+        compiler = std::make_unique<compiler::WarmCompiler>(std::move(warm));
+    }
+    impl->builds = std::make_unique<compiler::BuildQueue>(std::move(compiler));
+    return std::unique_ptr<ReloadCoordinator>(new ReloadCoordinator(std::move(impl)));
+}
+
+std::expected<std::filesystem::path, compiler::CompileResult> ReloadCoordinator::buildNow() {
+    auto request = impl_->request();
+    if (!request) {
+        compiler::CompileResult failed;
+        failed.log = request.error().message;
+        return std::unexpected(std::move(failed));
+    }
+    (void)impl_->builds->submit(std::move(*request));
+    auto finished =
+        impl_->builds->waitFor(std::chrono::steady_clock::now() + impl_->options.buildTimeout * 2 +
+                               std::chrono::seconds(5));
+    if (!finished) {
+        compiler::CompileResult failed;
+        failed.timedOut = true;
+        failed.log = "the build did not finish in time";
+        return std::unexpected(std::move(failed));
+    }
+    compiler::CompileResult& result = finished->result;
+    for (const auto& d : result.diagnostics) {
+        if (d.severity != compiler::Severity::Error)
+            spdlog::warn("{}", compiler::format(d));
+    }
+    if (!result.success)
+        return std::unexpected(std::move(result));
+    spdlog::info("built {} file(s) in {} ms ({})", finished->request.sources.size(),
+                 result.duration.count(), compiler::backendName(result.backend));
+    return result.output;
+}
+
+void ReloadCoordinator::requestReload() {
+    impl_->forced = true;
+}
+
+const AssemblyFile* ReloadCoordinator::runningScripts() const noexcept {
+    return impl_->running ? &*impl_->running : nullptr;
+}
+
+std::uint64_t ReloadCoordinator::runningScriptsVersion() const noexcept {
+    return impl_->runningVersion;
+}
+
+void ReloadCoordinator::setRunningScripts(AssemblyFile scripts) {
+    impl_->running = std::move(scripts);
+    ++impl_->runningVersion;
+}
+
+std::vector<std::filesystem::path> ReloadCoordinator::missingFolders() const {
+    return impl_->watcher ? impl_->watcher->missingRoots() : std::vector<std::filesystem::path>{};
+}
+
+bool ReloadCoordinator::busy() const {
+    return !impl_->builds->idle();
+}
+
+bool ReloadCoordinator::hasPreparedDomain() const noexcept {
+    return impl_->prepared != nullptr;
+}
+
+void ReloadCoordinator::publish(ReloadReport report) {
+    if (onReport)
+        onReport(report);
+    reports_.push_back(std::move(report));
+    if (reports_.size() > 64)
+        reports_.pop_front();
+}
+
+std::optional<ReloadReport>
+ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> waitForBuild) {
+    Impl& m = *impl_;
+    // Each stage ran between two frames, so the frame after it shows what it cost.
+    const bool newFrame = m.host->frame() != m.lastFrameSeen;
+    m.lastFrameSeen = m.host->frame();
+    if ((m.reload || m.awaitingStall) && newFrame)
+        m.reloadFrameMs.push_back(m.host->stats().lastFrameMs());
+    if (m.awaitingStall && newFrame) {
+        ReloadReport report = std::move(*m.awaitingStall);
+        m.awaitingStall.reset();
+        const double median = m.host->stats().summary().medianFrameMs;
+        const double worst = m.reloadFrameMs.empty() ? 0.0
+                                                     : *std::max_element(m.reloadFrameMs.begin(),
+                                                                         m.reloadFrameMs.end());
+        report.frameStallMs = std::max(0.0, worst - median);
+        m.reloadFrameMs.clear();
+        publish(std::move(report));
+    }
+    if (auto failed = submitChanges())
+        return failed;
+    if (m.reload) { // one reload at a time, one stage per frame boundary
+        // Smoke mode waits for the background warm-up as it waits for builds: the frames a
+        // reload takes are then the same on every run.
+        if (waitForBuild)
+            (void)m.reload->waitForBackgroundWork(*waitForBuild);
+        return newFrame ? advance(kWarmSlice) : std::nullopt;
+    }
+    if (m.watcherHolding())
+        return std::nullopt;
+    // No idle time came to make the next reload's domain in (useIdleTime): make it here, ~2 ms
+    // of this frame against the warm-up and the first frame's JIT it saves the next reload.
+    // Not in smoke mode (waitForBuild), whose frames are the same on every run.
+    if (!m.prepared && !waitForBuild && newFrame && !m.awaitingStall &&
+        m.host->frame() - m.quietSince >= kPrepareAfterFrames && m.builds->idle())
+        (void)m.prepareNextDomain(Clock::time_point::max());
+
+    auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();
+    if (!finished)
+        return std::nullopt;
+    if (auto failed = startReload(std::move(*finished)))
+        return failed;
+    return advance(kWarmSlice); // the load stage runs at this frame boundary
+}
+
+bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until) {
+    Impl& m = *impl_;
+    for (;;) {
+        const auto now = Clock::now();
+        if (m.reload) {
+            // A debugger rebind waits for the old generation's unload: slept on here too.
+            if (m.reload->next() == ReloadStage::Rebind) {
+                if (!m.reload->waitForBackgroundWork(until - kIdleMargin))
+                    return false;
+                (void)advance(kWarmSlice);
+                continue;
+            }
+            // The warm stage JITs in slices: here a slice is as long as the time left allows.
+            if (m.reload->next() == ReloadStage::Warm) {
+                // Its background part is slept on here, where the loop would sleep anyway.
+                if (!m.reload->waitForBackgroundWork(until - kIdleMargin))
+                    return false;
+                const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+                    until - Clock::now() - kIdleMargin);
+                if (left < kWarmSlice / 2)
+                    return false;
+                (void)advance(left);
+                continue;
+            }
+            // Does not fit: rather than sleep until the frame is due, let it come now.
+            if (now + m.costs.expected(m.reload->next()) + kIdleMargin > until)
+                return true;
+            const bool swapping = m.reload->next() == ReloadStage::Swap;
+            (void)advance(kWarmSlice);
+            // The new code is in: its first frame need not wait out the period.
+            if (swapping)
+                return true;
+            continue;
+        }
+        if (submitChanges())
+            continue;
+        if (m.prepareNextDomain(until))
+            continue;
+        if (m.builds->idle()) {
+            // Nothing to build yet: a save seen while the loop would sleep starts its build
+            // now rather than at the next frame boundary.
+            if (!m.watcher || now + kIdleMargin >= until)
+                return false;
+            auto changes = m.watcher->waitFor(until - kIdleMargin);
+            if (!changes)
+                return false;
+            m.note(*changes);
+            continue;
+        }
+        // A build in flight that ends while the loop would sleep starts its reload now, as
+        // long as its load stage still fits before the next frame.
+        const auto lastStart = until - m.costs.expected(ReloadStage::Load) - kIdleMargin;
+        if (now >= lastStart || m.watcherHolding())
+            return false;
+        auto finished = m.builds->waitFor(lastStart);
+        if (!finished)
+            return false;
+        (void)startReload(std::move(*finished));
+    }
+}
+
+std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
+    Impl& m = *impl_;
+    m.takeChanges();
+    if (m.pendingTrigger.empty() && !m.forced)
+        return std::nullopt;
+    auto request = m.request();
+    m.inFlightTrigger.assign(m.pendingTrigger.begin(), m.pendingTrigger.end());
+    if (m.forced && m.inFlightTrigger.empty())
+        m.inFlightTrigger.push_back("forced");
+    m.pendingTrigger.clear();
+    m.forced = false;
+    m.building = Impl::Timing{m.pendingSince, Clock::now(), {}, {}, {}, {}, {}};
+    m.pendingSince.reset();
+    if (!request) {
+        ReloadReport report = m.failedBefore("build", {request.error().message}, 0);
+        m.log(report);
+        publish(report);
+        return report;
+    }
+    (void)m.builds->submit(std::move(*request)); // supersedes a build in flight
+    return std::nullopt;
+}
+
+std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBuild finished) {
+    Impl& m = *impl_;
+    const compiler::CompileResult& result = finished.result;
+    const double buildMs = double(result.duration.count());
+    m.inFlightReferencesPrepared = result.referencesPrepared;
+    if (!result.success) {
+        ReloadReport report = m.failedBefore("build", compiler::errorLines(result), buildMs);
+        m.log(report);
+        publish(report);
+        return report;
+    }
+    auto assembly = AssemblyFile::read(result.output);
+    m.outputs.prune(3); // what is loaded was read into memory; old files can go
+    if (!assembly) {
+        ReloadReport report = m.failedBefore("load", {assembly.error().message}, buildMs);
+        m.log(report);
+        publish(report);
+        return report;
+    }
+    m.candidate = *assembly; // kept: it becomes runningScripts() if the reload commits
+    m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assembly), m.inFlightTrigger,
+                                                   buildMs);
+    if (m.prepared)
+        m.reload->usePreparedDomain(std::move(m.prepared));
+    m.prepareFailed = false;
+    m.reload->beforeStage = beforeStage;
+    m.reload->afterStage = afterStage;
+    m.reloading = m.building; // the queue only hands out the newest submission's build
+    m.reloading.finished = finished.finishedAt;
+    m.reloading.started = m.reloading.loaded = m.reloading.warmed = Clock::now();
+    return std::nullopt;
+}
+
+std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds warmSlice) {
+    Impl& m = *impl_;
+    const ReloadStage stage = m.reload->next();
+    // A debugger rebind's second pass comes after the new code is live: not in the timeline.
+    const bool towardsNewCode = !m.reload->committed();
+    const auto started = Clock::now();
+    m.reload->step(warmSlice);
+    const auto ended = Clock::now();
+    m.costs.record(stage, ended - started);
+    if (towardsNewCode && stage == ReloadStage::Load)
+        m.reloading.loaded = m.reloading.warmed = ended;
+    else if (towardsNewCode && (stage == ReloadStage::Warm || stage == ReloadStage::Reserve))
+        m.reloading.warmed = ended;
+    else if (towardsNewCode && stage == ReloadStage::Swap)
+        m.reloading.swapped = ended;
+    if (!m.reload->done())
+        return std::nullopt;
+    ReloadReport report = m.reload->takeReport();
+    report.referencesImportedAhead = m.inFlightReferencesPrepared;
+    if (m.reload->committed() && m.candidate) {
+        m.running = std::move(m.candidate);
+        ++m.runningVersion;
+    }
+    m.candidate.reset();
+    m.reload.reset();
+    m.quietSince = m.host->frame();
+    if (report.success && m.reloading.firstSeen) {
+        // Up to the swap: the unload stage after it is not on the way to the new code.
+        const Impl::Timing& t = m.reloading;
+        auto ms = [](Clock::time_point from, Clock::time_point to) {
+            return std::chrono::duration<double, std::milli>(to - from).count();
+        };
+        report.timeline = ReloadTimeline{ms(*t.firstSeen, t.submitted), ms(t.submitted, t.finished),
+                                         ms(t.finished, t.started),     ms(t.started, t.loaded),
+                                         ms(t.loaded, t.warmed),        ms(t.warmed, t.swapped),
+                                         ms(*t.firstSeen, t.swapped)};
+    }
+    m.log(report);
+    m.awaitingStall = report;
+    return report;
+}
+
+} // namespace scripthost

@@ -1,0 +1,104 @@
+// Unit tests mirror the sources path for path: host/engine/src/script_host.cpp is tested in
+// tests/host/engine/script_host_test.cpp. The exceptions are the composition roots, listed in
+// docs/ARCHITECTURE.md ("Composition roots") with the end-to-end test that covers each, and,
+// until each gets its test, the sources in unmirrored_sources.txt: a list that may only
+// shrink (a source that gains its test must leave it, a new source may not join it).
+#include "include_rules.hpp"
+
+#include <algorithm>
+#include <doctest/doctest.h>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace scripthost::repository;
+
+namespace {
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// The test that mirrors `source` (relative to the root): its folder's path without src/,
+/// under tests/, the file name with _test.
+std::string mirrorOf(std::string source) {
+    const std::size_t src = source.find("/src/");
+    if (src != std::string::npos)
+        source.erase(src, 4);
+    return "tests/" + source.substr(0, source.size() - 4) + "_test.cpp";
+}
+
+/// The first backticked path of each row of the table after `heading`.
+std::set<std::string> firstColumn(const std::string& markdown, const std::string& heading) {
+    std::set<std::string> out;
+    std::istringstream lines(markdown);
+    std::string line;
+    bool in = false;
+    while (std::getline(lines, line)) {
+        if (line.rfind("#", 0) == 0) {
+            in = line.find(heading) != std::string::npos;
+            continue;
+        }
+        if (!in || line.rfind("| `", 0) != 0)
+            continue;
+        const std::size_t end = line.find('`', 3);
+        out.insert(line.substr(3, end - 3));
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("Repository: every production source has a mirrored unit test, or is a listed "
+          "exception") {
+    const fs::path root = SCRIPTHOST_SOURCE_DIR;
+    const std::string architecture = readText(root / "docs" / "ARCHITECTURE.md");
+    const auto rules = parseFolderRules(architecture, "Where to look");
+    const std::set<std::string> roots = firstColumn(architecture, "Composition roots");
+    REQUIRE_FALSE(roots.empty());
+    std::set<std::string> notYet;
+    {
+        std::istringstream list(readText(root / "tests/repository/unmirrored_sources.txt"));
+        std::string line;
+        while (std::getline(list, line))
+            if (!line.empty() && line[0] != '#')
+                notYet.insert(line);
+    }
+    std::string missing, stale, needless;
+    for (const FolderRule& rule : rules) {
+        for (const auto& entry : fs::recursive_directory_iterator(root / rule.folder)) {
+            if (!entry.is_regular_file() || entry.path().extension() != ".cpp")
+                continue;
+            const std::string source = fs::relative(entry.path(), root).generic_string();
+            if (source.find("/src/") == std::string::npos)
+                continue; // not a library source (e.g. the compile server's C#)
+            const bool tested = fs::exists(root / mirrorOf(source));
+            if (roots.contains(source)) {
+                if (tested)
+                    needless += source + " (a composition root with a unit test)\n";
+            } else if (notYet.contains(source)) {
+                if (tested)
+                    stale += source + "\n";
+            } else if (!tested) {
+                missing += source + " → " + mirrorOf(source) + "\n";
+            }
+        }
+    }
+    CHECK_MESSAGE(missing.empty(), "sources without their mirrored test:\n" << missing);
+    CHECK_MESSAGE(stale.empty(),
+                  "these have their test now; take them off unmirrored_sources.txt:\n" << stale);
+    CHECK_MESSAGE(needless.empty(), needless);
+    for (const std::string& root_ : roots)
+        CHECK_MESSAGE(fs::exists(root / root_), root_);
+}
+
+TEST_CASE("Repository: the mirror of a source drops src/ and adds _test") {
+    CHECK(mirrorOf("host/engine/src/script_host.cpp") == "tests/host/engine/script_host_test.cpp");
+    CHECK(mirrorOf("host/domain/src/carry/field_carry.cpp") ==
+          "tests/host/domain/carry/field_carry_test.cpp");
+    CHECK(mirrorOf("watcher/src/polling_backend.cpp") == "tests/watcher/polling_backend_test.cpp");
+}
