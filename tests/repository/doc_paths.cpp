@@ -14,7 +14,9 @@ std::set<std::string> topLevelFolders(const fs::path& root) {
     std::set<std::string> out;
     for (const auto& entry : fs::directory_iterator(root)) {
         const std::string name = entry.path().filename().string();
-        if (entry.is_directory() && name != "build" && name != ".git")
+        // Build folders (build/, build-sanitize/) are outputs: a path into one is not checked.
+        if (entry.is_directory() && name.rfind("build", 0) != 0 && name[0] != '.' &&
+            name != "node_modules")
             out.insert(name);
     }
     return out;

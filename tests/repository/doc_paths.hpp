@@ -15,7 +15,7 @@ struct MissingPath {
 };
 
 /// Every path `document` cites that does not exist below `root`: text in backticks that
-/// starts with one of the root's top-level folders ("host/engine/src/script_host.cpp",
+/// starts with one of the root's top-level folders (not build outputs: build*/) ("host/engine/src/script_host.cpp",
 /// "sdk/include/", "host/app/src/supervisor.*"; a '*' matches within one name), and the
 /// targets of relative Markdown links (resolved against the document's folder). Placeholders
 /// ("tests/<folder>/") and anything after a space or a ':' are left out.
