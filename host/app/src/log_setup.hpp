@@ -2,7 +2,6 @@
 // Log sinks of the daemon: the console (text or JSON lines), a ring the interactive
 // screen shows, and a queue of lines for control clients subscribed to "log".
 
-#include <string_view>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -11,6 +10,7 @@
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scripthost {
