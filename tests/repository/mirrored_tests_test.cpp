@@ -1,5 +1,5 @@
 // Unit tests mirror the sources path for path: host/engine/src/script_host.cpp is tested in
-// tests/host/engine/script_host_test.cpp. The exceptions are the composition roots, listed in
+// tests/host/engine/script_host_test.cpp (or, split by aspect, script_host_<aspect>_test.cpp). The exceptions are the composition roots, listed in
 // docs/ARCHITECTURE.md ("Composition roots") with the end-to-end test that covers each, and,
 // until each gets its test, the sources in unmirrored_sources.txt: a list that may only
 // shrink (a source that gains its test must leave it, a new source may not join it).
@@ -30,6 +30,29 @@ std::string mirrorOf(std::string source) {
     if (src != std::string::npos)
         source.erase(src, 4);
     return "tests/" + source.substr(0, source.size() - 4) + "_test.cpp";
+}
+
+/// Whether `source` has its mirrored test: <name>_test.cpp, or tests split by aspect,
+/// <name>_<aspect>_test.cpp (control_server_events_test.cpp tests control_server.cpp).
+bool isMirrored(const fs::path& root, const std::string& source) {
+    const fs::path mirror = root / mirrorOf(source);
+    if (fs::exists(mirror))
+        return true;
+    const std::string stem = mirror.stem().string(); // <name>_test
+    const std::string prefix = stem.substr(0, stem.size() - 5) + "_"; // <name>_
+    const fs::path sourceFolder = (root / source).parent_path();
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(mirror.parent_path(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(prefix, 0) != 0 || !name.ends_with("_test.cpp"))
+            continue;
+        // <name>_<aspect>_test.cpp is another source's own test when <name>_<aspect>.cpp is a
+        // source beside this one (script_context_test.cpp does not test script.cpp).
+        const std::string other = name.substr(0, name.size() - 9) + ".cpp";
+        if (!fs::exists(sourceFolder / other))
+            return true;
+    }
+    return false;
 }
 
 /// The first backticked path of each row of the table after `heading`.
@@ -76,7 +99,7 @@ TEST_CASE("Repository: every production source has a mirrored unit test, or is a
             const std::string source = fs::relative(entry.path(), root).generic_string();
             if (source.find("/src/") == std::string::npos)
                 continue; // not a library source (e.g. the compile server's C#)
-            const bool tested = fs::exists(root / mirrorOf(source));
+            const bool tested = isMirrored(root, source);
             if (roots.contains(source)) {
                 if (tested)
                     needless += source + " (a composition root with a unit test)\n";
@@ -101,4 +124,10 @@ TEST_CASE("Repository: the mirror of a source drops src/ and adds _test") {
     CHECK(mirrorOf("host/domain/src/carry/field_carry.cpp") ==
           "tests/host/domain/carry/field_carry_test.cpp");
     CHECK(mirrorOf("watcher/src/polling_backend.cpp") == "tests/watcher/polling_backend_test.cpp");
+    // Tests split by aspect count; a test of another name does not.
+    const fs::path root = SCRIPTHOST_SOURCE_DIR;
+    CHECK(isMirrored(root, "host/control/src/control_server.cpp"));   // control_server_*_test
+    CHECK(isMirrored(root, "host/model/src/value_conversion.cpp"));   // value_conversion_test
+    CHECK_FALSE(isMirrored(root, "host/app/src/main.cpp"));
+    CHECK_FALSE(isMirrored(root, "host/engine/src/script.cpp")); // not script_context_test
 }
