@@ -28,13 +28,9 @@ constexpr auto kDeadline = std::chrono::seconds(120);
 
 /// Status from the host serving `socket` now, or null.
 nlohmann::json statusNow(const fs::path& socket) {
-    auto client = ControlClient::connect(socket, std::chrono::milliseconds(200));
-    if (!client)
-        return nullptr;
-    auto reply = client->call("status", nlohmann::json::object(), std::chrono::seconds(5));
-    if (!reply || !reply->value("ok", false))
-        return nullptr;
-    return (*reply)["result"];
+    auto status = ControlClient::request(socket, "status", nlohmann::json::object(),
+                                         std::chrono::milliseconds(200), std::chrono::seconds(5));
+    return status ? *status : nlohmann::json();
 }
 
 /// Polls until `done(status)`; the status then, or throws at the deadline.

@@ -205,15 +205,11 @@ void Soak::startHost() {
 }
 
 json Soak::status() {
-    auto client = ControlClient::connect(socket_, 300ms);
-    if (!client)
+    auto reply = ControlClient::request(socket_, "status", json::object(), 300ms, 10s);
+    if (!reply)
         return nullptr;
-    auto reply = client->call("status", json::object(), 10s);
-    if (!reply || !reply->value("ok", false))
-        return nullptr;
-    json s = (*reply)["result"];
-    sample(s);
-    return s;
+    sample(*reply);
+    return *reply;
 }
 
 json Soak::waitForStatus(const std::function<bool(const json&)>& done,

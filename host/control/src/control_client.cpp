@@ -158,6 +158,26 @@ Result<std::optional<nlohmann::json>> ControlClient::receive(Deadline deadline, 
     }
 }
 
+Result<nlohmann::json> ControlClient::request(const fs::path& socketPath, std::string_view cmd,
+                                              const nlohmann::json& args,
+                                              std::chrono::milliseconds connectTimeout,
+                                              std::chrono::milliseconds replyTimeout) {
+    auto client = connect(socketPath, connectTimeout);
+    if (!client)
+        return std::unexpected(client.error());
+    auto reply = client->call(cmd, args, replyTimeout);
+    if (!reply)
+        return std::unexpected(reply.error());
+    if (!reply->value("ok", false)) {
+        const nlohmann::json* error = reply->contains("error") ? &(*reply)["error"] : nullptr;
+        return fail(fmt::format("{} failed: {}", cmd,
+                                error && error->contains("message")
+                                    ? (*error)["message"].get<std::string>()
+                                    : reply->dump()));
+    }
+    return reply->value("result", nlohmann::json());
+}
+
 Result<nlohmann::json> ControlClient::call(std::string_view cmd, const nlohmann::json& args,
                                            std::chrono::milliseconds timeout) {
     const std::int64_t id = nextId_++;

@@ -41,13 +41,10 @@ struct Project {
 
 /// Status from whatever host serves the socket now, or null while none does.
 nlohmann::json statusNow(const fs::path& socket) {
-    auto client = control::ControlClient::connect(socket, std::chrono::milliseconds(500));
-    if (!client)
-        return nullptr;
-    auto reply = client->call("status", nlohmann::json::object(), std::chrono::seconds(5));
-    if (!reply || !reply->value("ok", false))
-        return nullptr;
-    return (*reply)["result"];
+    auto status = control::ControlClient::request(socket, "status", nlohmann::json::object(),
+                                                  std::chrono::milliseconds(500),
+                                                  std::chrono::seconds(5));
+    return status ? *status : nlohmann::json();
 }
 
 /// Waits for a host whose status says `restarts`; returns its status.

@@ -3,37 +3,11 @@
 #include "../../support/test_support.hpp"
 #include "project_state_location.hpp"
 
-#include <cstdlib>
-#include <optional>
 #include <doctest/doctest.h>
 
 using namespace scripthost;
 using namespace scripthost::testing;
 namespace fs = std::filesystem;
-
-namespace {
-
-/// Sets an environment variable for the scope, restoring the old value after.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) {
-        if (const char* old = std::getenv(name))
-            old_ = old;
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (old_)
-            ::setenv(name_, old_->c_str(), 1);
-        else
-            ::unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
-
-} // namespace
 
 TEST_CASE("ProjectStateLocation: a project with a config file keeps its state beside it") {
     const auto at = ProjectStateLocation::of("/home/me/game", {"/home/me/game/scripts"});

@@ -123,3 +123,24 @@ TEST_CASE("ControlClient: sendRaw passes a line through and returns the server's
     REQUIRE(reply.has_value());
     CHECK((*reply)["error"]["code"] == "bad_json");
 }
+
+TEST_CASE("ControlClient: request is one call on a connection of its own: the result, or an "
+          "error for no host and for an error reply") {
+    TempDir dir("control");
+    CHECK(ControlClient::request(dir / "nobody.sock", "status", json::object(), 100ms, 1s)
+              .error()
+              .message.find("no host at") != std::string::npos);
+    auto server = openServer(dir / "control.sock");
+    AutoResponder responder(*server, [](ControlServer& s, const Request& request) {
+        if (request.cmd == "status")
+            s.replyOk(request.client, request.id, {{"frame", 42}});
+        else
+            s.replyError(request.client, request.id, error_code::notFound, "no such thing");
+    });
+    auto status = ControlClient::request(server->path(), "status", json::object(), 5s, 5s);
+    REQUIRE(status.has_value());
+    CHECK(*status == json{{"frame", 42}});
+    auto refused = ControlClient::request(server->path(), "get", {{"entity", "Ghost"}}, 5s, 5s);
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().message == "get failed: no such thing");
+}

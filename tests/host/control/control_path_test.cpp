@@ -7,31 +7,9 @@
 
 using namespace scripthost::control;
 using namespace scripthost::control::test;
+using scripthost::testing::ScopedEnv;
 
 namespace {
-
-/// Sets (or unsets) an environment variable for one test and restores it afterwards.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name))
-            old_ = old;
-        if (value)
-            ::setenv(name, value, 1);
-        else
-            ::unsetenv(name);
-    }
-    ~ScopedEnv() {
-        if (old_)
-            ::setenv(name_, old_->c_str(), 1);
-        else
-            ::unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
 
 const std::filesystem::path kTmpFallback =
     std::filesystem::path("/tmp") / ("scripthost-" + std::to_string(::geteuid())) / "control.sock";

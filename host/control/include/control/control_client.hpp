@@ -25,6 +25,15 @@ public:
     [[nodiscard]] static Result<ControlClient> connect(const std::filesystem::path& socketPath,
                                                        std::chrono::milliseconds timeout);
 
+    /// One request on a connection of its own, for polls ("is a host up, and what does its
+    /// status say?"): connects (retrying up to `connectTimeout`), calls `cmd` and returns the
+    /// reply's result. An error when there is no host, the call times out, or the host answers
+    /// with an error (its message).
+    [[nodiscard]] static Result<nlohmann::json>
+    request(const std::filesystem::path& socketPath, std::string_view cmd,
+            const nlohmann::json& args, std::chrono::milliseconds connectTimeout,
+            std::chrono::milliseconds replyTimeout);
+
     /// Sends {"id":N,"cmd":cmd,...args} and returns the whole reply object with that id
     /// ({"id","ok","result"|"error"}). An id-less error reply (the host refusing the
     /// connection or the line) also answers the call.
