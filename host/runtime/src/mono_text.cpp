@@ -1,6 +1,7 @@
 #include "runtime/mono_text.hpp"
 
 #include <memory>
+#include <mono/metadata/appdomain.h>
 #include <mono/metadata/class.h>
 #include <mono/utils/mono-error.h>
 #include <vector>
@@ -83,7 +84,10 @@ std::string stringProperty(MonoObject* object, const char* property) {
     }
     MonoObject* exc = nullptr;
     MonoObject* value = mono_property_get_value(prop, object, nullptr, &exc);
-    if (exc != nullptr || value == nullptr) {
+    // A property of another type comes back boxed (an int, an enum) or as another object:
+    // reading it as a string would read its bytes as one.
+    if (exc != nullptr || value == nullptr ||
+        mono_object_get_class(value) != mono_get_string_class()) {
         return {};
     }
     return toUtf8(reinterpret_cast<MonoString*>(value));

@@ -17,8 +17,8 @@ namespace scripthost::mono {
 [[nodiscard]] Result<MonoString*> newString(MonoDomain* domain, std::string_view utf8);
 
 /// The value of a string property of `object` (an attribute's "Kind", "DisplayName", …),
-/// read through its managed getter; "" when there is no such property, it is null, or
-/// its getter throws (attribute getters are trivial: a throw means "no value").
+/// read through its managed getter; "" when there is no such property, it is not a string,
+/// it is null, or its getter throws (attribute getters are trivial: a throw means "no value").
 [[nodiscard]] std::string stringProperty(MonoObject* object, const char* property);
 
 } // namespace scripthost::mono
