@@ -23,7 +23,7 @@ TEST_CASE("LogLineQueue: keeps the newest lines as JSON, up to its capacity, unt
     CHECK(queue->take().empty());
 }
 
-TEST_CASE("LogSetup: the level filters; on screen, lines go to the ring and still reach "
+TEST_CASE("LogSetup: the level filters, and on screen lines go to the ring and still reach "
           "control clients") {
     LogSetup logs("text", "info");
     spdlog::debug("not shown at info");

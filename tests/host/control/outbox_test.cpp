@@ -41,7 +41,7 @@ struct SocketPair {
 
 } // namespace
 
-TEST_CASE("Outbox: bytes go out in order; what the socket cannot take now waits for the next "
+TEST_CASE("Outbox: bytes go out in order, and what the socket cannot take now waits for the next "
           "flush") {
     SocketPair pair;
     Outbox outbox;

@@ -7,7 +7,7 @@
 
 using namespace scripthost::control;
 
-TEST_CASE("unixAddress: a path that fits becomes sun_path with its NUL; an empty or too long "
+TEST_CASE("unixAddress: a path that fits becomes sun_path with its NUL, and an empty or too long "
           "one is an error that says why") {
     auto address = unixAddress("/tmp/scripthost/control.sock");
     REQUIRE(address);
@@ -22,7 +22,7 @@ TEST_CASE("unixAddress: a path that fits becomes sun_path with its NUL; an empty
     CHECK(unixAddress("").error().message == "the control socket path is empty");
 }
 
-TEST_CASE("peerPid: the other end of a socket pair is this process; a non-socket has none") {
+TEST_CASE("peerPid: the other end of a socket pair is this process, and a non-socket has none") {
     int fds[2];
     REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);
     CHECK(peerPid(fds[0]) == ::getpid());

@@ -117,7 +117,7 @@ TEST_CASE("convertValue: records go member by member, by name, and never drop a 
     CHECK_FALSE(convertValue(Value{ValueList{}}, asClass, reordered));
 }
 
-TEST_CASE("convertValue: what has no safe conversion says so; same shapes pass unchanged") {
+TEST_CASE("convertValue: what has no safe conversion says so, and same shapes pass unchanged") {
     const auto refused = convertValue(Value{std::string("text")}, kString, kInt);
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message ==

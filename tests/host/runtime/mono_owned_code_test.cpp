@@ -14,7 +14,7 @@ namespace {
 int hostFunction(int x) { return x + 1; }
 } // namespace
 
-TEST_CASE("Mono-owned code: Mono's library and JIT-compiled methods are Mono's; host code is not") {
+TEST_CASE("Mono-owned code: Mono's library and JIT-compiled methods are Mono's, host code is not") {
     (void)startBareRuntime(); // the runtime's start remembers the library
     CHECK(mono::isMonoOwnedCode(reinterpret_cast<void*>(&mono_domain_get)));
     MonoClass* string = mono_get_string_class();

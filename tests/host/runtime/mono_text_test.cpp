@@ -9,7 +9,7 @@
 using namespace scripthost;
 using namespace scripthost::testing;
 
-TEST_CASE("mono text: UTF-8 round-trips through a managed string; invalid UTF-8 is an error") {
+TEST_CASE("mono text: UTF-8 round-trips through a managed string, and invalid UTF-8 is an error") {
     (void)startBareRuntime();
     MonoDomain* domain = mono_domain_get();
     const std::string text = "Grüße, 世界 🎮";
@@ -27,7 +27,7 @@ TEST_CASE("mono text: UTF-8 round-trips through a managed string; invalid UTF-8 
     CHECK(bad.error().message.find("UTF-8") != std::string::npos);
 }
 
-TEST_CASE("mono text: a string property is read through its getter; a missing one is empty") {
+TEST_CASE("mono text: a string property is read through its getter, and a missing one is empty") {
     (void)startBareRuntime();
     MonoException* exception = mono_exception_from_name_msg(
         mono_get_corlib(), "System", "InvalidOperationException", "the message");
