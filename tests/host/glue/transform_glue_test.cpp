@@ -19,10 +19,6 @@ void growUntilEntitiesMove(World& world) {
     REQUIRE(world.epoch().value() != before);
 }
 
-bool startsWith(const std::string& text, const std::string& prefix) {
-    return text.rfind(prefix, 0) == 0;
-}
-
 const std::string kOutsideLoop =
     "InvalidOperationException: the engine API was used outside the host's game loop";
 } // namespace
