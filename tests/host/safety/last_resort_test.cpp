@@ -63,12 +63,14 @@ TEST_CASE("LastResort: a deadline disarmed in time, or re-armed later, does not 
     const ChildResult r = inChild([] {
         if (!LastResort::start())
             ::_exit(99);
+        // Each deadline is disarmed or moved a second before it is due (a margin no
+        // scheduler delay between two calls reaches), then the child waits past it.
         const auto now = std::chrono::steady_clock::now();
-        LastResort::arm(LastResort::Deadline::ScriptCall, now + 100ms, 71, "script call");
+        LastResort::arm(LastResort::Deadline::ScriptCall, now + 1s, 71, "script call");
         LastResort::disarm(LastResort::Deadline::ScriptCall);
-        LastResort::arm(LastResort::Deadline::StopSignal, now + 100ms, 72, "stop");
+        LastResort::arm(LastResort::Deadline::StopSignal, now + 1s, 72, "stop");
         LastResort::arm(LastResort::Deadline::StopSignal, now + 60s, 72, "stop, later");
-        std::this_thread::sleep_for(400ms);
+        std::this_thread::sleep_until(now + 1500ms);
         LastResort::disarm(LastResort::Deadline::StopSignal);
     });
     CHECK(r.exitCode == 0);
