@@ -1,6 +1,7 @@
 // The member-by-member rules for [Serializable] records whose type changed shape, called
 // directly: paths, what is parked under which path, what comes back, and when nothing is
 // touched. (Through whole fields: field_migration_test.cpp, "migrateFields records: …".)
+#include "field_migration_cases.hpp"
 #include "host/model/member_migration.hpp"
 
 #include <doctest/doctest.h>
@@ -11,27 +12,18 @@ using Kind = FieldOutcome::Kind;
 
 namespace {
 
-FieldType scalar(ValueKind kind, std::string name) {
-    FieldType t;
-    t.kind = kind;
-    t.typeName = std::move(name);
-    return t;
-}
+using migration_cases::scalar;
 
 const FieldType kInt = scalar(ValueKind::Int32, "System.Int32");
 const FieldType kFloat = scalar(ValueKind::Float, "System.Single");
 const FieldType kString = scalar(ValueKind::String, "System.String");
 
 FieldType loadout(std::vector<MemberType> members) {
-    FieldType t = scalar(ValueKind::Record, "Demo.Loadout");
-    t.members = std::move(members);
-    return t;
+    return migration_cases::record("Demo.Loadout", /*isClass=*/false, std::move(members));
 }
 
 FieldType listOf(FieldType element) {
-    FieldType t = scalar(ValueKind::List, "List<Demo.Loadout>");
-    t.element.push_back(std::move(element));
-    return t;
+    return migration_cases::sequence(ValueKind::List, std::move(element));
 }
 
 /// The notes migrateValue made, by path.

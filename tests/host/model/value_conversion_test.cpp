@@ -1,5 +1,6 @@
 // convertValue and sameShape: the safe conversions a reload applies to a field whose type
 // changed, rule by rule, each with the value that must not convert beside the one that must.
+#include "field_migration_cases.hpp"
 #include "host/model/value_conversion.hpp"
 
 #include <doctest/doctest.h>
@@ -8,30 +9,12 @@ using namespace scripthost;
 
 namespace {
 
-FieldType scalar(ValueKind kind, std::string name) {
-    FieldType t;
-    t.kind = kind;
-    t.typeName = std::move(name);
-    return t;
-}
+using migration_cases::record;
+using migration_cases::scalar;
+using migration_cases::sequence;
 
 FieldType mood(std::vector<std::pair<std::string, std::int64_t>> members) {
-    FieldType t = scalar(ValueKind::Enum, "Demo.Mood");
-    t.enumMembers = std::move(members);
-    return t;
-}
-
-FieldType sequence(ValueKind kind, FieldType element) {
-    FieldType t = scalar(kind, kind == ValueKind::Array ? "T[]" : "List<T>");
-    t.element.push_back(std::move(element));
-    return t;
-}
-
-FieldType record(std::string name, std::vector<MemberType> members, bool isClass) {
-    FieldType t = scalar(ValueKind::Record, std::move(name));
-    t.members = std::move(members);
-    t.recordIsClass = isClass;
-    return t;
+    return migration_cases::enumType(std::move(members));
 }
 
 const FieldType kInt = scalar(ValueKind::Int32, "System.Int32");
@@ -89,30 +72,31 @@ TEST_CASE("convertValue: arrays and lists convert element by element, and name t
 }
 
 TEST_CASE("convertValue: records go member by member, by name, and never drop a member") {
-    const FieldType v1 = record("Demo.Stats",
-                                {{"hp", kInt, {}}, {"speed", kFloat, {}}}, /*isClass=*/false);
-    const FieldType reordered = record(
-        "Demo.Stats", {{"speed", kDouble, {}}, {"hp", kDouble, {}}}, /*isClass=*/false);
+    const FieldType v1 =
+        record("Demo.Stats", /*isClass=*/false, {{"hp", kInt, {}}, {"speed", kFloat, {}}});
+    const FieldType reordered =
+        record("Demo.Stats", /*isClass=*/false, {{"speed", kDouble, {}}, {"hp", kDouble, {}}});
     const Value saved{ValueList{Value{std::int64_t{10}}, Value{0.5f}}};
     CHECK(convertValue(saved, v1, reordered).value() == Value{ValueList{Value{0.5}, Value{10.0}}});
 
-    const auto lost = convertValue(saved, v1, record("Demo.Stats", {{"hp", kInt, {}}}, false));
+    const auto lost = convertValue(saved, v1, record("Demo.Stats", false, {{"hp", kInt, {}}}));
     REQUIRE_FALSE(lost);
     CHECK(lost.error().message == "Demo.Stats has no member speed any more");
     const auto gained = convertValue(
         saved, v1,
-        record("Demo.Stats", {{"hp", kInt, {}}, {"speed", kFloat, {}}, {"mana", kInt, {}}}, false));
+        record("Demo.Stats", false,
+               {{"hp", kInt, {}}, {"speed", kFloat, {}}, {"mana", kInt, {}}}));
     REQUIRE_FALSE(gained);
     CHECK(gained.error().message == "Demo.Stats gained member mana: no saved value for it");
     const auto narrowed =
         convertValue(Value{ValueList{Value{std::int64_t{300}}, Value{0.5f}}}, v1,
-                     record("Demo.Stats", {{"hp", kByte, {}}, {"speed", kFloat, {}}}, false));
+                     record("Demo.Stats", false, {{"hp", kByte, {}}, {"speed", kFloat, {}}}));
     REQUIRE_FALSE(narrowed);
     CHECK(narrowed.error().message.rfind("hp: ", 0) == 0);
 
     // A null class instance stays null as a class, and cannot become a struct.
-    const FieldType asClass = record("Demo.Stats", v1.members, /*isClass=*/true);
-    CHECK(convertValue(Value{ValueList{}}, asClass, record("Demo.Stats", reordered.members, true))
+    const FieldType asClass = record("Demo.Stats", /*isClass=*/true, v1.members);
+    CHECK(convertValue(Value{ValueList{}}, asClass, record("Demo.Stats", true, reordered.members))
               .value() == Value{ValueList{}});
     CHECK_FALSE(convertValue(Value{ValueList{}}, asClass, reordered));
 }
