@@ -2,6 +2,7 @@
 
 #include "host/runtime/mono_runtime.hpp"
 #include "host/safety/last_resort.hpp"
+#include "posix/thread_scheduling.hpp"
 #include "runtime/checked_call.hpp"
 #include "runtime/runtime_state.hpp"
 
@@ -37,8 +38,11 @@ struct ScriptWatchdog::Impl {
     WatchdogOptions options;
     bool endsProcess = false; // the default onHostage: the last resort backs it up
     std::thread::id mainThread;
+    pthread_t mainThreadHandle{}; // for its CPU time
+    pid_t mainThreadId = 0;       // the kernel's id, for its run state
     std::uint32_t mainThreadObject = 0; // GC handle of the main thread's root-domain Thread
     MonoMethod* checkpoint = nullptr;   // a corlib method: entering it delivers a stray abort
+    MonoMethod* resetAbort = nullptr;   // System.Threading.Thread.ResetAbort
     std::atomic<std::uint64_t> aborts{0};
 
     std::mutex mutex;
@@ -47,8 +51,15 @@ struct ScriptWatchdog::Impl {
     bool armed = false;
     const char* phase = "";
     Clock::time_point armedAt;
+    // The main thread's own time in the armed scope (see charge), and at the abort.
+    Clock::duration charged{};
+    Clock::duration chargedAtAbort{};
+    // The last check: when, the main thread's CPU time then, and the arming it counted for.
+    Clock::time_point checkedAt;
+    std::chrono::nanoseconds cpuAtCheck{};
+    std::uint64_t armings = 0; // arm() calls; a check of a new arming starts from armedAt
+    std::uint64_t checkedArming = 0;
     bool abortIssued = false;
-    Clock::time_point abortedAt;
     bool pausedForDebugger = false; // the last check found a debugger client attached
     std::thread thread;
 
@@ -57,18 +68,51 @@ struct ScriptWatchdog::Impl {
         armed = true;
         phase = what;
         armedAt = Clock::now();
+        charged = Clock::duration::zero();
         abortIssued = false;
+        ++armings;
         armLastResort();
     }
 
-    // The main thread is back within budget + grace + the report, or the process ends, even
-    // if this watchdog's thread (attached to Mono, so Mono may suspend it) never wakes up.
+    // Adds the main thread's own time since the last check to `charged`: the CPU time it used
+    // plus, if it is blocked now, the time since (sleeping, waiting for a lock or for I/O are
+    // the script's doing). Time it waited, ready to run, for a CPU that other threads or
+    // processes held is not: on a loaded machine that wait alone passed a budget, and a script
+    // was stopped — or a host ended as held hostage — for the machine's load. Nor is time it
+    // was stopped (SIGSTOP, a tracer). The first check of an arming charges the wall-clock
+    // time since the arming (at most one check's interval): the main thread reads no clock when
+    // it arms, so script calls cost what they did.
+    void charge(Clock::time_point now) {
+        const auto cpu = posix::threadCpuTime(mainThreadHandle);
+        const auto state = posix::threadRunState(mainThreadId);
+        const auto wall = now - checkedAt;
+        if (std::exchange(checkedArming, armings) != armings) {
+            charged += now - armedAt;
+        } else if (!cpu || state == posix::ThreadRunState::Unknown) {
+            charged += wall; // no figures: the wall clock, as before
+        } else {
+            auto own = std::chrono::duration_cast<Clock::duration>(*cpu - cpuAtCheck);
+            if (state == posix::ThreadRunState::Blocked)
+                own += wall;
+            charged += std::clamp(own, Clock::duration::zero(), wall);
+        }
+        checkedAt = now;
+        cpuAtCheck = cpu.value_or(cpuAtCheck);
+    }
+
+    // The main thread is back within what is left of its budget and grace, plus the report,
+    // or the process ends, even if this watchdog's thread (attached to Mono, so Mono may
+    // suspend it) never wakes up again. Each check moves the deadline on by the time it did not
+    // charge.
     void armLastResort() const noexcept {
         if (!endsProcess || MonoRuntime::debuggerAttached())
             return;
+        const auto left = abortIssued ? options.grace - (charged - chargedAtAbort)
+                                      : options.budget - charged + options.grace;
+        const auto from = armings == checkedArming ? checkedAt : armedAt;
         LastResort::arm(LastResort::Deadline::ScriptCall,
-                        armedAt + options.budget + options.grace + kHostageReportLimit +
-                            kWatchdogSlack,
+                        from + std::max<Clock::duration>(left, Clock::duration::zero()) +
+                            kHostageReportLimit + kWatchdogSlack,
                         kHostageExitCode,
                         "a script has held the main thread past the watchdog's budget and grace, "
                         "and the watchdog has not ended the host (its thread is blocked or was "
@@ -88,7 +132,56 @@ struct ScriptWatchdog::Impl {
             // yet: take it now, here, rather than in the next script call.
             MonoObject* exc = nullptr;
             mono_runtime_invoke(checkpoint, nullptr, nullptr, &exc);
+            // No managed code reset it (a constructor or hook run through mono_runtime_invoke
+            // ended in it, or it landed in the checkpoint): the thread still reads "abort
+            // requested", and Mono ignores every later abort of a thread in that state — the
+            // next runaway would never be stopped (docs/MONO.md §9).
+            exc = nullptr;
+            mono_runtime_invoke(resetAbort, nullptr, nullptr, &exc);
         }
+    }
+
+    // A debugger client may hold the main thread at a breakpoint (or step through it) for as
+    // long as the user likes, and the agent tells no one when it does: while a client is
+    // attached the budget does not run, nor the grace of an abort already issued, nor the last
+    // resort's deadline (docs/MONO.md §11).
+    void pauseForDebugger(Clock::time_point now) {
+        charged = Clock::duration::zero();
+        chargedAtAbort = Clock::duration::zero();
+        checkedArming = armings;
+        checkedAt = now;
+        cpuAtCheck = posix::threadCpuTime(mainThreadHandle).value_or(cpuAtCheck);
+        if (!std::exchange(pausedForDebugger, true)) {
+            LastResort::disarm(LastResort::Deadline::ScriptCall);
+            spdlog::info("watchdog: paused while a debugger is attached");
+        }
+    }
+
+    // One check of an armed scope (mutex held): aborts it past the budget, gives up on it past
+    // the grace after the abort.
+    void check(std::unique_lock<std::mutex>& lock, Clock::time_point now) {
+        charge(now);
+        if (std::exchange(pausedForDebugger, false))
+            spdlog::info("watchdog: debugger detached, watching again");
+        if (!abortIssued && charged >= options.budget) {
+            spdlog::warn("watchdog: {} has run for {} ms (budget {} ms); stopping it", phase,
+                         std::chrono::duration_cast<std::chrono::milliseconds>(charged).count(),
+                         options.budget.count());
+            mono_thread_stop(
+                reinterpret_cast<MonoThread*>(mono_gchandle_get_target(mainThreadObject)));
+            abortIssued = true;
+            chargedAtAbort = charged;
+            aborts.fetch_add(1, std::memory_order_relaxed);
+        } else if (abortIssued && charged - chargedAtAbort >= options.grace) {
+            const std::string what = phase;
+            const auto held = std::chrono::duration_cast<std::chrono::milliseconds>(charged);
+            armed = false; // reported once
+            lock.unlock();
+            options.onHostage(what, held);
+            lock.lock();
+            return;
+        }
+        armLastResort(); // moved on by the time this check did not charge
     }
 
     void run() {
@@ -101,42 +194,10 @@ struct ScriptWatchdog::Impl {
             if (!armed || stopping)
                 continue;
             const auto now = Clock::now();
-            if (MonoRuntime::debuggerAttached()) {
-                // A debugger client may hold the main thread at a breakpoint (or step through
-                // it) for as long as the user likes, and the agent tells no one when it does:
-                // while a client is attached the budget does not run, nor the grace of an
-                // abort already issued, nor the last resort's deadline (docs/MONO.md §11).
-                armedAt = now;
-                abortedAt = now;
-                if (!std::exchange(pausedForDebugger, true)) {
-                    LastResort::disarm(LastResort::Deadline::ScriptCall);
-                    spdlog::info("watchdog: paused while a debugger is attached");
-                }
-                continue;
-            }
-            if (std::exchange(pausedForDebugger, false)) {
-                armLastResort();
-                spdlog::info("watchdog: debugger detached, watching again");
-            }
-            if (!abortIssued && now - armedAt >= options.budget) {
-                spdlog::warn(
-                    "watchdog: {} has run for {} ms (budget {} ms); stopping it", phase,
-                    std::chrono::duration_cast<std::chrono::milliseconds>(now - armedAt).count(),
-                    options.budget.count());
-                mono_thread_stop(
-                    reinterpret_cast<MonoThread*>(mono_gchandle_get_target(mainThreadObject)));
-                abortIssued = true;
-                abortedAt = now;
-                aborts.fetch_add(1, std::memory_order_relaxed);
-            } else if (abortIssued && now - abortedAt >= options.grace) {
-                const std::string what = phase;
-                const auto held =
-                    std::chrono::duration_cast<std::chrono::milliseconds>(now - armedAt);
-                armed = false; // reported once
-                lock.unlock();
-                options.onHostage(what, held);
-                lock.lock();
-            }
+            if (MonoRuntime::debuggerAttached())
+                pauseForDebugger(now);
+            else
+                check(lock, now);
         }
         lock.unlock();
         mono_thread_detach(self);
@@ -190,6 +251,8 @@ Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions op
         impl->endsProcess = true;
     }
     impl->mainThread = std::this_thread::get_id();
+    impl->mainThreadHandle = pthread_self();
+    impl->mainThreadId = posix::currentThreadId();
     // The main thread's Thread object of the root domain lives as long as the process
     // (one of a script domain would die with its generation).
     MonoDomain* current = mono_domain_get();
@@ -200,9 +263,13 @@ Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions op
     MonoClass* environment = mono_class_from_name(mono_get_corlib(), "System", "Environment");
     impl->checkpoint =
         environment ? mono_class_get_method_from_name(environment, "get_TickCount", 0) : nullptr;
-    if (impl->checkpoint == nullptr) {
+    MonoClass* thread = mono_class_from_name(mono_get_corlib(), "System.Threading", "Thread");
+    impl->resetAbort =
+        thread ? mono_class_get_method_from_name(thread, "ResetAbort", 0) : nullptr;
+    if (impl->checkpoint == nullptr || impl->resetAbort == nullptr) {
         mono_gchandle_free(impl->mainThreadObject);
-        return fail("the watchdog cannot find System.Environment.TickCount in corlib");
+        return fail("the watchdog cannot find System.Environment.TickCount or "
+                    "System.Threading.Thread.ResetAbort in corlib");
     }
     Impl* raw = impl.get();
     impl->thread = std::thread([raw] { raw->run(); });
@@ -231,7 +298,9 @@ void ScriptWatchdog::abortHandled() noexcept {
     std::lock_guard lock(watchdog->mutex);
     if (watchdog->armed) {
         watchdog->armedAt = Clock::now();
+        watchdog->charged = Clock::duration::zero();
         watchdog->abortIssued = false;
+        ++watchdog->armings;
         watchdog->armLastResort();
     }
 }

@@ -1,10 +1,14 @@
 // ScriptWatchdog: runaway scripts are stopped, the loop goes on, a reload rolls back.
 // Real mcs builds, the real runtime, a short budget. (A script that refuses to stop is
 // a daemon test: it ends the process, see app/daemon_cli_test.cpp.)
+#include "../../support/cpu_starvation.hpp"
 #include "../support/mono_test_support.hpp"
 #include "host/glue/engine_internal_calls.hpp"
+#include "host/runtime/script_watchdog.hpp"
 
 #include <atomic>
+#include <mono/metadata/appdomain.h>
+#include <mono/metadata/threads.h>
 
 using namespace scripthost;
 using namespace scripthost::testing;
@@ -50,7 +54,101 @@ const std::string kLoopInUpdate = "  public override void Update(float dt) {\n"
                                   "    while (runAway) { }\n" // line 11 of Runaway.cs
                                   "  }\n";
 
+// What a watchdog saw of one scope run on a thread of its own (attached to Mono, so the
+// test's main thread keeps its priority and CPUs).
+struct WatchedScope {
+    std::uint64_t aborts = 0;
+    bool hostage = false;
+    std::chrono::nanoseconds cpu{}; // the thread's CPU time inside the scope
+};
+
+WatchedScope watchScope(std::chrono::milliseconds grace, const std::function<void()>& work) {
+    startBareRuntime();
+    WatchedScope seen;
+    std::atomic<bool> hostage{false};
+    std::thread watched([&] {
+        MonoThread* self = mono_thread_attach(mono_get_root_domain());
+        {
+            auto watchdog = ScriptWatchdog::start(
+                {kBudget, grace, [&](const std::string&, std::chrono::milliseconds) {
+                     hostage = true;
+                 }});
+            REQUIRE_MESSAGE(watchdog, (watchdog ? "" : watchdog.error().message));
+            const auto cpuStart = threadCpuTime();
+            {
+                ScriptWatchdog::Scope scope("a test's scope");
+                work();
+            }
+            seen.cpu = threadCpuTime() - cpuStart;
+            seen.aborts = (*watchdog)->aborts();
+        }
+        mono_thread_detach(self);
+    });
+    watched.join();
+    seen.hostage = hostage.load();
+    return seen;
+}
+
+void busyFor(std::chrono::milliseconds wall) {
+    const auto end = std::chrono::steady_clock::now() + wall;
+    while (std::chrono::steady_clock::now() < end) {
+    }
+}
+
+// Busy until the calling thread has had `cpu` of CPU time, however long other processes keep it
+// waiting for one.
+void burnCpu(std::chrono::milliseconds cpu) {
+    const auto end = threadCpuTime() + cpu;
+    while (threadCpuTime() < end) {
+    }
+}
+
+long long ms(std::chrono::nanoseconds time) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(time).count();
+}
+
 } // namespace
+
+TEST_CASE("Watchdog: time the main thread waits for a CPU that others hold does not count "
+          "against the budget") {
+    // Four budgets of wall time, nearly all of it waiting for the CPU two busier threads hold.
+    const WatchedScope seen = watchScope(60s, [] {
+        CpuStarvation starvation;
+        busyFor(4 * kBudget);
+    });
+    REQUIRE_MESSAGE(seen.cpu < kBudget / 2, "not starved: ran " << ms(seen.cpu) << " ms");
+    CHECK(seen.aborts == 0);
+    CHECK_FALSE(seen.hostage);
+}
+
+TEST_CASE("Watchdog: after its abort, a script starved of CPU is not taken for one that will not "
+          "stop") {
+    // Busy past the budget (the abort is issued; native code cannot be aborted), then starved
+    // for three graces: what it ran after the abort stays well inside the grace.
+    static constexpr auto kGrace = 500ms;
+    const WatchedScope seen = watchScope(kGrace, [] {
+        burnCpu(kBudget + 100ms);
+        CpuStarvation starvation;
+        busyFor(3 * kGrace);
+    });
+    CHECK(seen.aborts == 1);
+    CHECK_FALSE(seen.hostage);
+}
+
+TEST_CASE("Watchdog: a scope that keeps the CPU past its abort and the grace is given up on") {
+    static constexpr auto kGrace = 300ms;
+    const WatchedScope seen = watchScope(kGrace, [] { burnCpu(kBudget + kGrace + 400ms); });
+    CHECK(seen.aborts == 1);
+    CHECK(seen.hostage);
+}
+
+TEST_CASE("Watchdog: a call that blocks is still stopped at its budget") {
+    // Sleeping is the script's doing: only waiting for a CPU is discounted.
+    const WatchedScope seen =
+        watchScope(60s, [] { std::this_thread::sleep_for(3 * kBudget); });
+    CHECK(seen.aborts == 1);
+    CHECK_FALSE(seen.hostage);
+}
 
 TEST_CASE("Watchdog: an endless loop in Update is stopped, the script disabled and reported "
           "with its stack, and the frame goes on") {
@@ -239,4 +337,36 @@ TEST_CASE("Watchdog: a script that returns just as the budget runs out does not 
     }
     CHECK(stopped == host->scriptFailureCount());
     CHECK(stopped <= host->watchdog()->aborts());
+}
+
+TEST_CASE("Watchdog: a reload stopped in a constructor leaves no abort behind: the next runaway, "
+          "in OnAfterReload, is stopped too") {
+    // An abort that ends a call made through mono_runtime_invoke is caught by the invoke, not
+    // reset by managed code; Mono ignores every later abort of a thread still marked "abort
+    // requested", so the second runaway held the main thread until the grace ran out.
+    TempDir dir("watchdog-twice");
+    auto v1 = compileScripts(dir, "gen1.dll", {{"Runaway.cs", scripts(kLoopInUpdate)}});
+    auto v2 = compileScripts(
+        dir, "gen2.dll",
+        {{"Runaway.cs", scripts(kLoopInUpdate, "  public Runaway() { while (true) { } }\n")}});
+    auto v3 = compileScripts(
+        dir, "gen3.dll",
+        {{"Runaway.cs", scripts(kLoopInUpdate,
+                                "  public override void OnAfterReload() { while (true) { } }\n")}});
+    auto host = makeWatchedHost(v1);
+    const ObjectId counter = spawnScript(*host, "Counter");
+    (void)spawnScript(*host, "Runaway");
+    host->tick(0.016);
+
+    const ReloadReport inConstructor = reloadNow(*host, v2, {"Runaway.cs"});
+    CHECK_FALSE(inConstructor.success);
+    CHECK(host->watchdog()->aborts() == 1);
+    host->tick(0.016);
+    const ReloadReport inHook = reloadNow(*host, v3, {"Runaway.cs"});
+    CHECK_FALSE(inHook.success);
+    CHECK(inHook.failedPhase == "hooks");
+    CHECK(host->watchdog()->aborts() == 2);
+    CHECK(host->domain()->generation() == 1);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, counter, "updates") == 3);
 }

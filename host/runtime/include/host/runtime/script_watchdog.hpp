@@ -4,7 +4,8 @@
 // The main thread arms the watchdog around every call into script code (a phase, a
 // constructor, a reload's hooks) with a ScriptWatchdog::Scope. A thread of the
 // watchdog's own checks the armed scope a few times per budget; once it has run longer
-// than the budget, the watchdog aborts the main thread's managed code
+// than the budget (the main thread's own time: what it ran plus what it was blocked, not what
+// it waited for a CPU other processes held), the watchdog aborts the main thread's managed code
 // (Thread.Abort, through mono_thread_stop). The managed dispatcher catches the abort,
 // resets it, disables the script and reports it with its stack, and the frame goes on;
 // a constructor or OnAfterReload that is stopped fails its reload, which rolls back.
