@@ -194,12 +194,15 @@ std::uint64_t getEntity(std::uint64_t id, std::int32_t f, MonoString* n) {
     return readField<ObjectId>("UNativeScript field", id, f, n).packed();
 }
 void setEntity(std::uint64_t id, std::int32_t f, MonoString* n, std::uint64_t v) {
-    guarded("UNativeScript field", [&] {
+    const bool live = guarded("UNativeScript field", [&] {
         const ObjectId target = ObjectId::unpack(v);
         if (!target.isNull() && context().world->entity(target) == nullptr)
             throw ScriptError(ManagedError::MissingReference,
                               "the entity " + target.toString() + " has been destroyed");
+        return true;
     });
+    if (!live)
+        return; // raised: the field keeps its value
     writeField<ObjectId>("UNativeScript field", id, f, n, ObjectId::unpack(v));
 }
 
