@@ -16,8 +16,8 @@ std::string counter(const std::string& step, const std::string& extra = "") {
     return "using UEngine;\n"
            "public class Counter : UMonoScriptComponent {\n"
            "    [SerializeField] int ticks;\n"
-           "    public override void Update(float dt) { ticks += " + step + "; }\n" + extra +
-           "}\n";
+           "    public override void Update(float dt) { ticks += " +
+           step + "; }\n" + extra + "}\n";
 }
 
 constexpr const char* kGone = "using UEngine;\n"
@@ -28,8 +28,8 @@ constexpr const char* kGone = "using UEngine;\n"
 /// Generation `host`'s next number, loaded with `scripts` and warmed, as a reload's stages
 /// before the swap leave it.
 std::unique_ptr<ScriptDomain> nextGeneration(ScriptHost& host, const AssemblyFile& scripts) {
-    auto next = ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts,
-                                     host.world());
+    auto next =
+        ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts, host.world());
     REQUIRE_MESSAGE(next, (next ? "" : next.error().message));
     REQUIRE((*next)->warmUp()); // no slice: the whole warm-up
     return std::move(*next);

@@ -30,7 +30,9 @@ std::size_t timesRecorded(const Entry& entry) {
 }
 
 // JIT-compiles `method` in the current domain.
-void compile(MonoMethod* method) { REQUIRE(mono_compile_method(method) != nullptr); }
+void compile(MonoMethod* method) {
+    REQUIRE(mono_compile_method(method) != nullptr);
+}
 
 } // namespace
 
@@ -64,13 +66,13 @@ TEST_CASE("JitProfile: what the root domain and the scripts compile is not recor
     (void)startBareRuntime();
     mono::JitProfile& profile = mono::runtimeState().jitProfile;
     TempDir dir("jit-profile");
-    const AssemblyFile code = compileScripts(
-        dir, "local.dll",
-        {{"Local.cs", "public static class Local {\n"
-                      "    public static int Sum(int[] xs) { int s = 0;\n"
-                      "        for (int i = 0; i < xs.Length; ++i) s += xs[i] * i;\n"
-                      "        return s; }\n"
-                      "}\n"}});
+    const AssemblyFile code =
+        compileScripts(dir, "local.dll",
+                       {{"Local.cs", "public static class Local {\n"
+                                     "    public static int Sum(int[] xs) { int s = 0;\n"
+                                     "        for (int i = 0; i < xs.Length; ++i) s += xs[i] * i;\n"
+                                     "        return s; }\n"
+                                     "}\n"}});
 
     MonoMethod* inRoot = methodOf(mono_get_corlib(), "System", "Convert", "FromBase64CharArray", 3);
     const Entry rootEntry{false, mono_method_get_token(inRoot)};
