@@ -1,6 +1,6 @@
-// reportUnhandledException and takeUnhandledExceptions: an exception no one caught off the game
-// loop is logged where it happened and posted, as text, for the main thread; the mailbox is
-// bounded and counts what did not fit.
+// reportUnhandledException: an exception no one caught off the game loop is logged where it
+// happened and posted, as text, for the main thread (the mailbox and takeUnhandledExceptions:
+// unhandled_exceptions_test.cpp).
 #include "../support/mono_test_support.hpp"
 #include "host/runtime/unhandled_exceptions.hpp"
 #include "runtime/unhandled_exception_reporter.hpp"
@@ -49,17 +49,4 @@ TEST_CASE("unhandled exceptions: a report reaches the main thread as text, with 
     CHECK(taken.records[1].kind == UnhandledExceptionKind::ThreadPool);
     CHECK(taken.records[1].scriptClass.empty());
     CHECK(takeUnhandledExceptions().records.empty());
-}
-
-TEST_CASE("unhandled exceptions: a flood is bounded, and what did not fit is counted") {
-    (void)startBareRuntime();
-    (void)takeUnhandledExceptions();
-    MonoObject* e = corlibException("again");
-    const std::size_t posted = mono::UnhandledExceptionMailbox::kCapacity + 44;
-    for (std::size_t i = 0; i < posted; ++i)
-        mono::reportUnhandledException(UnhandledExceptionKind::Finalizer, "Spammer", e);
-    const auto taken = takeUnhandledExceptions();
-    CHECK(taken.records.size() == mono::UnhandledExceptionMailbox::kCapacity);
-    CHECK(taken.dropped == 44);
-    CHECK(takeUnhandledExceptions().dropped == 0);
 }
