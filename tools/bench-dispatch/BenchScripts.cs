@@ -51,6 +51,28 @@ namespace Bench
             return sum;
         }
 
+        /// n clamps through Mathf.Clamp (the value varies, so nothing folds away).
+        public static float ClampMathf(string entity, int n)
+        {
+            float sum = 0f;
+            for (int i = 0; i < n; i++) sum += Mathf.Clamp(i * 0.37f - 50f, -10f, 10f);
+            return sum;
+        }
+
+        /// Baseline: the same clamps written out in plain C#.
+        public static float ClampInline(string entity, int n)
+        {
+            float sum = 0f;
+            for (int i = 0; i < n; i++)
+            {
+                float v = i * 0.37f - 50f;
+                if (v < -10f) v = -10f;
+                else if (v > 10f) v = 10f;
+                sum += v;
+            }
+            return sum;
+        }
+
         /// Baseline: n reads of a managed Vector3 (a static field; no transition).
         public static float ReadManagedVector(string entity, int n)
         {

@@ -270,7 +270,9 @@ int main(int argc, char** argv) {
         return median(samples);
     };
     MonoMethod* readProbe = mono_class_get_method_from_name(loops, "ReadProbe", 3);
-    if (!readPosition || !readManaged || !readProbe)
+    MonoMethod* clampMathf = mono_class_get_method_from_name(loops, "ClampMathf", 2);
+    MonoMethod* clampInline = mono_class_get_method_from_name(loops, "ClampInline", 2);
+    if (!readPosition || !readManaged || !readProbe || !clampMathf || !clampInline)
         die("Bench.Loops methods not found");
     auto probeNs = [&](int which) {
         std::vector<double> samples;
@@ -383,6 +385,19 @@ int main(int argc, char** argv) {
     const double coroutineWork = frameNsPer("Bench.CoroutineMover");
     if (auto left = d.coroutines(); !left || !left->empty())
         die("the coroutines did not stop with their scripts");
+    // Mathf against the same work written out: alternated, like the headline pair.
+    double mathfClamp = 0, inlineClamp = 0;
+    {
+        std::vector<double> mathfSamples, inlineSamples;
+        (void)perCallNs(clampMathf);
+        (void)perCallNs(clampInline);
+        for (int r = 0; r < repetitions; ++r) {
+            mathfSamples.push_back(perCallNs(clampMathf));
+            inlineSamples.push_back(perCallNs(clampInline));
+        }
+        mathfClamp = median(mathfSamples);
+        inlineClamp = median(inlineSamples);
+    }
     std::vector<Figure> figures = {
         {"update dispatch: managed dispatcher", dispatcher, "ns/script",
          "mono_runtime_invoke per script", dispatcher / perInvoke},
@@ -419,6 +434,10 @@ int main(int argc, char** argv) {
          "the same work in Update", updateWork > 0 ? coroutineWork / updateWork : 0.0},
         {"the same work in Update (10,000 scripts)", updateWork, "ns/script",
          "the same work in Update", 1.0},
+        {"Mathf.Clamp", mathfClamp, "ns/call", "the same clamp in plain C#",
+         inlineClamp > 0 ? mathfClamp / inlineClamp : 0.0},
+        {"the same clamp in plain C# (baseline)", inlineClamp, "ns/call",
+         "the same clamp in plain C#", 1.0},
     };
 
     if (json) {
