@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <vector>
 #include <mono/metadata/attrdefs.h>
 
 namespace scripthost {
@@ -52,30 +53,41 @@ bool hasDelegateFields(const ScriptDomain::Impl& impl) {
 }
 
 // UEngine.Time's statics: the clock the host sets before each dispatch.
-constexpr const char* kClockFields[] = {"s_DeltaTime", "s_FixedDeltaTime", "s_Time",
-                                        "s_FrameCount"};
+// The engine's own statics that go on across a reload: UEngine.Time's clock and
+// UEngine.Random's generator (neither has a static constructor or initialisers, so nothing
+// overwrites what is copied here). Each fits in 8 bytes (float, double, long, uint, bool).
+struct CarriedStatics {
+    const char* className;
+    std::vector<const char*> fields;
+};
+const CarriedStatics kCarriedStatics[] = {
+    {"Time", {"s_DeltaTime", "s_FixedDeltaTime", "s_Time", "s_FrameCount"}},
+    {"Random", {"s_X", "s_Y", "s_Z", "s_W", "s_Seeded"}},
+};
 
 } // namespace
 
 Result<void> ScriptDomain::continueClockFrom(const ScriptDomain& from) {
     if (!impl_->domain.loaded() || !from.impl_->domain.loaded())
         return fail("continuing the clock needs both generations loaded");
-    MonoClass* oldTime = mono_class_from_name(from.impl_->coreImage, "UEngine", "Time");
-    MonoClass* newTime = mono_class_from_name(impl_->coreImage, "UEngine", "Time");
-    if (oldTime == nullptr || newTime == nullptr)
-        return fail("ScriptCore has no UEngine.Time");
-    MonoVTable* oldTable = mono_class_vtable(from.impl_->domain.get(), oldTime);
-    MonoVTable* newTable = mono_class_vtable(impl_->domain.get(), newTime);
-    if (oldTable == nullptr || newTable == nullptr)
-        return fail("UEngine.Time cannot be loaded");
-    for (const char* name : kClockFields) {
-        MonoClassField* oldField = mono_class_get_field_from_name(oldTime, name);
-        MonoClassField* newField = mono_class_get_field_from_name(newTime, name);
-        if (oldField == nullptr || newField == nullptr)
-            return fail(fmt::format("UEngine.Time has no {}", name));
-        std::uint64_t bits = 0; // wide enough for each of them (float, double, long)
-        mono_field_static_get_value(oldTable, oldField, &bits);
-        mono_field_static_set_value(newTable, newField, &bits);
+    for (const CarriedStatics& carried : kCarriedStatics) {
+        MonoClass* oldClass = mono_class_from_name(from.impl_->coreImage, "UEngine", carried.className);
+        MonoClass* newClass = mono_class_from_name(impl_->coreImage, "UEngine", carried.className);
+        if (oldClass == nullptr || newClass == nullptr)
+            return fail(fmt::format("ScriptCore has no UEngine.{}", carried.className));
+        MonoVTable* oldTable = mono_class_vtable(from.impl_->domain.get(), oldClass);
+        MonoVTable* newTable = mono_class_vtable(impl_->domain.get(), newClass);
+        if (oldTable == nullptr || newTable == nullptr)
+            return fail(fmt::format("UEngine.{} cannot be loaded", carried.className));
+        for (const char* name : carried.fields) {
+            MonoClassField* oldField = mono_class_get_field_from_name(oldClass, name);
+            MonoClassField* newField = mono_class_get_field_from_name(newClass, name);
+            if (oldField == nullptr || newField == nullptr)
+                return fail(fmt::format("UEngine.{} has no {}", carried.className, name));
+            std::uint64_t bits = 0; // wide enough for each of them
+            mono_field_static_get_value(oldTable, oldField, &bits);
+            mono_field_static_set_value(newTable, newField, &bits);
+        }
     }
     return {};
 }

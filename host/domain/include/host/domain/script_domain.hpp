@@ -141,7 +141,8 @@ public:
 
     /// Sets this generation's clock (UEngine.Time: time, frame, delta times) to `from`'s, so
     /// what runs before its first frame — constructors, carried coroutines, OnAfterReload —
-    /// sees the game's clock, not zero.
+    /// sees the game's clock, not zero; and its UEngine.Random to `from`'s generator state, so
+    /// a reload neither restarts nor reseeds the sequence.
     [[nodiscard]] Result<void> continueClockFrom(const ScriptDomain& from);
     /// Carries the coroutines running in `from` (the generation this one replaces) into
     /// this one, whose scripts are restored and attached and have run nothing yet: each is
