@@ -13,6 +13,12 @@ namespace UEngine
         internal int m_ConsecutiveFailures;
         internal bool m_Disabled;
         internal bool m_Detached;
+        // The Unity message methods the class declares (MessageMethods bits) and delegates to
+        // the per-frame ones (null when the class declares none), bound at attach.
+        internal int m_Messages;
+        internal System.Action m_UpdateMessage;
+        internal System.Action m_FixedUpdateMessage;
+        internal System.Action m_LateUpdateMessage;
 
         /// <summary>Called once when the script is attached to its entity.</summary>
         public virtual void Initialize() { }

@@ -28,6 +28,7 @@ namespace UEngine.Internal
 
         // Shared with the host (ScriptDomain::attach).
         [Flags]
+        // The Unity message bits above these are MessageMethods'.
         enum Messages { None = 0, Update = 1, FixedUpdate = 2 }
 
         // Keyed maps hold `object` values: Dictionary<ulong, object> involves only class
@@ -39,7 +40,7 @@ namespace UEngine.Internal
         static Dictionary<ulong, object> s_ById = new Dictionary<ulong, object>();
         static Dictionary<ulong, object> s_ByEntity = new Dictionary<ulong, object>();
 
-        static bool TryGet<T>(Dictionary<ulong, object> map, ulong key, out T value) where T : class
+        internal static bool TryGet<T>(Dictionary<ulong, object> map, ulong key, out T value) where T : class
         {
             object found;
             bool ok = map.TryGetValue(key, out found);
@@ -87,7 +88,7 @@ namespace UEngine.Internal
                 case 6: return RunAfterReload(out result);
                 case 7: return RunClassConstructor((Type)arg);
                 case 8: Reserve(i); return null;
-                case 9: Warm(i); return null;
+                case 9: DispatcherWarmUp.Warm(i); return null;
                 case 10: return DescribeInFlightAwaits();
                 case 11: return CoroutineCarry.Export();
                 default: throw new ArgumentOutOfRangeException("op", op, "no such dispatcher operation");
@@ -121,15 +122,30 @@ namespace UEngine.Internal
             }
             s_Attached.Add(script);
 
-            // Which messages the class overrides: the host read that from the metadata
-            // (no reflection here, which would cost milliseconds in every new domain).
-            if ((messages & (int)Messages.Update) != 0) s_Update.Add(script);
-            if ((messages & (int)Messages.FixedUpdate) != 0) s_FixedUpdate.Add(script);
+            // A new script with Unity messages is scheduled when its Start runs (Unity calls
+            // no Update before Start); the others at once.
+            bool unity = (messages & MessageMethods.Any) != 0;
+            if (!unity || !runInitialize) Schedule(script, messages);
 
-            if (!runInitialize) return;
-            try { script.Initialize(); }
-            catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseInitialize, e); }
-            catch (Exception e) { Fail(script, PhaseInitialize, e); }
+            if (runInitialize)
+            {
+                try { script.Initialize(); }
+                catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseInitialize, e); }
+                catch (Exception e) { Fail(script, PhaseInitialize, e); }
+            }
+            if (unity) UnityMessages.Attached(script, messages, runInitialize);
+        }
+
+        /// <summary>
+        /// Schedules a script for the phases its class overrides or declares Unity's way: the
+        /// host read that from the metadata (no reflection here for a class without Unity
+        /// messages, which would cost milliseconds in every new domain).
+        /// </summary>
+        internal static void Schedule(UMonoScriptComponent script, int messages)
+        {
+            if ((messages & ((int)Messages.Update | MessageMethods.Update)) != 0) s_Update.Add(script);
+            if ((messages & ((int)Messages.FixedUpdate | MessageMethods.FixedUpdate)) != 0) s_FixedUpdate.Add(script);
+            if ((messages & MessageMethods.LateUpdate) != 0) UnityMessages.LateUpdateScripts.Add(script);
         }
 
         /// <summary>Runs Destroy and unschedules the script. Unknown ids are ignored.</summary>
@@ -153,8 +169,10 @@ namespace UEngine.Internal
                     if (several.Count == 0) s_ByEntity.Remove(script.m_EntityId);
                 }
             }
+            bool wasEnabled = script.enabled;
             script.m_Detached = true;
             s_NeedsCompaction = true;
+            if ((script.m_Messages & MessageMethods.Any) != 0) UnityMessages.Detaching(script, wasEnabled);
             try { script.Destroy(); }
             catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseDestroy, e); }
             catch (Exception e) { Fail(script, PhaseDestroy, e); }
@@ -167,9 +185,12 @@ namespace UEngine.Internal
             UMonoScriptComponent script;
             if (!TryGet(s_ById, scriptId, out script))
                 return;
+            bool was = script.enabled;
             script.m_Disabled = !enabled;
             script.m_ConsecutiveFailures = 0;
             if (!enabled && CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script);
+            if (was != script.enabled && (script.m_Messages & MessageMethods.Any) != 0)
+                UnityMessages.EnabledChanged(script, script.enabled);
         }
 
         /// <summary>
@@ -203,6 +224,7 @@ namespace UEngine.Internal
             Time.s_DeltaTime = deltaTime;
             Time.s_Time = time;
             Time.s_FrameCount = frame;
+            if (UnityMessages.StartsPending) UnityMessages.RunStarts();
             // Scripts attached during this loop run from the next frame on.
             int count = s_Update.Count;
             for (int i = 0; i < count; i++)
@@ -215,7 +237,9 @@ namespace UEngine.Internal
                         if (script.m_Disabled || script.m_Detached) continue;
                         try
                         {
-                            script.Update(deltaTime);
+                            Action unity = script.m_UpdateMessage;
+                            if (unity == null) script.Update(deltaTime);
+                            else unity();
                             script.m_ConsecutiveFailures = 0;
                         }
                         catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseUpdate, e); }
@@ -228,6 +252,7 @@ namespace UEngine.Internal
             }
             if (CoroutineScheduler.Count != 0) CoroutineScheduler.StepFrame();
             if (s_Context.HasWork) s_Context.RunPosted(s_ContinuationFailed);
+            if (UnityMessages.LateUpdateScripts.Count != 0) UnityMessages.RunLateUpdate();
         }
 
         /// <summary>One fixed step of frame <paramref name="frame"/>: every FixedUpdate, then the coroutines waiting for it.</summary>
@@ -238,6 +263,7 @@ namespace UEngine.Internal
             Time.s_FixedDeltaTime = fixedDeltaTime;
             Time.s_Time = time;
             Time.s_FrameCount = frame;
+            if (UnityMessages.StartsPending) UnityMessages.RunStarts();
             int count = s_FixedUpdate.Count;
             for (int i = 0; i < count; i++)
             {
@@ -249,7 +275,9 @@ namespace UEngine.Internal
                         if (script.m_Disabled || script.m_Detached) continue;
                         try
                         {
-                            script.FixedUpdate(fixedDeltaTime);
+                            Action unity = script.m_FixedUpdateMessage;
+                            if (unity == null) script.FixedUpdate(fixedDeltaTime);
+                            else unity();
                             script.m_ConsecutiveFailures = 0;
                         }
                         catch (ThreadAbortException e) { Thread.ResetAbort(); Stopped(script, PhaseFixedUpdate, e); }
@@ -291,56 +319,11 @@ namespace UEngine.Internal
             catch (Exception e) { return e.InnerException ?? e; }
         }
 
-        /// <summary>
-        /// Exercises, on throw-away collections, the generic code Attach and the phases
-        /// use, so the JIT compiles it while the host prepares a generation rather than in
-        /// the frame that swaps it in. Touches no script and no dispatcher state. In four parts
-        /// (0 to 3: the host's ManagedDispatcher::kWarmParts) of a few milliseconds of JIT
-        /// each, so that the host can stop between any two of them (its warm-up slices).
-        /// </summary>
-        static void Warm(int part)
-        {
-            switch (part)
-            {
-                case 0:
-                {
-                    var byId = new Dictionary<ulong, object>(4);
-                    UMonoScriptComponent script;
-                    byId[1] = null;
-                    TryGet(byId, 1, out script);
-                    break;
-                }
-                case 1:
-                {
-                    var byId = new Dictionary<ulong, object>(4);
-                    byId.Add(1, null);
-                    byId.Remove(1);
-                    object found;
-                    byId.TryGetValue(1, out found);
-                    break;
-                }
-                case 2:
-                {
-                    var list = new List<UMonoScriptComponent>(2);
-                    list.Add(null);
-                    list.Remove(null);
-                    list.Capacity = 8;
-                    break;
-                }
-                default:
-                {
-                    var list = new List<UMonoScriptComponent>(2);
-                    list.RemoveAll(s => s == null);
-                    foreach (UMonoScriptComponent s in list) { }
-                    break;
-                }
-            }
-        }
-
-        /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate), disabled ones excluded.</summary>
+        /// <summary>How many scripts are scheduled for a phase (1 Update, 2 FixedUpdate, 10 LateUpdate), disabled ones excluded.</summary>
         static int CountScheduled(int phase)
         {
-            List<UMonoScriptComponent> list = phase == PhaseUpdate ? s_Update : phase == PhaseFixedUpdate ? s_FixedUpdate : null;
+            List<UMonoScriptComponent> list = phase == PhaseUpdate ? s_Update : phase == PhaseFixedUpdate ? s_FixedUpdate
+                : phase == UnityMessages.PhaseLateUpdate ? UnityMessages.LateUpdateScripts : null;
             if (list == null) return 0;
             int n = 0;
             foreach (UMonoScriptComponent s in list)
@@ -449,6 +432,7 @@ namespace UEngine.Internal
             s_Attached.RemoveAll(s => s.m_Detached);
             s_Update.RemoveAll(s => s.m_Detached);
             s_FixedUpdate.RemoveAll(s => s.m_Detached);
+            UnityMessages.Compact();
             s_NeedsCompaction = false;
         }
 

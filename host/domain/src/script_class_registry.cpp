@@ -2,6 +2,7 @@
 
 #include "field_types.hpp"
 #include "runtime/mono_text.hpp"
+#include "unity_message_methods.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -118,6 +119,8 @@ std::unique_ptr<ScriptClassEntry> describeClass(MonoClass* klass, const ScriptCo
     entry->info.name = fullNameOf(klass);
     entry->info.overridesUpdate = overrides(klass, core.scriptBase, "Update");
     entry->info.overridesFixedUpdate = overrides(klass, core.scriptBase, "FixedUpdate");
+    entry->info.unityMessages = declaredUnityMessages(klass, core.scriptBase);
+    entry->info.uncalledMessages = uncalledUnityMessages(klass, core.scriptBase);
     entry->ctor = mono_class_get_method_from_name(klass, ".ctor", 0);
     collectSerializedFields(*entry, core);
     collectPreservedStatics(*entry, core);
@@ -170,6 +173,10 @@ ScriptClassRegistry ScriptClassRegistry::discover(MonoImage* scripts, const Scri
               [](const auto& a, const auto& b) { return a->info.name < b->info.name; });
     for (const auto& entry : registry.entries_) {
         registry.infos_.push_back(entry->info);
+        for (const std::string& method : entry->info.uncalledMessages)
+            spdlog::warn("{}: {} looks like a Unity message, but this host never calls it (it "
+                         "has no physics, mouse, rendering or GUI events)",
+                         assemblyName, method);
     }
     return registry;
 }

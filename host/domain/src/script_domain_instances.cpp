@@ -9,9 +9,11 @@
 namespace scripthost {
 
 namespace {
-// The dispatcher's message flags (ScriptRuntime.Messages).
+// The dispatcher's message flags (ScriptRuntime.Messages): the overrides, then the Unity
+// message methods (UnityMessage bits).
 std::int32_t messagesOf(const ScriptClassInfo& info) {
-    return (info.overridesUpdate ? 1 : 0) | (info.overridesFixedUpdate ? 2 : 0);
+    return static_cast<std::int32_t>((info.overridesUpdate ? 1U : 0U) |
+                                     (info.overridesFixedUpdate ? 2U : 0U) | info.unityMessages);
 }
 } // namespace
 

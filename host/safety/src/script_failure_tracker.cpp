@@ -16,9 +16,7 @@ ScriptFailureTracker::Decision ScriptFailureTracker::record(ObjectId script, Scr
     Decision d;
     d.totalFailures = ++totals_[script];
     ++allFailures_;
-    // Initialize and Destroy run once: a failure there is never part of a per-frame flood.
-    const bool once = phase == ScriptPhase::Initialize || phase == ScriptPhase::Destroy ||
-                      phase == ScriptPhase::Constructor;
+    const bool once = runsOnce(phase);
     d.disable = !once && disableAfter_ > 0 && consecutive >= disableAfter_;
     d.log = once || d.disable || consecutive <= 1 || isPowerOfTen(consecutive);
     return d;

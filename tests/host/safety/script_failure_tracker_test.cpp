@@ -33,3 +33,17 @@ TEST_CASE("ScriptFailureTracker: 0 never disables, one-off phases always log, ne
     CHECK_FALSE(d.disable);
     CHECK(tracker.record(s, ScriptPhase::FixedUpdate, 1).disable);
 }
+
+TEST_CASE("ScriptFailureTracker: Unity's once-per-script messages count as one-off, the per-frame "
+          "ones as a flood") {
+    ScriptFailureTracker tracker(1);
+    const ObjectId s{3, 1};
+    for (ScriptPhase once : {ScriptPhase::Awake, ScriptPhase::Start, ScriptPhase::OnDestroy}) {
+        CAPTURE(phaseName(once));
+        CHECK_FALSE(tracker.record(s, once, 3).disable);
+    }
+    for (ScriptPhase each : {ScriptPhase::LateUpdate, ScriptPhase::OnEnable, ScriptPhase::OnDisable}) {
+        CAPTURE(phaseName(each));
+        CHECK(tracker.record(s, each, 1).disable);
+    }
+}

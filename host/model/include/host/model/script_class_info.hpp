@@ -4,6 +4,7 @@
 
 #include "host/model/value.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct ScriptClassInfo {
     std::string name; ///< full name, "Namespace.Class" (nested: "Outer+Inner")
     bool overridesUpdate = false;
     bool overridesFixedUpdate = false;
+    /// The Unity message methods the class declares (UnityMessage bits, unity_message.hpp):
+    /// Awake, Start, Update(), ... without `override`, any visibility, no parameters.
+    std::uint32_t unityMessages = 0;
+    /// Methods named like a Unity message this host never calls (OnTriggerEnter, OnGUI, ...),
+    /// as "Class.Method": the load names them in a warning.
+    std::vector<std::string> uncalledMessages;
     std::vector<FieldInfo> fields;           ///< [SerializeField] fields, base classes first
     std::vector<FieldInfo> preservedStatics; ///< [PreserveStatic] fields the class declares
 };

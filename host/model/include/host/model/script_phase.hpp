@@ -16,7 +16,29 @@ enum class ScriptPhase : int {
     Coroutine = 5,    ///< a step of one of the script's coroutines
     Continuation = 6, ///< an await continuation run on the game loop
     OffLoop = 7,      ///< code no message call ran: a thread, the pool, a finalizer, a Task
+    // Unity's message methods (UnityMessage), declared without `override`.
+    Awake = 8,
+    Start = 9,
+    LateUpdate = 10,
+    OnEnable = 11,
+    OnDisable = 12,
+    OnDestroy = 13,
 };
+
+/// Whether a phase runs once per script (a failure there is never part of a per-frame flood).
+[[nodiscard]] constexpr bool runsOnce(ScriptPhase phase) noexcept {
+    switch (phase) {
+    case ScriptPhase::Initialize:
+    case ScriptPhase::Destroy:
+    case ScriptPhase::Constructor:
+    case ScriptPhase::Awake:
+    case ScriptPhase::Start:
+    case ScriptPhase::OnDestroy:
+        return true;
+    default:
+        return false;
+    }
+}
 
 [[nodiscard]] constexpr std::string_view phaseName(ScriptPhase phase) noexcept {
     switch (phase) {
@@ -36,6 +58,18 @@ enum class ScriptPhase : int {
         return "an await continuation";
     case ScriptPhase::OffLoop:
         return "code off the game loop";
+    case ScriptPhase::Awake:
+        return "Awake";
+    case ScriptPhase::Start:
+        return "Start";
+    case ScriptPhase::LateUpdate:
+        return "LateUpdate";
+    case ScriptPhase::OnEnable:
+        return "OnEnable";
+    case ScriptPhase::OnDisable:
+        return "OnDisable";
+    case ScriptPhase::OnDestroy:
+        return "OnDestroy";
     }
     return "unknown phase";
 }

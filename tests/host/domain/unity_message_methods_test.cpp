@@ -1,0 +1,217 @@
+// Unity's message methods (Awake, Start, Update(), FixedUpdate(), LateUpdate(), OnEnable,
+// OnDisable, OnDestroy), declared without `override`: which ones the host finds in a class's
+// metadata (host/domain/src/unity_message_methods.cpp), and that the dispatcher calls them when
+// and in the order Unity does. Real mcs build, real runtime.
+#include "../support/mono_test_support.hpp"
+#include "host/model/unity_message.hpp"
+
+#include <string>
+
+using namespace scripthost;
+using namespace scripthost::testing;
+
+namespace {
+
+// Every script appends "label.Message@frame" to Journal.text.
+constexpr const char* kJournal = R"(
+using System; using System.Collections; using UEngine;
+public class Journal : UMonoScriptComponent {
+  [PreserveStatic] public static string text = "";
+  public static void Add(string entry) { text += (text.Length == 0 ? "" : " ") + entry + "@" + Time.frameCount; }
+}
+)";
+
+struct MessageHost {
+    TempDir dir{"unity-messages"};
+    AssemblyFile scripts;
+    std::unique_ptr<ScriptHost> host;
+
+    explicit MessageHost(const std::string& classes)
+        : scripts(compileScripts(dir, "Messages.dll",
+                                 {{"Journal.cs", kJournal}, {"Classes.cs", classes}})) {
+        host = makeHostFrom(scripts);
+    }
+    std::string journal() {
+        auto text = host->domain()->getStatic("Journal", "text");
+        REQUIRE_MESSAGE(text, (text ? "" : text.error().message));
+        return std::get<std::string>(*text);
+    }
+    // One frame of exactly one fixed step.
+    void frame() { host->tick(1.0 / 50.0); }
+};
+
+const std::string kEveryMessage = R"(
+using System; using System.Collections; using UEngine;
+public class Every : UMonoScriptComponent {
+  [SerializeField] public string label = "e";
+  void Awake() { Journal.Add(label + ".Awake"); }
+  private void OnEnable() { Journal.Add(label + ".OnEnable"); }
+  void Start() { Journal.Add(label + ".Start"); }
+  protected void FixedUpdate() { Journal.Add(label + ".Fixed"); }
+  public void Update() { Journal.Add(label + ".Update"); }
+  void LateUpdate() { Journal.Add(label + ".Late"); }
+  void OnDisable() { Journal.Add(label + ".OnDisable"); }
+  void OnDestroy() { Journal.Add(label + ".OnDestroy"); }
+}
+)";
+
+} // namespace
+
+TEST_CASE("Unity messages: the host finds the ones a class declares, any visibility, in a base "
+          "class too, and names the ones it never calls") {
+    MessageHost t(R"(
+using System; using System.Collections; using UEngine;
+public class Base : UMonoScriptComponent {
+  private void Awake() { }
+  void OnTriggerEnter(object other) { }
+}
+public class Derived : Base {
+  IEnumerator Start() { yield break; }
+  protected void LateUpdate() { }
+  public void Update(int notAMessage) { }
+  static void OnEnable() { }
+  void OnGUI() { }
+}
+public class Plain : UMonoScriptComponent {
+  public override void Update(float dt) { }
+}
+)");
+    const ScriptClassInfo* derived = t.host->domain()->findScriptClass("Derived");
+    REQUIRE(derived != nullptr);
+    CHECK(derived->unityMessages == (bitOf(UnityMessage::Awake) | bitOf(UnityMessage::Start) |
+                                     bitOf(UnityMessage::LateUpdate)));
+    CHECK_FALSE(derived->overridesUpdate);
+    CHECK(derived->uncalledMessages ==
+          std::vector<std::string>{"Base.OnTriggerEnter", "Derived.OnGUI"});
+    const ScriptClassInfo* plain = t.host->domain()->findScriptClass("Plain");
+    REQUIRE(plain != nullptr);
+    CHECK(plain->unityMessages == 0);
+    CHECK(plain->overridesUpdate);
+    CHECK(plain->uncalledMessages.empty());
+}
+
+TEST_CASE("Unity messages: Awake and OnEnable at once, Start before the first FixedUpdate, then "
+          "FixedUpdate, Update and LateUpdate each frame, OnDisable and OnDestroy on removal") {
+    MessageHost t(kEveryMessage);
+    const ObjectId a = spawnScript(*t.host, "Every", {{"label", "a"}});
+    CHECK(t.journal() == "a.Awake@0 a.OnEnable@0");
+    t.frame();
+    CHECK(t.journal() == "a.Awake@0 a.OnEnable@0 a.Start@1 a.Fixed@1 a.Update@1 a.Late@1");
+    t.frame();
+    CHECK(t.journal() == "a.Awake@0 a.OnEnable@0 a.Start@1 a.Fixed@1 a.Update@1 a.Late@1 "
+                         "a.Fixed@2 a.Update@2 a.Late@2");
+    REQUIRE(t.host->removeScript(a));
+    INFO(t.journal());
+    CHECK(t.journal().ends_with("a.Late@2 a.OnDisable@2 a.OnDestroy@2"));
+    t.frame();
+    CHECK(t.journal().ends_with("a.Late@2 a.OnDisable@2 a.OnDestroy@2"));
+}
+
+TEST_CASE("Unity messages: every script's Awake runs before any Start, and a script added by "
+          "another's Update starts in the next frame") {
+    MessageHost t(kEveryMessage + R"(
+public class Adder : UMonoScriptComponent {
+  bool added;
+  void Update() {
+    if (added) return;
+    added = true;
+    gameObject.AddComponent<Every>().label = "late";
+  }
+}
+)");
+    (void)spawnScript(*t.host, "Every", {{"label", "a"}});
+    (void)spawnScript(*t.host, "Every", {{"label", "b"}});
+    CHECK(t.journal() == "a.Awake@0 a.OnEnable@0 b.Awake@0 b.OnEnable@0");
+    t.frame();
+    CHECK(t.journal().starts_with(
+        "a.Awake@0 a.OnEnable@0 b.Awake@0 b.OnEnable@0 a.Start@1 b.Start@1 a.Fixed@1 b.Fixed@1"));
+    (void)spawnScript(*t.host, "Adder");
+    t.frame(); // Adder's Update adds "late": its Awake runs inside that Update (label still "e")
+    const std::string afterAdd = t.journal();
+    INFO(afterAdd);
+    CHECK(afterAdd.ends_with("e.Awake@2 e.OnEnable@2 a.Late@2 b.Late@2"));
+    t.frame();
+    CHECK(t.journal().substr(afterAdd.size()) ==
+          " late.Start@3 a.Fixed@3 b.Fixed@3 late.Fixed@3 a.Update@3 b.Update@3 late.Update@3 "
+          "a.Late@3 b.Late@3 late.Late@3");
+}
+
+TEST_CASE("Unity messages: an IEnumerator Start runs as the script's coroutine") {
+    MessageHost t(R"(
+using System; using System.Collections; using UEngine;
+public class Waits : UMonoScriptComponent {
+  IEnumerator Start() {
+    Journal.Add("start");
+    yield return null;
+    Journal.Add("resumed");
+    yield return new WaitForSeconds(0.05f);
+    Journal.Add("waited");
+  }
+}
+)");
+    (void)spawnScript(*t.host, "Waits");
+    CHECK(t.journal().empty());
+    t.frame();
+    CHECK(t.journal() == "start@1");
+    t.frame();
+    CHECK(t.journal() == "start@1 resumed@2");
+    for (int i = 0; i < 4; ++i)
+        t.frame();
+    CHECK(t.journal() == "start@1 resumed@2 waited@5");
+}
+
+TEST_CASE("Unity messages: a message that throws is the script's failure, and the others still "
+          "run") {
+    MessageHost t(R"(
+using System; using System.Collections; using UEngine;
+public class Faulty : UMonoScriptComponent {
+  void Awake() { throw new InvalidOperationException("awake failed"); }
+  void Start() { Journal.Add("start"); }
+  void LateUpdate() { throw new InvalidOperationException("late failed"); }
+  void Update() { Journal.Add("update"); }
+}
+)");
+    (void)spawnScript(*t.host, "Faulty");
+    auto failures = t.host->recentFailures();
+    REQUIRE(failures.size() == 1);
+    CHECK(failures[0].phase == ScriptPhase::Awake);
+    CHECK(failures[0].message == "awake failed");
+    t.frame();
+    CHECK(t.journal() == "start@1 update@1");
+    failures = t.host->recentFailures();
+    REQUIRE(failures.size() == 2);
+    CHECK(failures[1].phase == ScriptPhase::LateUpdate);
+    CHECK(failures[1].className == "Faulty");
+}
+
+TEST_CASE("Unity messages: a class with both the override and Unity's Update gets both") {
+    MessageHost t(R"(
+using System; using System.Collections; using UEngine;
+public class Both : UMonoScriptComponent {
+  public override void Update(float dt) { Journal.Add("override" + dt.ToString("0.00")); }
+  void Update() { Journal.Add("unity"); }
+}
+)");
+    (void)spawnScript(*t.host, "Both");
+    t.frame();
+    CHECK(t.journal() == "override0.02@1 unity@1");
+}
+
+TEST_CASE("Unity messages: a reload calls none of the once-only messages again, and the new code's "
+          "per-frame messages run") {
+    MessageHost t(kEveryMessage);
+    const ObjectId a = spawnScript(*t.host, "Every", {{"label", "a"}});
+    t.frame();
+    auto edited = compileScripts(t.dir, "Messages2.dll",
+                                 {{"Journal.cs", kJournal},
+                                  {"Classes.cs", [] {
+                                       std::string s = kEveryMessage;
+                                       s.replace(s.find("\".Update\""), 9, "\".Update2\"");
+                                       return s;
+                                   }()}});
+    (void)reloadOk(*t.host, edited);
+    const std::string before = t.journal();
+    t.frame();
+    CHECK(t.journal().substr(before.size()) == " a.Fixed@2 a.Update2@2 a.Late@2");
+    CHECK(fieldOf<std::string>(*t.host, a, "label") == "a");
+}
