@@ -3,8 +3,10 @@ using System;
 namespace UEngine
 {
     /// <summary>
-    /// Marks a field (public or private) whose value the host saves, shows and restores
-    /// across a hot reload. Public fields are not serialised unless marked.
+    /// Marks a private or protected field whose value the host saves, shows and restores
+    /// across a hot reload, as public fields are by default (Unity's rule: public instance
+    /// fields of a serialisable type, not readonly and not <see cref="NonSerializedAttribute"/>).
+    /// Also gives a field a display name.
     /// </summary>
     [AttributeUsage(AttributeTargets.Field, AllowMultiple = false, Inherited = true)]
     public sealed class SerializeFieldAttribute : Attribute

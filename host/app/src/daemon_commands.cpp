@@ -375,8 +375,9 @@ CommandResult Daemon::getField(const json& body) {
     auto fieldArg = body.find("field");
     json fields = json::array();
     for (const FieldInfo& field : info->fields) {
-        if (fieldArg != body.end() && !fieldArg->is_null() && *fieldArg != field.name)
-            continue;
+        const bool asked = fieldArg != body.end() && !fieldArg->is_null();
+        if ((asked && *fieldArg != field.name) || (!asked && field.hidden))
+            continue; // [HideInInspector]: only by name
         auto value = host_->getField(target->slot, field.name);
         if (!value)
             return commandError(ec::internal, value.error().message);
@@ -399,7 +400,7 @@ CommandResult Daemon::getField(const json& body) {
         for (const FieldInfo& field : info->fields)
             names += (names.empty() ? "" : ", ") + field.name;
         return commandError(ec::notFound,
-                            fmt::format("{} has no [SerializeField] field {} (fields: {})",
+                            fmt::format("{} has no serialized field {} (fields: {})",
                                         target->className, fieldArg->dump(),
                                         names.empty() ? "none" : names));
     }
@@ -424,7 +425,7 @@ CommandResult Daemon::setField(const json& body) {
             field = &f;
     }
     if (field == nullptr) {
-        return commandError(ec::notFound, fmt::format("{} has no [SerializeField] field '{}'",
+        return commandError(ec::notFound, fmt::format("{} has no serialized field '{}'",
                                                       target->className, *fieldName));
     }
     auto value = valueFromJson(body["value"], field->type, host_->worldResolver());

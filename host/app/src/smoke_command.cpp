@@ -97,7 +97,7 @@ public:
             return text + "; no reloads were asked for (--reloads 0)";
         text += fmt::format(
             " ({} before the first reload, {} after each) and {} reload(s), generation 1 -> {}; "
-            "{} [SerializeField] field(s) in {} script(s) checked per reload, every value "
+            "{} serialized field(s) in {} script(s) checked per reload, every value "
             "identical",
             options_.frames, framesBetween(), options_.reloads, generation_, fieldsPerReload_,
             scriptsPerReload_);

@@ -47,7 +47,7 @@ FieldInfo describeSerializedField(MonoClass* declaring, MonoClassField* field,
     info.name = mono_field_get_name(field);
     info.declaringClass = fullNameOf(declaring);
     info.type = fieldTypeOf(mono_field_get_type(field), core.types);
-    if (MonoArray* objects = mono_custom_attrs_construct(attrs)) {
+    if (MonoArray* objects = attrs ? mono_custom_attrs_construct(attrs) : nullptr) {
         for (uintptr_t i = 0; i < mono_array_length(objects); ++i) {
             MonoObject* attribute = mono_array_get(objects, MonoObject*, i);
             MonoClass* ak = mono_object_get_class(attribute);
@@ -55,6 +55,8 @@ FieldInfo describeSerializedField(MonoClass* declaring, MonoClassField* field,
                 info.displayName = stringProperty(attribute, "DisplayName");
             } else if (ak == core.formerlySerializedAsAttribute) {
                 info.formerNames.push_back(stringProperty(attribute, "OldName"));
+            } else if (ak == core.hideInInspectorAttribute) {
+                info.hidden = true;
             }
         }
     }
@@ -64,7 +66,11 @@ FieldInfo describeSerializedField(MonoClass* declaring, MonoClassField* field,
     return info;
 }
 
-// The [SerializeField] instance fields of the class and its bases, base classes first.
+// The serialised instance fields of the class and its bases, base classes first, by Unity's
+// rules: [SerializeField] ones, and public ones that are not readonly and whose type the host
+// can carry (a public field of another type is skipped, as Unity skips it; a [SerializeField]
+// one stays in the schema as Unsupported, so the reload report names it). Statics, constants
+// and [NonSerialized] fields never.
 void collectSerializedFields(ScriptClassEntry& entry, const ScriptCoreClasses& core) {
     std::vector<MonoClass*> chain;
     for (MonoClass* k = entry.klass; k != nullptr && k != core.scriptBase;
@@ -82,10 +88,16 @@ void collectSerializedFields(ScriptClassEntry& entry, const ScriptCoreClasses& c
             }
             // Owned attribute info: freed on every path out of this iteration.
             AttrInfo attrs(mono_custom_attrs_from_field(k, field), &mono_custom_attrs_free);
-            if (!attrs || !mono_custom_attrs_has_attr(attrs.get(), core.serializeFieldAttribute)) {
+            const bool marked =
+                attrs && mono_custom_attrs_has_attr(attrs.get(), core.serializeFieldAttribute);
+            const bool isPublic =
+                (flags & MONO_FIELD_ATTR_FIELD_ACCESS_MASK) == MONO_FIELD_ATTR_PUBLIC;
+            if (!marked && (!isPublic || (flags & MONO_FIELD_ATTR_INIT_ONLY) != 0))
                 continue;
-            }
-            entry.info.fields.push_back(describeSerializedField(k, field, attrs.get(), core));
+            FieldInfo info = describeSerializedField(k, field, attrs.get(), core);
+            if (!marked && info.type.kind == ValueKind::Unsupported)
+                continue;
+            entry.info.fields.push_back(std::move(info));
             entry.fieldHandles.push_back(field);
         }
     }
@@ -141,7 +153,7 @@ Result<std::size_t> ScriptClassEntry::fieldIndex(std::string_view field) const {
             return i;
         }
     }
-    return fail(fmt::format("{} has no [SerializeField] field named {}", info.name, field));
+    return fail(fmt::format("{} has no serialized field named {}", info.name, field));
 }
 
 ScriptClassRegistry ScriptClassRegistry::discover(MonoImage* scripts, const ScriptCoreClasses& core,

@@ -87,8 +87,9 @@ Result<ScriptCoreClasses> ScriptCoreClasses::bind(MonoImage* core) {
     }
     c.collectComponentKinds(core);
     c.preserveStaticAttribute = mono_class_from_name(core, "UEngine", "PreserveStaticAttribute");
-    if (c.preserveStaticAttribute == nullptr) {
-        return fail("ScriptCore has no UEngine.PreserveStaticAttribute");
+    c.hideInInspectorAttribute = mono_class_from_name(core, "UEngine", "HideInInspectorAttribute");
+    if (c.preserveStaticAttribute == nullptr || c.hideInInspectorAttribute == nullptr) {
+        return fail("ScriptCore has no UEngine.PreserveStaticAttribute or HideInInspectorAttribute");
     }
     return c;
 }

@@ -19,6 +19,7 @@ struct ScriptCoreClasses {
     MonoClass* scriptBase = nullptr; ///< UEngine.UMonoScriptComponent
     MonoClass* serializeFieldAttribute = nullptr;
     MonoClass* formerlySerializedAsAttribute = nullptr;
+    MonoClass* hideInInspectorAttribute = nullptr;
     MonoClass* nativeComponentAttribute = nullptr;
     MonoClass* preserveStaticAttribute = nullptr;
     TypeClasses types;         ///< what decides a field's type

@@ -79,7 +79,7 @@ Result<void> ScriptHost::writeSceneFields(ObjectId slot, const ScriptClassInfo& 
                 field = &f;
         }
         if (field == nullptr) {
-            return fail(fmt::format("{} has no [SerializeField] field named {}", info.name, name));
+            return fail(fmt::format("{} has no serialized field named {}", info.name, name));
         }
         auto value = valueFromJson(json, field->type, resolve);
         if (!value) {

@@ -65,7 +65,7 @@ TEST_CASE("scripthost smoke: the demo passes 120 frames and 10 reloads with a cl
                   out);
     CHECK(contains(out, "game module demo arena 1.0 attached"));
     // BallScript 3 + Heartbeat 3 + PlayerInput 2 + Spinner 2 × 2 + Spawner 6.
-    CHECK(contains(out, "18 [SerializeField] field(s) in 6 script(s) checked per reload"));
+    CHECK(contains(out, "18 serialized field(s) in 6 script(s) checked per reload"));
     CHECK(contains(out, "reload swap frame median "));
     CHECK(!contains(out, "FAILED"));
     const std::string xml = checkJUnit(junit, 12, 0, 0);

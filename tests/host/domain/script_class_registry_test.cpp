@@ -48,19 +48,23 @@ TEST_CASE("ScriptDomain: finds exactly the concrete script classes, and what the
     CHECK(host->domain()->findScriptClass("Tests.NotAScript") == nullptr);
 }
 
-TEST_CASE("ScriptDomain: the [SerializeField] schema is exact") {
+TEST_CASE("ScriptDomain: the serialized field schema is exact: Unity's rules for public fields") {
     auto host = makeHost();
     const ScriptClassInfo* zoo = host->domain()->findScriptClass("Tests.FieldZoo");
     REQUIRE(zoo != nullptr);
     std::vector<std::string> names;
     for (const FieldInfo& f : zoo->fields)
         names.push_back(f.name);
-    // Base class first; public-without-attribute, [NonSerialized], static and plain
-    // private fields are all excluded.
-    CHECK(names == std::vector<std::string>{"baseValue", "basePrivate", "flag", "i8", "u8", "i16",
-                                            "u16", "i32", "u32", "i64", "u64", "f32", "f64", "text",
-                                            "mood", "tiny", "position", "renamed"});
-    const FieldInfo& renamed = zoo->fields.back();
+    // Base class first; public fields by Unity's rule; readonly, [NonSerialized], static and
+    // plain private fields excluded, and a public field of a type the host cannot carry skipped.
+    CHECK(names == std::vector<std::string>{"baseValue", "basePrivate", "flag", "i8", "u8",
+                                            "i16", "u16", "i32", "u32", "i64", "u64", "f32",
+                                            "f64", "text", "mood", "tiny", "position", "renamed",
+                                            "publicField", "hiddenField"});
+    CHECK_FALSE(zoo->fields[18].hidden);
+    CHECK(zoo->fields[19].hidden);
+    CHECK(zoo->fields[19].type.kind == ValueKind::Int32);
+    const FieldInfo& renamed = zoo->fields[17];
     CHECK(renamed.displayName == "Pretty Name");
     std::vector<std::string> former = renamed.formerNames;
     std::sort(former.begin(), former.end());

@@ -67,7 +67,7 @@ TEST_CASE("ScriptDomain: bad field writes are errors and change nothing") {
     CHECK(fieldOf<std::string>(*host, zoo, "text") == "héllo");
     auto missing = host->setField(zoo, "nonSerialized", std::int64_t{1});
     REQUIRE_FALSE(missing);
-    CHECK(missing.error().message.find("no [SerializeField] field named nonSerialized") !=
+    CHECK(missing.error().message.find("no serialized field named nonSerialized") !=
           std::string::npos);
     CHECK_FALSE(host->getField(ObjectId{999, 1}, "i8"));
 }

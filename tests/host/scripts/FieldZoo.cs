@@ -33,7 +33,11 @@ namespace Tests
         [SerializeField("Pretty Name"), FormerlySerializedAs("oldName"), FormerlySerializedAs("olderName")]
         int renamed = 3;
 
-        public int publicButNotSerialized = 1;
+        public int publicField = 1;                    // serialised: public (Unity's rule)
+        [HideInInspector] public int hiddenField = 5;  // serialised, left out of listings
+        public readonly int readOnlyField = 6;         // readonly: never
+        public System.Collections.Generic.Dictionary<string, int> table; // cannot be carried: skipped
+        [NonSerialized] public int optedOut = 7;
         [SerializeField, NonSerialized] int nonSerialized = 2;
         [SerializeField] static int staticField = 3;
         int privateNotSerialized = 4;

@@ -17,6 +17,7 @@ struct FieldInfo {
     FieldType type;
     std::vector<std::string> formerNames; ///< from [FormerlySerializedAs]
     std::string declaringClass;           ///< the class (or base class) that declares it
+    bool hidden = false; ///< [HideInInspector]: left out of listings, still saved and carried
 };
 
 /// A concrete class deriving from UEngine.UMonoScriptComponent.
@@ -30,7 +31,9 @@ struct ScriptClassInfo {
     /// Methods named like a Unity message this host never calls (OnTriggerEnter, OnGUI, ...),
     /// as "Class.Method": the load names them in a warning.
     std::vector<std::string> uncalledMessages;
-    std::vector<FieldInfo> fields;           ///< [SerializeField] fields, base classes first
+    /// Serialised fields (public ones of a serialisable type, [SerializeField] ones), base
+    /// classes first.
+    std::vector<FieldInfo> fields;
     std::vector<FieldInfo> preservedStatics; ///< [PreserveStatic] fields the class declares
 };
 
