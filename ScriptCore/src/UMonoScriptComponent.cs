@@ -13,6 +13,7 @@ namespace UEngine
         internal int m_ConsecutiveFailures;
         internal bool m_Disabled;
         internal bool m_Detached;
+        internal bool m_SelfDisabled; // the script's own enabled = false; kept in its native slot
         // The Unity message methods the class declares (MessageMethods bits) and delegates to
         // the per-frame ones (null when the class declares none), bound at attach.
         internal int m_Messages;
@@ -38,8 +39,19 @@ namespace UEngine
         /// </summary>
         public virtual void OnAfterReload() { }
 
-        /// <summary>False once the host has disabled the script (after repeated failures).</summary>
-        public bool enabled { get { return !m_Disabled && !m_Detached; } }
+        /// <summary>
+        /// Whether the script's messages run (Unity's MonoBehaviour.enabled). Set it to false and
+        /// its Update, FixedUpdate and LateUpdate stop and OnDisable runs; set it back to true and
+        /// OnEnable runs (and Start, if it has not run yet). Its coroutines go on, as in Unity.
+        /// What a script sets is saved with the scene and kept across a reload. Reads false too
+        /// while the host has disabled the script after repeated failures (until the next
+        /// reload) and once it is destroyed.
+        /// </summary>
+        public bool enabled
+        {
+            get { return !m_Disabled && !m_Detached && !m_SelfDisabled; }
+            set { ScriptRuntime.SetSelfEnabled(this, value); }
+        }
 
         /// <summary>
         /// Starts a coroutine: runs <paramref name="routine"/> now up to its first

@@ -29,7 +29,8 @@ namespace UEngine.Internal
         // Shared with the host (ScriptDomain::attach).
         [Flags]
         // The Unity message bits above these are MessageMethods'.
-        enum Messages { None = 0, Update = 1, FixedUpdate = 2 }
+        // SelfDisabled: the script set its enabled to false (carried through its native slot).
+        enum Messages { None = 0, Update = 1, FixedUpdate = 2, SelfDisabled = 1 << 30 }
 
         // Keyed maps hold `object` values: Dictionary<ulong, object> involves only class
         // library types, so Mono can share its compiled code across app domains instead
@@ -103,6 +104,7 @@ namespace UEngine.Internal
         {
             script.m_NativeId = scriptId;
             script.m_EntityId = entityId;
+            script.m_SelfDisabled = (messages & (int)Messages.SelfDisabled) != 0;
             s_ById[scriptId] = script;
             object onEntity;
             if (!s_ByEntity.TryGetValue(entityId, out onEntity))
@@ -194,6 +196,20 @@ namespace UEngine.Internal
         }
 
         /// <summary>
+        /// A script set its own <see cref="UMonoScriptComponent.enabled"/>: recorded in its native
+        /// slot (saved, carried), then OnEnable or OnDisable. Nothing happens once it is destroyed.
+        /// </summary>
+        internal static void SetSelfEnabled(UMonoScriptComponent script, bool enabled)
+        {
+            if (script.m_Detached || script.m_SelfDisabled == !enabled) return;
+            bool was = script.enabled;
+            script.m_SelfDisabled = !enabled;
+            Internal_SetSelfEnabled(script.m_NativeId, enabled);
+            if (was != script.enabled && (script.m_Messages & MessageMethods.Any) != 0)
+                UnityMessages.EnabledChanged(script, script.enabled);
+        }
+
+        /// <summary>
         /// Makes room for <paramref name="scripts"/> more attached scripts, so attaching a
         /// whole generation in one frame (a reload) does not regrow the maps and lists
         /// step by step. Empty maps are replaced by presized ones.
@@ -234,7 +250,7 @@ namespace UEngine.Internal
                     for (; i < count; i++)
                     {
                         UMonoScriptComponent script = s_Update[i];
-                        if (script.m_Disabled || script.m_Detached) continue;
+                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled) continue;
                         try
                         {
                             Action unity = script.m_UpdateMessage;
@@ -272,7 +288,7 @@ namespace UEngine.Internal
                     for (; i < count; i++)
                     {
                         UMonoScriptComponent script = s_FixedUpdate[i];
-                        if (script.m_Disabled || script.m_Detached) continue;
+                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled) continue;
                         try
                         {
                             Action unity = script.m_FixedUpdateMessage;
@@ -327,7 +343,7 @@ namespace UEngine.Internal
             if (list == null) return 0;
             int n = 0;
             foreach (UMonoScriptComponent s in list)
-                if (!s.m_Disabled && !s.m_Detached) n++;
+                if (!s.m_Disabled && !s.m_Detached && !s.m_SelfDisabled) n++;
             return n;
         }
 
@@ -452,6 +468,10 @@ namespace UEngine.Internal
         /// <summary>Tells the host the watchdog stopped a script (it is disabled).</summary>
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_ReportStopped(ulong scriptId, int phase, Exception exception);
+
+        /// <summary>Records in the script's native slot what the script set its enabled to.</summary>
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_SetSelfEnabled(ulong scriptId, bool enabled);
 
         /// <summary>Tells the host's watchdog an abort was reset, so it may stop the next runaway.</summary>
         [MethodImpl(MethodImplOptions.InternalCall)]

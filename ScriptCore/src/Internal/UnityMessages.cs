@@ -122,7 +122,7 @@ namespace UEngine.Internal
                     for (; i < count; i++)
                     {
                         UMonoScriptComponent script = s_LateUpdate[i];
-                        if (script.m_Disabled || script.m_Detached) continue;
+                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled) continue;
                         try { script.m_LateUpdateMessage(); }
                         catch (ThreadAbortException e) { Thread.ResetAbort(); ScriptRuntime.Stopped(script, PhaseLateUpdate, e); }
                         catch (Exception e) { ScriptRuntime.Fail(script, PhaseLateUpdate, e); }

@@ -294,6 +294,7 @@ CommandResult Daemon::entities() const {
                 json{{"id", idText(s)},
                      {"class", slot.className},
                      {"enabled", slot.enabled},
+                     {"disabledByScript", slot.disabledByScript},
                      {"parked", slot.parked},
                      {"coroutines",
                       coroutineList(coroutines == running.end() ? nullptr : &coroutines->second)}});

@@ -9,11 +9,13 @@
 namespace scripthost {
 
 namespace {
-// The dispatcher's message flags (ScriptRuntime.Messages): the overrides, then the Unity
-// message methods (UnityMessage bits).
-std::int32_t messagesOf(const ScriptClassInfo& info) {
-    return static_cast<std::int32_t>((info.overridesUpdate ? 1U : 0U) |
-                                     (info.overridesFixedUpdate ? 2U : 0U) | info.unityMessages);
+// The dispatcher's message flags (ScriptRuntime.Messages): the overrides, the Unity message
+// methods (UnityMessage bits), and whether the script had set its enabled to false.
+std::int32_t messagesOf(const ScriptClassInfo& info, const ScriptSlot* slot) {
+    constexpr std::uint32_t kSelfDisabled = 1U << 30;
+    return static_cast<std::int32_t>(
+        (info.overridesUpdate ? 1U : 0U) | (info.overridesFixedUpdate ? 2U : 0U) |
+        info.unityMessages | (slot != nullptr && slot->disabledByScript ? kSelfDisabled : 0U));
 }
 } // namespace
 
@@ -53,7 +55,10 @@ Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
     if (!inst)
         return std::unexpected(inst.error());
     return impl_->dispatcher.attach((*inst)->handle.target(), script, (*inst)->entity,
-                                    runInitialize, messagesOf((*inst)->entry->info));
+                                    runInitialize,
+                                    messagesOf((*inst)->entry->info,
+                                               impl_->world ? impl_->world->script(script)
+                                                            : nullptr));
 }
 
 Result<void> ScriptDomain::detach(ObjectId script) {

@@ -102,6 +102,7 @@ Result<ObjectId> ScriptHost::addScript(ObjectId entity, const SceneScript& scrip
     auto slot = world_.addScript(entity, info->name);
     if (!slot)
         return std::unexpected(slot.error());
+    world_.script(*slot)->disabledByScript = !script.enabled;
     ScriptContextBinding bind(context_);
     if (auto made = domain_->instantiate(*slot, entity, info->name); !made) {
         world_.destroy(*slot);

@@ -176,6 +176,7 @@ struct ScriptHost::SceneBuild {
                                     host.domain_->explainMissingClass(script.className)));
         }
         const ObjectId slot = *world.addScript(entity, info->name);
+        world.script(slot)->disabledByScript = !script.enabled;
         if (script.id)
             remap[script.id] = slot;
         if (auto instance = host.domain_->instantiate(slot, entity, info->name); !instance)
@@ -302,6 +303,7 @@ Result<Scene> ScriptHost::saveScene() {
             script.className = ss.className;
             script.id = s.packed();
             script.parked = world_.script(s)->parked;
+            script.enabled = !world_.script(s)->disabledByScript;
             for (const FieldSnapshot& f : ss.fields)
                 script.fields[f.name] = valueToJson(f.value, f.type);
             saved.scripts.push_back(std::move(script));

@@ -122,6 +122,15 @@ void reportUnattributed(std::int32_t phaseNumber, MonoString* scriptClass, MonoO
     });
 }
 
+// Called by ScriptRuntime when a script set its own `enabled`: kept in its slot, so a reload
+// and the state file keep it.
+void setSelfEnabled(std::uint64_t scriptId, MonoBoolean enabled) {
+    guarded("ScriptRuntime.SetSelfEnabled", [&] {
+        if (ScriptSlot* slot = context().world->script(ObjectId::unpack(scriptId)))
+            slot->disabledByScript = enabled == 0;
+    });
+}
+
 // Called by ScriptRuntime when it reset an abort that landed between two scripts.
 void abortHandled() {
     ScriptWatchdog::abortHandled();
@@ -130,6 +139,8 @@ void abortHandled() {
 } // namespace
 
 void registerScriptRuntimeCalls(MonoRuntime& runtime) {
+    runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_SetSelfEnabled",
+                                 reinterpret_cast<const void*>(&setSelfEnabled));
     runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_AbortHandled",
                                  reinterpret_cast<const void*>(&abortHandled));
     runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_ReportStopped",

@@ -81,6 +81,11 @@ Result<SceneScript> readScript(const json& j, const std::string& path) {
     if (auto parked = j.find("parked"); parked != j.end() && parked->is_boolean()) {
         script.parked = parked->get<bool>();
     }
+    if (auto enabled = j.find("enabled"); enabled != j.end()) {
+        if (!enabled->is_boolean())
+            return fail(path + ".enabled: expected true or false");
+        script.enabled = enabled->get<bool>();
+    }
     auto cls = j.find("class");
     if (cls == j.end() || !cls->is_string() || cls->get_ref<const std::string&>().empty()) {
         return fail(path + ".class: expected the script's class name");
@@ -93,8 +98,10 @@ Result<SceneScript> readScript(const json& j, const std::string& path) {
         script.fields = *fields;
     }
     for (const auto& [key, value] : j.items()) {
-        if (key != "class" && key != "fields" && key != "id" && key != "parked") {
-            return fail(fmt::format("{}.{}: unknown key (expected class, fields, id)", path, key));
+        if (key != "class" && key != "fields" && key != "id" && key != "parked" &&
+            key != "enabled") {
+            return fail(
+                fmt::format("{}.{}: unknown key (expected class, fields, enabled, id)", path, key));
         }
     }
     return script;
@@ -260,6 +267,8 @@ json Scene::toJson() const {
                 script["id"] = s.id;
             if (s.parked)
                 script["parked"] = true;
+            if (!s.enabled)
+                script["enabled"] = false;
             scripts.push_back(std::move(script));
         }
         entity["scripts"] = std::move(scripts);

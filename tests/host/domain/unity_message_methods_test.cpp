@@ -215,3 +215,70 @@ TEST_CASE("Unity messages: a reload calls none of the once-only messages again, 
     CHECK(t.journal().substr(before.size()) == " a.Fixed@2 a.Update2@2 a.Late@2");
     CHECK(fieldOf<std::string>(*t.host, a, "label") == "a");
 }
+
+namespace {
+const std::string kToggle = R"(
+using System; using System.Collections; using UEngine;
+public class Toggle : UMonoScriptComponent {
+  public int updates;
+  public int steps;
+  void OnEnable() { Journal.Add("on"); }
+  void OnDisable() { Journal.Add("off"); }
+  IEnumerator Start() { while (true) { steps++; yield return null; } }
+  void Update() { updates++; }
+  void LateUpdate() { Journal.Add("late"); }
+}
+public class Switch : UMonoScriptComponent {
+  void Update() {
+    Toggle toggle = UEntity.Find("ToggleEntity").GetComponent<Toggle>();
+    if (Time.frameCount == 2) toggle.enabled = false;
+    if (Time.frameCount == 4) toggle.enabled = true;
+  }
+}
+public class Quitter : UMonoScriptComponent {
+  public int updates;
+  void Start() { enabled = false; }
+  void Update() { updates++; }
+}
+)";
+} // namespace
+
+TEST_CASE("Unity messages: enabled = false stops the per-frame messages and calls OnDisable, "
+          "enabled = true calls OnEnable, and the coroutines go on") {
+    MessageHost t(kToggle);
+    const ObjectId toggle = spawnScript(*t.host, "Toggle");
+    (void)spawnScript(*t.host, "Switch");
+    for (int i = 0; i < 2; ++i)
+        t.frame();
+    CHECK(t.journal() == "on@0 late@1 off@2");
+    CHECK(t.host->world().script(toggle)->disabledByScript);
+    CHECK(t.host->world().script(toggle)->enabled); // the host's own flag is untouched
+    t.frame();
+    CHECK(fieldOf<std::int64_t>(*t.host, toggle, "updates") == 2);
+    CHECK(fieldOf<std::int64_t>(*t.host, toggle, "steps") == 3); // the coroutine went on while disabled
+    t.frame(); // Switch enables it after Toggle's turn in this frame's Update
+    CHECK(t.journal() == "on@0 late@1 off@2 on@4 late@4");
+    CHECK(fieldOf<std::int64_t>(*t.host, toggle, "updates") == 2);
+    CHECK_FALSE(t.host->world().script(toggle)->disabledByScript);
+    t.frame();
+    CHECK(fieldOf<std::int64_t>(*t.host, toggle, "updates") == 3);
+}
+
+TEST_CASE("Unity messages: a script that set enabled = false stays disabled across a reload") {
+    MessageHost t(kToggle);
+    const ObjectId quitter = spawnScript(*t.host, "Quitter");
+    for (int i = 0; i < 3; ++i)
+        t.frame();
+    CHECK(fieldOf<std::int64_t>(*t.host, quitter, "updates") == 0);
+    REQUIRE(t.host->world().script(quitter)->disabledByScript);
+    auto again = compileScripts(t.dir, "Messages2.dll",
+                                {{"Journal.cs", kJournal}, {"Classes.cs", kToggle + "\n// edited"}});
+    (void)reloadOk(*t.host, again);
+    for (int i = 0; i < 3; ++i)
+        t.frame();
+    CHECK(fieldOf<std::int64_t>(*t.host, quitter, "updates") == 0);
+    CHECK(t.host->world().script(quitter)->disabledByScript);
+    auto count = t.host->domain()->scheduledCount(ScriptPhase::Update);
+    REQUIRE(count);
+    CHECK(*count == 0);
+}

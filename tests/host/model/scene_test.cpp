@@ -110,3 +110,26 @@ TEST_CASE("Scene::fromText: nesting past the limit is refused before it is built
     // 300,000 levels overflowed the stack while the fields were copied.
     CHECK_FALSE(Scene::fromText(nested(300'000)));
 }
+
+TEST_CASE("Scene: a script that set enabled = false is saved as \"enabled\": false and read back") {
+    Scene scene;
+    SceneEntity e;
+    e.name = "Door";
+    SceneScript off{"Demo.Door", json::object()};
+    off.enabled = false;
+    e.scripts.push_back(off);
+    e.scripts.push_back({"Demo.Lamp", json::object()});
+    scene.entities.push_back(e);
+    const json saved = scene.toJson();
+    CHECK(saved["entities"][0]["scripts"][0]["enabled"] == false);
+    CHECK_FALSE(saved["entities"][0]["scripts"][1].contains("enabled")); // the default is left out
+    auto back = Scene::fromJson(saved);
+    REQUIRE(back);
+    CHECK_FALSE(back->entities[0].scripts[0].enabled);
+    CHECK(back->entities[0].scripts[1].enabled);
+    auto bad = Scene::fromJson(json::parse(
+        R"({"entities": [{"name": "A", "scripts": [{"class": "X", "enabled": "no"}]}]})"));
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("entities[0].scripts[0].enabled: expected true or false") !=
+          std::string::npos);
+}

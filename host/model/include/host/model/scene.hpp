@@ -22,6 +22,7 @@ struct SceneScript {
     nlohmann::json fields = nlohmann::json::object();
     std::uint64_t id = 0; ///< the id it had when saved (snapshots), 0 when none
     bool parked = false;  ///< saved while its class was missing (snapshots)
+    bool enabled = true;  ///< false: the script had set its `enabled` to false ("enabled": false)
 };
 
 struct SceneEntity {

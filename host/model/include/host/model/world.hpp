@@ -35,6 +35,9 @@ struct ScriptSlot {
     ObjectId entity;
     std::string className; ///< full C# name, e.g. "Demo.Spinner"
     bool enabled = true;   ///< false once the host disabled it after repeated failures
+    /// The script set its own `enabled` to false (Unity's MonoBehaviour.enabled): its messages
+    /// do not run. Unlike `enabled`, a reload keeps it and the state file saves it.
+    bool disabledByScript = false;
     /// The class is missing from the current generation: the slot has no instance and
     /// its saved values wait (in the host) for the class to come back.
     bool parked = false;
