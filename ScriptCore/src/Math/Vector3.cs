@@ -3,7 +3,10 @@ using System.Runtime.InteropServices;
 
 namespace UEngine
 {
-    /// <summary>A 3D vector laid out exactly like glm::vec3 (three floats).</summary>
+    /// <summary>
+    /// A 3D vector laid out exactly like glm::vec3 (three floats), in Unity's basis: +X right,
+    /// +Y up, +Z forward (docs/SDK.md, "Transform").
+    /// </summary>
     [Serializable, StructLayout(LayoutKind.Sequential)]
     public struct Vector3 : IEquatable<Vector3>
     {
@@ -11,7 +14,7 @@ namespace UEngine
         public float x;
         /// <summary>The Y component (up).</summary>
         public float y;
-        /// <summary>The Z component (towards the viewer; forward is -Z).</summary>
+        /// <summary>The Z component (forward).</summary>
         public float z;
 
         /// <summary>A vector of the given components.</summary>
@@ -21,12 +24,18 @@ namespace UEngine
         public static Vector3 zero { get { return new Vector3(0f, 0f, 0f); } }
         /// <summary>(1, 1, 1).</summary>
         public static Vector3 one { get { return new Vector3(1f, 1f, 1f); } }
-        /// <summary>+Y, the engine's up axis.</summary>
+        /// <summary>(0, 1, 0): +Y, up.</summary>
         public static Vector3 up { get { return new Vector3(0f, 1f, 0f); } }
-        /// <summary>+X.</summary>
+        /// <summary>(0, -1, 0).</summary>
+        public static Vector3 down { get { return new Vector3(0f, -1f, 0f); } }
+        /// <summary>(1, 0, 0): +X, right.</summary>
         public static Vector3 right { get { return new Vector3(1f, 0f, 0f); } }
-        /// <summary>-Z, the direction an unrotated entity faces (the OpenGL/GLM convention).</summary>
-        public static Vector3 forward { get { return new Vector3(0f, 0f, -1f); } }
+        /// <summary>(-1, 0, 0).</summary>
+        public static Vector3 left { get { return new Vector3(-1f, 0f, 0f); } }
+        /// <summary>(0, 0, 1): +Z, the direction an unrotated entity faces, as in Unity.</summary>
+        public static Vector3 forward { get { return new Vector3(0f, 0f, 1f); } }
+        /// <summary>(0, 0, -1).</summary>
+        public static Vector3 back { get { return new Vector3(0f, 0f, -1f); } }
 
         /// <summary>The squared length: cheaper than <see cref="magnitude"/> for comparisons.</summary>
         public float sqrMagnitude { get { return x * x + y * y + z * z; } }
@@ -40,7 +49,10 @@ namespace UEngine
 
         /// <summary>The dot product of <paramref name="a"/> and <paramref name="b"/>.</summary>
         public static float Dot(Vector3 a, Vector3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-        /// <summary>The cross product <paramref name="a"/> × <paramref name="b"/> (right-handed).</summary>
+        /// <summary>
+        /// The cross product <paramref name="a"/> × <paramref name="b"/>, by the usual formula: in
+        /// Unity's basis Cross(up, forward) is right, and Cross(right, up) is forward.
+        /// </summary>
         public static Vector3 Cross(Vector3 a, Vector3 b)
         {
             return new Vector3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
