@@ -105,7 +105,7 @@ namespace UEngine
             return t;
         }
 
-        /// <summary>The direction the entity faces: rotation * (0, 0, -1).</summary>
+        /// <summary>The direction the entity faces: rotation * (0, 0, 1), as in Unity (<see cref="Vector3.forward"/>).</summary>
         public Vector3 forward { get { Vector3 v; Internal_GetAxis(m_EntityId, 0, out v); return v; } }
         /// <summary>rotation * (0, 1, 0).</summary>
         public Vector3 up { get { Vector3 v; Internal_GetAxis(m_EntityId, 1, out v); return v; } }

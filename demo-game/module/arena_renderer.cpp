@@ -24,12 +24,12 @@ char32_t spinnerGlyph(const Transform& t) {
     return bars[step];
 }
 
-// An arrow for the direction the camera looks, projected onto the ground (screen up = -z).
+// An arrow for the direction the camera looks, projected onto the ground (screen up = +z).
 char32_t cameraGlyph(const Transform& t) {
     const auto f = t.forward();
     if (std::fabs(f.x) > std::fabs(f.z))
         return f.x > 0 ? U'>' : U'<';
-    return f.z > 0 ? U'v' : U'^';
+    return f.z > 0 ? U'^' : U'v';
 }
 
 } // namespace
@@ -54,8 +54,9 @@ void ArenaRenderer::draw(scripthost::game::GameWorld& world, const scripthost::g
     auto column = [&](float x) {
         return left + static_cast<int>(std::lround((x + arena_.halfWidth) * cellsPerUnit));
     };
+    // Seen from above as in Unity's top view (+Y towards the viewer): +x right, +z up.
     auto row = [&](float z) {
-        return top + static_cast<int>(std::lround((z + arena_.halfDepth) * cellsPerUnit / 2.0f));
+        return top + static_cast<int>(std::lround((arena_.halfDepth - z) * cellsPerUnit / 2.0f));
     };
 
     for (int x = left; x <= right; ++x) {

@@ -23,7 +23,7 @@ namespace Demo
             float forward = UInputSystem.GetActionState("MoveForward");
             float turn = UInputSystem.GetActionState("Turn");
             camera.transform.Move(camera.transform.forward * (forward * moveSpeed * deltaTime));
-            camera.transform.Rotate(Vector3.up, -turn * turnSpeed * deltaTime);
+            camera.transform.Rotate(Vector3.up, turn * turnSpeed * deltaTime); // + turns right
         }
     }
 }

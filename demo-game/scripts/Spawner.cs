@@ -45,8 +45,8 @@ namespace Demo
             var spark = new UEntity("Spark " + spawned);
             spark.AddComponent<URenderComponent>();
             spark.transform.position = transform.position;
-            // Fan out: each spark heads off at another angle.
-            spark.transform.Rotate(Vector3.up, spawned * 47f % 360f);
+            // Fan out: each spark heads off at another angle, 47° further left.
+            spark.transform.Rotate(Vector3.up, -(spawned * 47f % 360f));
             sparks.Add(spark);
             ages.Add(0f);
         }

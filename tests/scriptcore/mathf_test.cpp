@@ -3,7 +3,7 @@
 // rules (Sign(0) is 1, Round to even, DeltaAngle's range), and SmoothDamp follows the exact
 // solution of the critically damped spring it approximates. The C# runs in a real ScriptHost
 // from a real mcs build.
-#include "../host/support/mono_test_support.hpp"
+#include "csharp_probe.hpp"
 
 #include <cmath>
 #include <glm/glm.hpp>
@@ -14,11 +14,6 @@ using namespace scripthost;
 using namespace scripthost::testing;
 
 namespace {
-
-struct Case {
-    std::string csharp; // a float expression (a bool one is written as 1 or 0)
-    float expected;
-};
 
 float repeatOf(float t, float length) {
     return glm::mod(t, length); // x - y * floor(x / y)
@@ -45,7 +40,8 @@ std::vector<Case> cases() {
         {"Mathf.DeltaAngle(1080f, 90f)", std::remainder(90.0F - 1080.0F, 360.0F)},
         {"Mathf.DeltaAngle(350f, 20f)", std::remainder(20.0F - 350.0F, 360.0F)},
         {"Mathf.DeltaAngle(20f, 350f)", std::remainder(350.0F - 20.0F, 360.0F)},
-        {"Mathf.LerpAngle(350f, 10f, 0.5f)", 350.0F + std::remainder(10.0F - 350.0F, 360.0F) * 0.5F},
+        {"Mathf.LerpAngle(350f, 10f, 0.5f)",
+         350.0F + std::remainder(10.0F - 350.0F, 360.0F) * 0.5F},
         {"Mathf.MoveTowards(0f, 10f, 3f)", 3.0F},
         {"Mathf.MoveTowards(9f, 10f, 3f)", 10.0F},
         {"Mathf.MoveTowards(5f, 0f, 2f)", 3.0F},
@@ -76,34 +72,11 @@ std::vector<Case> cases() {
     };
 }
 
-std::string probeSource(const std::vector<Case>& all) {
-    std::ostringstream s;
-    s << "using UEngine;\npublic class MathfProbe : UMonoScriptComponent {\n"
-         "  [SerializeField] public float[] got;\n"
-         "  public override void Initialize() {\n    got = new float[] {\n";
-    for (const Case& c : all)
-        s << "      " << c.csharp << ",\n";
-    s << "    };\n  }\n}\n";
-    return s.str();
-}
-
 } // namespace
 
 TEST_CASE("Mathf: each function gives what GLM, the C++ library and Unity's documented examples "
           "give") {
-    const std::vector<Case> all = cases();
-    TempDir dir("mathf");
-    auto host = makeHostFrom(compileScripts(dir, "Mathf.dll", {{"MathfProbe.cs", probeSource(all)}}));
-    const ObjectId probe = spawnScript(*host, "MathfProbe");
-    auto got = host->getField(probe, "got");
-    REQUIRE_MESSAGE(got, (got ? "" : got.error().message));
-    const auto& values = std::get<ValueList>(*got);
-    REQUIRE(values.size() == all.size());
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        const float value = std::get<float>(values[i]);
-        CHECK_MESSAGE(value == doctest::Approx(all[i].expected).epsilon(1e-5),
-                      all[i].csharp << " gave " << value << ", expected " << all[i].expected);
-    }
+    checkCases("Mathf", cases());
 }
 
 TEST_CASE("Mathf: SmoothDamp follows the critically damped spring, never overshoots and settles") {

@@ -88,19 +88,19 @@ TEST_CASE("The seed engine's camera script drives the native camera transform") 
 
     host->input().set("MoveForward", 1.0f);
     for (int i = 0; i < 10; ++i)
-        host->tick(0.1); // 1 s forward at 2 units/s along -Z
+        host->tick(0.1); // 1 s forward at 2 units/s along +Z (Unity's forward)
     const Transform& t = host->world().entity(entity)->transform;
     CHECK(t.position.x == doctest::Approx(0.0));
-    CHECK(t.position.z == doctest::Approx(-2.0));
+    CHECK(t.position.z == doctest::Approx(2.0));
 
     host->input().set("MoveForward", 0.0f);
     host->input().set("Turn", 1.0f);
     for (int i = 0; i < 10; ++i)
-        host->tick(0.1); // 1 s at 90°/s: now facing -X
+        host->tick(0.1); // 1 s at +90°/s about up: a right turn, now facing +X
     const glm::vec3 forward = host->world().entity(entity)->transform.forward();
-    CHECK(forward.x == doctest::Approx(-1.0).epsilon(1e-4));
+    CHECK(forward.x == doctest::Approx(1.0).epsilon(1e-4));
     CHECK(forward.z == doctest::Approx(0.0).scale(1.0).epsilon(1e-4));
-    CHECK(host->world().entity(entity)->transform.position.z == doctest::Approx(-2.0));
+    CHECK(host->world().entity(entity)->transform.position.z == doctest::Approx(2.0));
     CHECK(host->scriptFailureCount() == 0);
 }
 

@@ -38,7 +38,9 @@ namespace scripthost::game {
 /// Bumped whenever a class below changes shape; the host refuses other versions.
 /// 3: internal calls are registered typed and run guarded (registerInternalCall<&function>);
 /// the untyped registerInternalCall(name, const void*) is gone.
-inline constexpr std::uint32_t kApiVersion = 3;
+/// 4: Transform::forward() is +Z, Unity's basis (it was -Z): a module built against 3 would
+/// read another direction from the same call.
+inline constexpr std::uint32_t kApiVersion = 4;
 
 /// Game time of the frame a system runs in.
 struct FrameTime {

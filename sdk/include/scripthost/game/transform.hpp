@@ -8,14 +8,18 @@
 
 namespace scripthost {
 
-/// Position, rotation and scale of an entity. An unrotated entity faces -Z with +Y up
-/// (GLM/OpenGL convention); rotations are applied in local space.
+/// Position, rotation and scale of an entity. The basis is Unity's, as in the scripts' C#:
+/// +X right, +Y up, +Z forward, so an unrotated entity faces +Z (not -Z as in OpenGL's camera
+/// convention). GLM's ordinary quaternion and cross product give Unity's results in it:
+/// cross(up, forward) == right, angleAxis(90°, up) * forward == right (docs/SDK.md, "Transform").
+/// Rotations are applied in local space.
 struct Transform {
     glm::vec3 position{0.0f};
     glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f}; // glm::quat(w, x, y, z): identity
     glm::vec3 scale{1.0f};
 
-    [[nodiscard]] glm::vec3 forward() const noexcept { return rotation * glm::vec3(0, 0, -1); }
+    /// rotation * (0, 0, 1): +Z, Unity's forward (SDK API version 4; it was -Z before).
+    [[nodiscard]] glm::vec3 forward() const noexcept { return rotation * glm::vec3(0, 0, 1); }
     [[nodiscard]] glm::vec3 up() const noexcept { return rotation * glm::vec3(0, 1, 0); }
     [[nodiscard]] glm::vec3 right() const noexcept { return rotation * glm::vec3(1, 0, 0); }
 
