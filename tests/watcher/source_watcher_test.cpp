@@ -254,8 +254,8 @@ TEST_SUITE("SourceWatcher") {
 }
 
 TEST_SUITE("SourceWatcher holding changes") {
-    TEST_CASE_TEMPLATE("holdingChanges is true from a change until its set is queued", B, InotifyTag,
-                       PollingTag) {
+    TEST_CASE_TEMPLATE("holdingChanges is true from a change until its set is queued", B,
+                       InotifyTag, PollingTag) {
         TempFolder temp;
         WatchOptions options = testOptions(temp.path(), B::value);
         options.quietWindow = std::chrono::milliseconds(400);
@@ -266,6 +266,30 @@ TEST_SUITE("SourceWatcher holding changes") {
         const auto set = nextChangeSet(*watcher);
         REQUIRE(set.has_value());
         CHECK(set->added == Paths{temp / "A.cs"});
+        CHECK(waitUntil([&] { return !watcher->holdingChanges(); }));
+    }
+
+    TEST_CASE("with inotify, holdingChanges is true from the system call that made a change, "
+              "before the watcher thread has read it") {
+        // A build that read a file in the middle of a save must not be taken for the newest: the
+        // save's truncation is in the kernel's queue before the build can finish, however long
+        // the watcher thread waits for a CPU.
+        TempFolder temp;
+        writeFile(temp / "A.cs", "class A {}");
+        auto gate = std::make_shared<Gate>();
+        WatchOptions options = testOptions(temp.path(), Backend::Inotify);
+        options.testHooks.beforeWait = [gate] { gate->wait(); }; // the reader never reads
+        auto watcher = startOrFail(std::move(options));
+        CHECK_FALSE(watcher->holdingChanges());
+        {
+            std::ofstream truncated(temp / "A.cs", std::ios::trunc); // half of a save
+            CHECK(watcher->holdingChanges());
+        }
+        CHECK(watcher->holdingChanges());
+        gate->open();
+        const auto set = nextChangeSet(*watcher);
+        REQUIRE(set.has_value());
+        CHECK(set->modified == Paths{temp / "A.cs"});
         CHECK(waitUntil([&] { return !watcher->holdingChanges(); }));
     }
 }

@@ -334,6 +334,9 @@ InotifyBackend::Outcome InotifyBackend::run(LoopContext& context) {
         }
         bool needRescan = context.rescanRequested.exchange(false);
         if ((fds[0].revents & POLLIN) != 0) {
+            // Holding from before the read empties the kernel's queue until the coalescer has
+            // the events: SourceWatcher::holdingChanges looks at the queue, then at this.
+            context.holding.store(true, std::memory_order_release);
             bool overflowed = false;
             if (const auto ended = readEvents(context, overflowed)) {
                 return *ended;

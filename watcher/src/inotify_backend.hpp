@@ -58,6 +58,9 @@ public:
     // Processes events until a stop is requested or inotify can no longer be used.
     [[nodiscard]] Outcome run(LoopContext& context);
 
+    // The inotify descriptor: readable while the kernel holds events the loop has not read.
+    [[nodiscard]] int fd() const noexcept { return fd_.get(); }
+
     // Only create() can make the key; it lets create() use std::make_unique.
     class ConstructionKey {
         friend class InotifyBackend;

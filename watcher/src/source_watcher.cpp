@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <poll.h>
 #include <spdlog/spdlog.h>
 #include <system_error>
 #include <thread>
@@ -107,6 +108,7 @@ struct SourceWatcher::Impl {
         };
         if (inotify) {
             const InotifyBackend::Outcome outcome = inotify->run(context);
+            inotifyFd.store(-1, std::memory_order_release);
             inotify.reset(); // close the inotify descriptor and its watches
             if (outcome == InotifyBackend::Outcome::Stopped) {
                 return;
@@ -133,12 +135,13 @@ struct SourceWatcher::Impl {
     detail::ChangeQueue queue;
     std::atomic<bool> rescanRequested{false};
     std::atomic<bool> holding{false};
+    std::atomic<int> inotifyFd{-1}; // while the inotify backend runs (holdingChanges)
     std::atomic<Backend> active{Backend::Polling};
     detail::MissingRoots missing;
     // One of these is set up in start(), then owned by the thread.
     std::unique_ptr<InotifyBackend> inotify;
     std::unique_ptr<PollingBackend> polling;
-    std::jthread thread;                     // last: stopped before the rest is destroyed
+    std::jthread thread; // last: stopped before the rest is destroyed
 };
 
 std::expected<std::unique_ptr<SourceWatcher>, WatchError>
@@ -164,6 +167,7 @@ SourceWatcher::start(WatchOptions options) {
         if (inotify) {
             initial = (*inotify)->takeInitialIndex();
             impl->inotify = std::move(*inotify);
+            impl->inotifyFd.store(impl->inotify->fd(), std::memory_order_release);
             impl->active.store(Backend::Inotify);
         } else if (wanted == Backend::Inotify) {
             return std::unexpected(
@@ -215,6 +219,16 @@ std::optional<ChangeSet> SourceWatcher::waitFor(std::chrono::steady_clock::time_
 }
 
 bool SourceWatcher::holdingChanges() const noexcept {
+    // An event is in the kernel's queue from the system call that caused it (a save's
+    // truncation, say): a build that read the file after it finishes after the event is
+    // queued, whenever the watcher thread gets to read it. The queue first, then the flag the
+    // thread raises before it reads the queue: no moment in between sees neither.
+    const int fd = impl_->inotifyFd.load(std::memory_order_acquire);
+    if (fd >= 0) {
+        pollfd queued{.fd = fd, .events = POLLIN, .revents = 0};
+        if (::poll(&queued, 1, 0) > 0 && (queued.revents & POLLIN) != 0)
+            return true;
+    }
     return impl_->holding.load(std::memory_order_acquire);
 }
 

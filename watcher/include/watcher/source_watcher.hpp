@@ -45,9 +45,10 @@ public:
     [[nodiscard]] std::optional<ChangeSet> waitFor(std::chrono::steady_clock::time_point deadline);
 
     // Whether the watcher has seen changes it has not queued yet (its quiet window is
-    // running): a build of the files as they are now may already be out of date. Updated
-    // each time the watcher thread goes back to waiting, so it trails a change by the time
-    // the thread takes to read the event.
+    // running): a build of the files as they are now may already be out of date. With inotify
+    // it is true from the system call that made the change (the event in the kernel's queue),
+    // however long the watcher thread takes to read it; polling sees a change only at its
+    // next scan.
     [[nodiscard]] bool holdingChanges() const noexcept;
 
     // Backend currently in use (Inotify or Polling; may switch from Inotify to Polling once).
