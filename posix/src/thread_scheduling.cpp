@@ -2,7 +2,10 @@
 
 #include "posix/unique_fd.hpp"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <fcntl.h>
@@ -14,16 +17,6 @@ namespace scripthost::posix {
 
 pid_t currentThreadId() noexcept {
     return static_cast<pid_t>(::syscall(SYS_gettid));
-}
-
-std::optional<std::chrono::nanoseconds> threadCpuTime(pthread_t thread) noexcept {
-    clockid_t clock{};
-    if (pthread_getcpuclockid(thread, &clock) != 0)
-        return std::nullopt;
-    timespec used{};
-    if (clock_gettime(clock, &used) != 0)
-        return std::nullopt;
-    return std::chrono::seconds(used.tv_sec) + std::chrono::nanoseconds(used.tv_nsec);
 }
 
 ThreadRunState threadRunState(pid_t tid) noexcept {
@@ -58,6 +51,49 @@ ThreadRunState threadRunState(pid_t tid) noexcept {
     default: // 'Z', 'X': gone
         return ThreadRunState::Unknown;
     }
+}
+
+std::optional<ThreadSchedule> threadSchedule(pid_t tid) noexcept {
+    if (tid <= 0)
+        return std::nullopt;
+    std::array<char, 64> path{};
+    std::snprintf(path.data(), path.size(), "/proc/self/task/%d/schedstat", static_cast<int>(tid));
+    const UniqueFd file(::open(path.data(), O_RDONLY | O_CLOEXEC));
+    if (!file)
+        return std::nullopt;
+    // "<ns on a CPU> <ns waiting on a run queue> <timeslices>\n"
+    std::array<char, 128> text{};
+    const ssize_t read = ::read(file.get(), text.data(), text.size());
+    if (read <= 0)
+        return std::nullopt;
+    const char* at = text.data();
+    const char* end = text.data() + read;
+    std::uint64_t figures[2]{};
+    for (std::uint64_t& figure : figures) {
+        while (at < end && *at == ' ')
+            ++at;
+        const auto [next, error] = std::from_chars(at, end, figure);
+        if (error != std::errc{})
+            return std::nullopt;
+        at = next;
+    }
+    return ThreadSchedule{std::chrono::nanoseconds(figures[0]),
+                          std::chrono::nanoseconds(figures[1])};
+}
+
+std::chrono::nanoseconds ownTimeBetween(const ThreadSchedule& before, const ThreadSchedule& after,
+                                        ThreadRunState stateAfter,
+                                        std::chrono::nanoseconds wall) noexcept {
+    using std::chrono::nanoseconds;
+    if (wall <= nanoseconds::zero())
+        return nanoseconds::zero();
+    const nanoseconds ran = std::max(after.ran - before.ran, nanoseconds::zero());
+    const nanoseconds waited =
+        std::max(after.waitedForCpu - before.waitedForCpu, nanoseconds::zero());
+    nanoseconds own = ran;
+    if (stateAfter == ThreadRunState::Blocked)
+        own += std::max(wall - ran - waited, nanoseconds::zero());
+    return std::min(own, wall);
 }
 
 } // namespace scripthost::posix

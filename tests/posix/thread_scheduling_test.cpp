@@ -1,8 +1,8 @@
-// threadCpuTime and threadRunState: what the kernel says of a thread, read from another one.
-// Real threads and the real scheduler: a thread starved of CPU gets little of it while it is
-// still runnable; a sleeping thread is blocked; a busy one runnable.
-#include "posix/thread_scheduling.hpp"
+// threadSchedule, threadRunState and ownTimeBetween: what the kernel says of a thread, read from
+// another one. Real threads and the real scheduler: a thread starved of CPU gets little of it while
+// it is still runnable; a sleeping thread is blocked; a busy one runnable.
 #include "../support/cpu_starvation.hpp"
+#include "posix/thread_scheduling.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -31,33 +31,86 @@ bool becomes(pid_t tid, ThreadRunState state) {
 
 } // namespace
 
-TEST_CASE("threadCpuTime: a thread starved of CPU for half a second ran a small part of it, and "
-          "another thread reads the same figure") {
+TEST_CASE("threadSchedule: a thread starved of CPU for half a second ran a small part of it and "
+          "waited for a CPU most of it") {
     std::chrono::nanoseconds ranOwnClock{};
-    std::optional<std::chrono::nanoseconds> before;
-    std::optional<std::chrono::nanoseconds> after;
+    std::optional<posix::ThreadSchedule> before;
+    std::optional<posix::ThreadSchedule> after;
+    std::chrono::nanoseconds
+        between{}; // wall time from just before one sample to just after the other
     std::thread starved([&] {
+        const pid_t tid = posix::currentThreadId();
         testing::CpuStarvation starvation;
-        const pthread_t self = pthread_self();
-        before = posix::threadCpuTime(self);
+        const auto first = Clock::now();
+        before = posix::threadSchedule(tid);
         const auto cpuStart = testing::threadCpuTime();
         const auto start = Clock::now();
         while (Clock::now() - start < 500ms) { // busy: runnable all along
         }
         ranOwnClock = testing::threadCpuTime() - cpuStart;
-        after = posix::threadCpuTime(self);
+        after = posix::threadSchedule(tid);
+        between = Clock::now() - first;
     });
     starved.join();
     REQUIRE(before.has_value());
     REQUIRE(after.has_value());
-    const auto ran = *after - *before;
+    const auto ran = after->ran - before->ran;
+    const auto waited = after->waitedForCpu - before->waitedForCpu;
     INFO("ran " << std::chrono::duration_cast<std::chrono::milliseconds>(ran).count()
-                << " ms of 500");
-    CHECK(ran < 250ms); // the hogs had the CPU most of the time
+                << " ms, waited "
+                << std::chrono::duration_cast<std::chrono::milliseconds>(waited).count()
+                << " ms of "
+                << std::chrono::duration_cast<std::chrono::milliseconds>(between).count());
+    CHECK(ran < between / 2); // the hogs had the CPU most of the time
     CHECK(ran > 0ms);
-    // Read through pthread_getcpuclockid, the same clock as the thread's own.
+    CHECK(waited > between / 2);
+    // Runnable all along: running or waiting for a CPU fills the time between the samples.
+    CHECK(ran + waited <= between);
+    CHECK(ran + waited > between * 9 / 10);
+    // The same CPU time as the thread's own clock.
     CHECK(ran - ranOwnClock < 5ms);
     CHECK(ranOwnClock - ran < 5ms);
+}
+
+TEST_CASE("threadSchedule: a sleeping thread neither runs nor waits for a CPU") {
+    std::optional<posix::ThreadSchedule> before;
+    std::optional<posix::ThreadSchedule> after;
+    std::thread sleeper([&] {
+        const pid_t self = posix::currentThreadId();
+        before = posix::threadSchedule(self);
+        std::this_thread::sleep_for(300ms);
+        after = posix::threadSchedule(self);
+    });
+    sleeper.join();
+    REQUIRE(before.has_value());
+    REQUIRE(after.has_value());
+    CHECK(after->ran - before->ran < 50ms);
+    CHECK(after->waitedForCpu - before->waitedForCpu < 100ms);
+}
+
+TEST_CASE("threadSchedule: no figures for a thread that is not one of this process") {
+    CHECK_FALSE(posix::threadSchedule(0).has_value());
+    CHECK_FALSE(posix::threadSchedule(-1).has_value());
+    CHECK_FALSE(posix::threadSchedule(1).has_value());
+}
+
+TEST_CASE("ownTimeBetween: CPU time always, blocked time only when blocked at the end, the wait "
+          "for a CPU never") {
+    using std::chrono::nanoseconds;
+    const posix::ThreadSchedule start{100ms, 40ms};
+    // A second of wall time: 100 ms on a CPU, 700 ms waiting for one, 200 ms neither.
+    const posix::ThreadSchedule end{200ms, 740ms};
+    CHECK(posix::ownTimeBetween(start, end, ThreadRunState::Blocked, 1s) == 300ms);
+    CHECK(posix::ownTimeBetween(start, end, ThreadRunState::Runnable, 1s) == 100ms);
+    CHECK(posix::ownTimeBetween(start, end, ThreadRunState::Stopped, 1s) == 100ms);
+    // Figures past the wall time (samples a little apart) never charge more than it.
+    CHECK(posix::ownTimeBetween(start, {start.ran + 2s, start.waitedForCpu},
+                                ThreadRunState::Runnable, 1s) == 1s);
+    // Figures that go backwards (a thread id reused) count as nothing.
+    CHECK(posix::ownTimeBetween(end, start, ThreadRunState::Runnable, 1s) == nanoseconds::zero());
+    CHECK(posix::ownTimeBetween(end, start, ThreadRunState::Blocked, 1s) == 1s);
+    CHECK(posix::ownTimeBetween(start, end, ThreadRunState::Blocked, nanoseconds::zero()) ==
+          nanoseconds::zero());
 }
 
 TEST_CASE("threadRunState: a busy thread is runnable, a sleeping one blocked, one waiting on a "

@@ -38,8 +38,7 @@ struct ScriptWatchdog::Impl {
     WatchdogOptions options;
     bool endsProcess = false; // the default onHostage: the last resort backs it up
     std::thread::id mainThread;
-    pthread_t mainThreadHandle{}; // for its CPU time
-    pid_t mainThreadId = 0;       // the kernel's id, for its run state
+    pid_t mainThreadId = 0;             // the kernel's id, for its run state
     std::uint32_t mainThreadObject = 0; // GC handle of the main thread's root-domain Thread
     MonoMethod* checkpoint = nullptr;   // a corlib method: entering it delivers a stray abort
     MonoMethod* resetAbort = nullptr;   // System.Threading.Thread.ResetAbort
@@ -54,10 +53,13 @@ struct ScriptWatchdog::Impl {
     // The main thread's own time in the armed scope (see charge), and at the abort.
     Clock::duration charged{};
     Clock::duration chargedAtAbort{};
-    // The last check: when, the main thread's CPU time then, and the arming it counted for.
+    // The last check (or sample while nothing was armed): when, the main thread's schedule and
+    // state then, and the arming it counted for.
     Clock::time_point checkedAt;
-    std::chrono::nanoseconds cpuAtCheck{};
-    std::uint64_t armings = 0; // arm() calls; a check of a new arming starts from armedAt
+    std::optional<posix::ThreadSchedule> scheduleAtCheck;
+    posix::ThreadRunState stateAtCheck = posix::ThreadRunState::Unknown;
+    Clock::duration waitedForCpu{}; // in the armed scope, not charged (for the report)
+    std::uint64_t armings = 0;      // arm() calls; a check of a new arming starts from armedAt
     std::uint64_t checkedArming = 0;
     bool abortIssued = false;
     bool pausedForDebugger = false; // the last check found a debugger client attached
@@ -74,30 +76,43 @@ struct ScriptWatchdog::Impl {
         armLastResort();
     }
 
-    // Adds the main thread's own time since the last check to `charged`: the CPU time it used
-    // plus, if it is blocked now, the time since (sleeping, waiting for a lock or for I/O are
-    // the script's doing). Time it waited, ready to run, for a CPU that other threads or
-    // processes held is not: on a loaded machine that wait alone passed a budget, and a script
-    // was stopped — or a host ended as held hostage — for the machine's load. Nor is time it
-    // was stopped (SIGSTOP, a tracer). The first check of an arming charges the wall-clock
-    // time since the arming (at most one check's interval): the main thread reads no clock when
-    // it arms, so script calls cost what they did.
+    // Adds the main thread's own time since the last check to `charged` (posix::ownTimeBetween):
+    // the CPU time it used plus, if it is blocked now, the time it spent neither running nor
+    // waiting for a CPU (sleeping, waiting for a lock or for I/O are the script's doing). Time it
+    // waited, ready to run, for a CPU that other threads or processes held is not: on a loaded
+    // machine that wait alone passed a budget, and a script was stopped — or a host ended as
+    // held hostage — for the machine's load. Nor is time it was stopped (SIGSTOP, a tracer).
+    // The watchdog's own thread may be kept from its checks by the same load, so one interval
+    // can be long: the kernel's figures, not the interval, say what the main thread did in it.
+    // A check of a new arming charges at most the wall-clock time since the arming: the main
+    // thread reads no clock when it arms, so script calls cost what they did (sample() keeps
+    // the figures fresh while nothing is armed).
     void charge(Clock::time_point now) {
-        const auto cpu = posix::threadCpuTime(mainThreadHandle);
-        const auto state = posix::threadRunState(mainThreadId);
+        const auto before = scheduleAtCheck;
         const auto wall = now - checkedAt;
+        sample(now);
+        Clock::duration own = wall;
+        Clock::duration waited{};
+        if (before && scheduleAtCheck && stateAtCheck != posix::ThreadRunState::Unknown) {
+            own = std::chrono::duration_cast<Clock::duration>(
+                posix::ownTimeBetween(*before, *scheduleAtCheck, stateAtCheck, wall));
+            waited = std::chrono::duration_cast<Clock::duration>(scheduleAtCheck->waitedForCpu -
+                                                                 before->waitedForCpu);
+        } // else no figures: the wall clock, as before
         if (std::exchange(checkedArming, armings) != armings) {
-            charged += now - armedAt;
-        } else if (!cpu || state == posix::ThreadRunState::Unknown) {
-            charged += wall; // no figures: the wall clock, as before
-        } else {
-            auto own = std::chrono::duration_cast<Clock::duration>(*cpu - cpuAtCheck);
-            if (state == posix::ThreadRunState::Blocked)
-                own += wall;
-            charged += std::clamp(own, Clock::duration::zero(), wall);
+            own = std::min<Clock::duration>(own, now - armedAt);
+            waited = std::min<Clock::duration>(waited, now - armedAt);
+            waitedForCpu = Clock::duration::zero();
         }
+        charged += std::max(own, Clock::duration::zero());
+        waitedForCpu += std::max(waited, Clock::duration::zero());
+    }
+
+    // The main thread's schedule and state now, the start of the next check's interval.
+    void sample(Clock::time_point now) {
+        scheduleAtCheck = posix::threadSchedule(mainThreadId);
+        stateAtCheck = posix::threadRunState(mainThreadId);
         checkedAt = now;
-        cpuAtCheck = cpu.value_or(cpuAtCheck);
     }
 
     // The main thread is back within what is left of its budget and grace, plus the report,
@@ -149,8 +164,7 @@ struct ScriptWatchdog::Impl {
         charged = Clock::duration::zero();
         chargedAtAbort = Clock::duration::zero();
         checkedArming = armings;
-        checkedAt = now;
-        cpuAtCheck = posix::threadCpuTime(mainThreadHandle).value_or(cpuAtCheck);
+        sample(now);
         if (!std::exchange(pausedForDebugger, true)) {
             LastResort::disarm(LastResort::Deadline::ScriptCall);
             spdlog::info("watchdog: paused while a debugger is attached");
@@ -164,9 +178,12 @@ struct ScriptWatchdog::Impl {
         if (std::exchange(pausedForDebugger, false))
             spdlog::info("watchdog: debugger detached, watching again");
         if (!abortIssued && charged >= options.budget) {
-            spdlog::warn("watchdog: {} has run for {} ms (budget {} ms); stopping it", phase,
-                         std::chrono::duration_cast<std::chrono::milliseconds>(charged).count(),
-                         options.budget.count());
+            spdlog::warn(
+                "watchdog: {} has run for {} ms (budget {} ms; {} ms more it waited for "
+                "a CPU not counted); stopping it",
+                phase, std::chrono::duration_cast<std::chrono::milliseconds>(charged).count(),
+                options.budget.count(),
+                std::chrono::duration_cast<std::chrono::milliseconds>(waitedForCpu).count());
             mono_thread_stop(
                 reinterpret_cast<MonoThread*>(mono_gchandle_get_target(mainThreadObject)));
             abortIssued = true;
@@ -191,9 +208,13 @@ struct ScriptWatchdog::Impl {
         std::unique_lock lock(mutex);
         while (!stopping) {
             wake.wait_for(lock, tick);
-            if (!armed || stopping)
+            if (stopping)
                 continue;
             const auto now = Clock::now();
+            if (!armed) {
+                sample(now); // the next arming's first check starts from here
+                continue;
+            }
             if (MonoRuntime::debuggerAttached())
                 pauseForDebugger(now);
             else
@@ -251,7 +272,6 @@ Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions op
         impl->endsProcess = true;
     }
     impl->mainThread = std::this_thread::get_id();
-    impl->mainThreadHandle = pthread_self();
     impl->mainThreadId = posix::currentThreadId();
     // The main thread's Thread object of the root domain lives as long as the process
     // (one of a script domain would die with its generation).
@@ -264,8 +284,7 @@ Result<std::unique_ptr<ScriptWatchdog>> ScriptWatchdog::start(WatchdogOptions op
     impl->checkpoint =
         environment ? mono_class_get_method_from_name(environment, "get_TickCount", 0) : nullptr;
     MonoClass* thread = mono_class_from_name(mono_get_corlib(), "System.Threading", "Thread");
-    impl->resetAbort =
-        thread ? mono_class_get_method_from_name(thread, "ResetAbort", 0) : nullptr;
+    impl->resetAbort = thread ? mono_class_get_method_from_name(thread, "ResetAbort", 0) : nullptr;
     if (impl->checkpoint == nullptr || impl->resetAbort == nullptr) {
         mono_gchandle_free(impl->mainThreadObject);
         return fail("the watchdog cannot find System.Environment.TickCount or "
