@@ -26,7 +26,7 @@ namespace UEngine.Internal
         internal const int PhaseCoroutine = 5;
         internal const int PhaseContinuation = 6;
 
-        // Shared with the host (ScriptDomain::attach).
+        // Shared with the host (ManagedDispatcher::AttachFlag, same bits).
         [Flags]
         // The Unity message bits above these are MessageMethods'.
         // SelfDisabled: the script set its enabled to false (carried through its native slot).
@@ -191,8 +191,7 @@ namespace UEngine.Internal
             script.m_Disabled = !enabled;
             script.m_ConsecutiveFailures = 0;
             if (!enabled && CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script);
-            if (was != script.enabled && (script.m_Messages & MessageMethods.Any) != 0)
-                UnityMessages.EnabledChanged(script, script.enabled);
+            AfterEnabledSet(script, was);
         }
 
         /// <summary>
@@ -205,6 +204,12 @@ namespace UEngine.Internal
             bool was = script.enabled;
             script.m_SelfDisabled = !enabled;
             Internal_SetSelfEnabled(script.m_NativeId, enabled);
+            AfterEnabledSet(script, was);
+        }
+
+        /// <summary>OnEnable or OnDisable (and a Start not yet run) when enabled changed.</summary>
+        static void AfterEnabledSet(UMonoScriptComponent script, bool was)
+        {
             if (was != script.enabled && (script.m_Messages & MessageMethods.Any) != 0)
                 UnityMessages.EnabledChanged(script, script.enabled);
         }

@@ -75,13 +75,22 @@ public:
     [[nodiscard]] Result<MonoObject*> exportCoroutines(std::string_view failure);
 
     /// JIT warm-up steps: makes thunk `index` (< kThunkCount); compiles the dispatcher's
-    /// per-script loops; runs part `part` (< kWarmParts) of ScriptRuntime.Warm (ScriptCore's
+    /// per-script loops; runs part `part` (< kWarmParts) of DispatcherWarmUp.Warm (ScriptCore's
     /// own code, no script code; a few ms of JIT each).
     void makeThunk(std::size_t index);
     void compileLoops();
     [[nodiscard]] Result<void> runWarm(int part);
-    /// How many parts ScriptRuntime.Warm has (its switch: 0 to 3).
+    /// How many parts DispatcherWarmUp.Warm has (its switch: 0 to 3).
     static constexpr int kWarmParts = 4;
+
+    /// The message flags a script is attached with (ScriptRuntime.Messages: same bits). The
+    /// Unity message methods it declares take the UnityMessage bits between them
+    /// (host/model/unity_message.hpp).
+    enum AttachFlag : std::uint32_t {
+        OverridesUpdate = 1U << 0,
+        OverridesFixedUpdate = 1U << 1,
+        SelfDisabled = 1U << 30, ///< the script had set its enabled to false (ScriptSlot)
+    };
 
 private:
     /// ScriptRuntime.Call's operations (its switch: same numbers).

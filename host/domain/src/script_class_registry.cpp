@@ -18,16 +18,6 @@ namespace {
 
 using AttrInfo = std::unique_ptr<MonoCustomAttrInfo, decltype(&mono_custom_attrs_free)>;
 
-// "Namespace.Class", nested classes as "Namespace.Outer+Inner".
-std::string fullNameOf(MonoClass* klass) {
-    std::string name = mono_class_get_name(klass);
-    if (MonoClass* outer = mono_class_get_nesting_type(klass)) {
-        return fullNameOf(outer) + "+" + name;
-    }
-    const std::string ns = mono_class_get_namespace(klass);
-    return ns.empty() ? name : ns + "." + name;
-}
-
 // Whether a class below the script base declares a virtual `method`(1 arg): the most
 // derived Update(float) below the script base, if any, overrides it.
 bool overrides(MonoClass* klass, MonoClass* scriptBase, const char* method) {
@@ -45,7 +35,7 @@ FieldInfo describeSerializedField(MonoClass* declaring, MonoClassField* field,
                                   MonoCustomAttrInfo* attrs, const ScriptCoreClasses& core) {
     FieldInfo info;
     info.name = mono_field_get_name(field);
-    info.declaringClass = fullNameOf(declaring);
+    info.declaringClass = mono::fullClassName(declaring);
     info.type = fieldTypeOf(mono_field_get_type(field), core.types);
     if (MonoArray* objects = attrs ? mono_custom_attrs_construct(attrs) : nullptr) {
         for (uintptr_t i = 0; i < mono_array_length(objects); ++i) {
@@ -128,7 +118,7 @@ void collectPreservedStatics(ScriptClassEntry& entry, const ScriptCoreClasses& c
 std::unique_ptr<ScriptClassEntry> describeClass(MonoClass* klass, const ScriptCoreClasses& core) {
     auto entry = std::make_unique<ScriptClassEntry>();
     entry->klass = klass;
-    entry->info.name = fullNameOf(klass);
+    entry->info.name = mono::fullClassName(klass);
     entry->info.overridesUpdate = overrides(klass, core.scriptBase, "Update");
     entry->info.overridesFixedUpdate = overrides(klass, core.scriptBase, "FixedUpdate");
     entry->info.unityMessages = declaredUnityMessages(klass, core.scriptBase);

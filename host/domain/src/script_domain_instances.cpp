@@ -9,13 +9,14 @@
 namespace scripthost {
 
 namespace {
-// The dispatcher's message flags (ScriptRuntime.Messages): the overrides, the Unity message
-// methods (UnityMessage bits), and whether the script had set its enabled to false.
+// The dispatcher's message flags (ManagedDispatcher::AttachFlag): the overrides, the Unity
+// message methods (UnityMessage bits), and whether the script had set its enabled to false.
 std::int32_t messagesOf(const ScriptClassInfo& info, const ScriptSlot* slot) {
-    constexpr std::uint32_t kSelfDisabled = 1U << 30;
+    using Flag = mono::ManagedDispatcher::AttachFlag;
     return static_cast<std::int32_t>(
-        (info.overridesUpdate ? 1U : 0U) | (info.overridesFixedUpdate ? 2U : 0U) |
-        info.unityMessages | (slot != nullptr && slot->disabledByScript ? kSelfDisabled : 0U));
+        (info.overridesUpdate ? Flag::OverridesUpdate : 0U) |
+        (info.overridesFixedUpdate ? Flag::OverridesFixedUpdate : 0U) | info.unityMessages |
+        (slot != nullptr && slot->disabledByScript ? Flag::SelfDisabled : 0U));
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 #include "unity_message_methods.hpp"
 
 #include "host/model/unity_message.hpp"
+#include "runtime/mono_text.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -50,9 +51,7 @@ std::vector<std::string> uncalledUnityMessages(MonoClass* klass, MonoClass* scri
                 std::find(std::begin(kUncalledUnityMessages), std::end(kUncalledUnityMessages),
                           name) == std::end(kUncalledUnityMessages))
                 continue;
-            const std::string ns = mono_class_get_namespace(k);
-            named.push_back((ns.empty() ? "" : ns + ".") + mono_class_get_name(k) + "." +
-                            std::string(name));
+            named.push_back(fullClassName(k) + "." + std::string(name));
         }
     }
     return named;

@@ -93,4 +93,12 @@ std::string stringProperty(MonoObject* object, const char* property) {
     return toUtf8(reinterpret_cast<MonoString*>(value));
 }
 
+std::string fullClassName(MonoClass* klass) {
+    std::string name = mono_class_get_name(klass);
+    if (MonoClass* outer = mono_class_get_nesting_type(klass))
+        return fullClassName(outer) + "+" + name;
+    const std::string ns = mono_class_get_namespace(klass);
+    return ns.empty() ? name : ns + "." + name;
+}
+
 } // namespace scripthost::mono

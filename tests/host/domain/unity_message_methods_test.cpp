@@ -75,6 +75,9 @@ public class Derived : Base {
 public class Plain : UMonoScriptComponent {
   public override void Update(float dt) { }
 }
+namespace Game { public class Outer { public class Inner : UMonoScriptComponent {
+  void OnMouseDown() { }
+} } }
 )");
     const ScriptClassInfo* derived = t.host->domain()->findScriptClass("Derived");
     REQUIRE(derived != nullptr);
@@ -88,6 +91,9 @@ public class Plain : UMonoScriptComponent {
     CHECK(plain->unityMessages == 0);
     CHECK(plain->overridesUpdate);
     CHECK(plain->uncalledMessages.empty());
+    const ScriptClassInfo* inner = t.host->domain()->findScriptClass("Game.Outer+Inner");
+    REQUIRE(inner != nullptr);
+    CHECK(inner->uncalledMessages == std::vector<std::string>{"Game.Outer+Inner.OnMouseDown"});
 }
 
 TEST_CASE("Unity messages: Awake and OnEnable at once, Start before the first FixedUpdate, then "

@@ -37,3 +37,22 @@ TEST_CASE("mono text: a string property is read through its getter, and a missin
     CHECK(mono::stringProperty(object, "NoSuchProperty").empty());
     CHECK(mono::stringProperty(object, "HResult").empty()); // not a string
 }
+
+TEST_CASE("mono text: a class's full name has its namespace, and a nested class its outer class") {
+    (void)startBareRuntime();
+    MonoClass* environment = mono_class_from_name(mono_get_corlib(), "System", "Environment");
+    REQUIRE(environment != nullptr);
+    CHECK(mono::fullClassName(environment) == "System.Environment");
+    MonoClass* nested = nullptr;
+    void* iter = nullptr;
+    while (MonoClass* inner = mono_class_get_nested_types(environment, &iter)) {
+        if (std::string_view(mono_class_get_name(inner)) == "SpecialFolder")
+            nested = inner;
+    }
+    REQUIRE(nested != nullptr);
+    CHECK(mono::fullClassName(nested) == "System.Environment+SpecialFolder");
+    // <Module>, the class of an assembly's global members, has no namespace.
+    MonoClass* module = mono_class_get(mono_get_corlib(), 0x02000001);
+    REQUIRE(module != nullptr);
+    CHECK(mono::fullClassName(module) == "<Module>");
+}

@@ -1,8 +1,9 @@
 #pragma once
-// Conversions between MonoString and UTF-8 std::string.
+// Conversions between MonoString and UTF-8 std::string, and the text names of classes.
 
 #include "scripthost/game/error.hpp"
 
+#include <mono/metadata/class.h>
 #include <mono/metadata/object.h>
 #include <string>
 #include <string_view>
@@ -20,5 +21,9 @@ namespace scripthost::mono {
 /// read through its managed getter; "" when there is no such property, it is not a string,
 /// it is null, or its getter throws (attribute getters are trivial: a throw means "no value").
 [[nodiscard]] std::string stringProperty(MonoObject* object, const char* property);
+
+/// A class's full name as C# reflection writes it: "Namespace.Class", a nested class as
+/// "Namespace.Outer+Inner", a class in no namespace as "Class".
+[[nodiscard]] std::string fullClassName(MonoClass* klass);
 
 } // namespace scripthost::mono
