@@ -16,5 +16,14 @@ namespace UEngine
 
         /// <summary>The transform of the entity this component is attached to.</summary>
         public UTransform transform { get { return gameObject.transform; } }
+
+        /// <summary>The name of the entity this component is attached to.</summary>
+        public string name { get { return gameObject.name; } set { gameObject.name = value; } }
+
+        /// <summary>The first component of type T on this component's entity (this one included), or null.</summary>
+        public T GetComponent<T>() where T : UComponent { return gameObject.GetComponent<T>(); }
+
+        /// <summary>The first component of <paramref name="type"/> on this component's entity, or null.</summary>
+        public UComponent GetComponent(Type type) { return gameObject.GetComponent(type); }
     }
 }

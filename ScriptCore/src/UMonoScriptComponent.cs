@@ -1,3 +1,4 @@
+using System;
 using System.Collections;
 using UEngine.Internal;
 
@@ -81,10 +82,56 @@ namespace UEngine
             CoroutineScheduler.StopRoutine(this, routine);
         }
 
-        /// <summary>Stops every coroutine this script started.</summary>
+        /// <summary>Stops every coroutine this script started (not its pending Invoke calls).</summary>
         public void StopAllCoroutines()
         {
-            CoroutineScheduler.StopAll(this);
+            CoroutineScheduler.StopAll(this, false);
+        }
+
+        /// <summary>
+        /// Calls the method named <paramref name="methodName"/> (an instance method of this
+        /// script without parameters, any visibility) in <paramref name="time"/> seconds of game
+        /// time, after that frame's Update, as Unity does; also while the script is disabled. A
+        /// name this script has no such method for is logged as an error and nothing is called.
+        /// The pending call is carried across a reload; the new code's method is called.
+        /// </summary>
+        public void Invoke(string methodName, float time)
+        {
+            Invocations.Start(this, methodName, time, 0f);
+        }
+
+        /// <summary>
+        /// Calls the method named <paramref name="methodName"/> in <paramref name="time"/>
+        /// seconds, then every <paramref name="repeatRate"/> seconds until
+        /// <see cref="CancelInvoke()"/> or the script is destroyed. The times are kept
+        /// exactly (a late frame delays one call, not the next ones). An exception in the method
+        /// is reported as this script's failure and the calls go on.
+        /// </summary>
+        public void InvokeRepeating(string methodName, float time, float repeatRate)
+        {
+            if (!(repeatRate > 0.00001f))
+                throw new ArgumentOutOfRangeException("repeatRate", repeatRate, "InvokeRepeating: the repeat rate must be larger than 0.00001 seconds");
+            Invocations.Start(this, methodName, time, repeatRate);
+        }
+
+        /// <summary>Cancels every pending Invoke and InvokeRepeating call of this script.</summary>
+        public void CancelInvoke() { Invocations.Cancel(this, null); }
+
+        /// <summary>Cancels this script's pending calls of the method named <paramref name="methodName"/>.</summary>
+        public void CancelInvoke(string methodName)
+        {
+            if (methodName == null) throw new ArgumentNullException("methodName");
+            Invocations.Cancel(this, methodName);
+        }
+
+        /// <summary>Whether this script has any Invoke or InvokeRepeating call pending.</summary>
+        public bool IsInvoking() { return Invocations.Pending(this, null); }
+
+        /// <summary>Whether a call of the method named <paramref name="methodName"/> is pending.</summary>
+        public bool IsInvoking(string methodName)
+        {
+            if (methodName == null) throw new ArgumentNullException("methodName");
+            return Invocations.Pending(this, methodName);
         }
     }
 }

@@ -47,7 +47,7 @@ namespace UEngine
             }
         }
 
-        /// <summary>The entity's rotation (a unit quaternion; see <see cref="Rotate"/> to turn it).</summary>
+        /// <summary>The entity's rotation (a unit quaternion; see <see cref="Rotate(Vector3, float)"/> to turn it).</summary>
         public Quaternion rotation
         {
             get
@@ -122,6 +122,80 @@ namespace UEngine
 
         /// <summary>Rotates by <paramref name="degrees"/> about <paramref name="axis"/> (local space).</summary>
         public void Rotate(Vector3 axis, float degrees) { Internal_Rotate(m_EntityId, axis, degrees); }
+
+        /// <summary>
+        /// Rotates by <paramref name="eulers"/> degrees (z, then x, then y, as
+        /// <see cref="Quaternion.Euler(Vector3)"/>) about this transform's own axes.
+        /// </summary>
+        public void Rotate(Vector3 eulers) { rotation = rotation * Quaternion.Euler(eulers); }
+        /// <summary>Rotate(new Vector3(x, y, z)).</summary>
+        public void Rotate(float xAngle, float yAngle, float zAngle) { Rotate(new Vector3(xAngle, yAngle, zAngle)); }
+
+        /// <summary>The entity this transform belongs to.</summary>
+        public UEntity gameObject { get { return ObjectTable.Entity(m_EntityId); } }
+        /// <summary>This transform (Unity's Component.transform, for code written against a component).</summary>
+        public UTransform transform { get { return this; } }
+        /// <summary>The entity's name.</summary>
+        public string name { get { return gameObject.name; } set { gameObject.name = value; } }
+        /// <summary>The first component of type T on this transform's entity, or null.</summary>
+        public T GetComponent<T>() where T : UComponent { return gameObject.GetComponent<T>(); }
+        /// <summary>The first component of <paramref name="type"/> on this transform's entity, or null.</summary>
+        public UComponent GetComponent(Type type) { return gameObject.GetComponent(type); }
+
+        /// <summary>The rotation as Euler angles in degrees (<see cref="Quaternion.eulerAngles"/>).</summary>
+        public Vector3 eulerAngles
+        {
+            get { return rotation.eulerAngles; }
+            set { rotation = Quaternion.Euler(value); }
+        }
+
+        /// <summary>Moves by <paramref name="translation"/> along this transform's own axes (Unity's default, Space.Self).</summary>
+        public void Translate(Vector3 translation) { Move(rotation * translation); }
+        /// <summary>Moves by <paramref name="translation"/> along this transform's own axes or the world's.</summary>
+        public void Translate(Vector3 translation, Space relativeTo)
+        {
+            Move(relativeTo == Space.World ? translation : rotation * translation);
+        }
+        /// <summary>Translate(new Vector3(x, y, z)).</summary>
+        public void Translate(float x, float y, float z) { Translate(new Vector3(x, y, z)); }
+        /// <summary>Translate(new Vector3(x, y, z), relativeTo).</summary>
+        public void Translate(float x, float y, float z, Space relativeTo) { Translate(new Vector3(x, y, z), relativeTo); }
+
+        /// <summary>Turns the forward axis towards <paramref name="worldPosition"/>, up as close to <paramref name="worldUp"/> as it can be.</summary>
+        public void LookAt(Vector3 worldPosition, Vector3 worldUp)
+        {
+            Vector3 direction = worldPosition - position;
+            if (direction.sqrMagnitude < 1e-12f) return; // already there: no direction to face
+            rotation = Quaternion.LookRotation(direction, worldUp);
+        }
+        /// <summary>LookAt(worldPosition, Vector3.up).</summary>
+        public void LookAt(Vector3 worldPosition) { LookAt(worldPosition, Vector3.up); }
+        /// <summary>Turns the forward axis towards <paramref name="target"/>'s position.</summary>
+        public void LookAt(UTransform target)
+        {
+            if (target == null) throw new ArgumentNullException("target");
+            LookAt(target.position, Vector3.up);
+        }
+        /// <summary>LookAt(target.position, worldUp).</summary>
+        public void LookAt(UTransform target, Vector3 worldUp)
+        {
+            if (target == null) throw new ArgumentNullException("target");
+            LookAt(target.position, worldUp);
+        }
+
+        /// <summary>A direction from this transform's space to world space (rotation only).</summary>
+        public Vector3 TransformDirection(Vector3 direction) { return rotation * direction; }
+        /// <summary>A direction from world space to this transform's space (rotation only).</summary>
+        public Vector3 InverseTransformDirection(Vector3 direction) { return Quaternion.Inverse(rotation) * direction; }
+        /// <summary>A point from this transform's space to world space: scaled, rotated, moved.</summary>
+        public Vector3 TransformPoint(Vector3 point) { return position + rotation * Vector3.Scale(scaling, point); }
+        /// <summary>A point from world space to this transform's space (TransformPoint undone).</summary>
+        public Vector3 InverseTransformPoint(Vector3 point)
+        {
+            Vector3 local = Quaternion.Inverse(rotation) * (point - position);
+            Vector3 s = scaling;
+            return new Vector3(s.x != 0f ? local.x / s.x : 0f, s.y != 0f ? local.y / s.y : 0f, s.z != 0f ? local.z / s.z : 0f);
+        }
 
         /// <summary>Multiplies the scaling component-wise by <paramref name="factor"/>.</summary>
         public void Scale(Vector3 factor)

@@ -58,6 +58,7 @@ namespace UEngine
         {
             get
             {
+                if (Internal.Invocations.IsInvocation(this, null)) return Internal.Invocations.Describe(this);
                 string name = IteratorMethod(m_Routine);
                 if (m_Nested != null)
                     foreach (IEnumerator e in m_Nested) name += " > " + IteratorMethod(e);

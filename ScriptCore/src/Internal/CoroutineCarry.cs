@@ -341,6 +341,9 @@ namespace UEngine.Internal
         internal static Type FindType(string fullName)
         {
             if (string.IsNullOrEmpty(fullName)) return null;
+            // ScriptCore's own (Invoke's iterator): the domain's assembly list may not name it.
+            Type own = typeof(CoroutineCarry).Assembly.GetType(fullName, false);
+            if (own != null) return own;
             foreach (Assembly a in AppDomain.CurrentDomain.GetAssemblies())
             {
                 Type t = a.GetType(fullName, false);

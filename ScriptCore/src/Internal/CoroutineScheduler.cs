@@ -80,12 +80,13 @@ namespace UEngine.Internal
             }
         }
 
-        internal static void StopAll(UMonoScriptComponent owner)
+        /// <summary>Stops the owner's coroutines; its pending Invoke calls too unless <paramref name="invocationsToo"/> is false.</summary>
+        internal static void StopAll(UMonoScriptComponent owner, bool invocationsToo = true)
         {
             for (int i = 0; i < s_Running.Count; i++)
             {
                 Coroutine c = s_Running[i];
-                if (c.m_Owner == owner && !c.m_Done) Stop(c);
+                if (c.m_Owner == owner && !c.m_Done && (invocationsToo || !Invocations.IsInvocation(c, null))) Stop(c);
             }
         }
 

@@ -142,7 +142,7 @@ FieldType fieldTypeOf(MonoType* type, const TypeClasses& classes, int depth) {
         }
         break;
     case MONO_TYPE_CLASS:
-        if (klass == classes.entity) {
+        if (klass == classes.entity || klass == classes.transform) {
             out.kind = ValueKind::ObjectRef;
             out.refTarget = RefTarget::Entity;
         } else if (mono_class_is_subclass_of(klass, classes.scriptBase, false)) {

@@ -19,6 +19,7 @@ struct TypeClasses {
     MonoClass* scriptBase = nullptr;           ///< UEngine.UMonoScriptComponent
     MonoClass* serializeField = nullptr;       ///< UEngine.SerializeFieldAttribute
     MonoClass* formerlySerializedAs = nullptr; ///< UEngine.FormerlySerializedAsAttribute
+    MonoClass* transform = nullptr;            ///< UEngine.UTransform: a reference to its entity
 };
 
 /// Maps a Mono type to a FieldType (Unsupported for what the host cannot carry).

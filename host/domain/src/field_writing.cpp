@@ -124,10 +124,10 @@ Result<Encoded> encodeReference(const Value& value, MonoType* type, const Marsha
     if (context.bridge == nullptr || context.world == nullptr) {
         return fail("references need the host's world");
     }
-    auto object = context.bridge->remoteOf(*context.world, ref->id);
+    MonoClass* wanted = mono_class_from_mono_type(type);
+    auto object = context.bridge->remoteOfAs(*context.world, ref->id, wanted);
     if (!object)
         return std::unexpected(object.error());
-    MonoClass* wanted = mono_class_from_mono_type(type);
     if (mono_object_isinst(*object, wanted) == nullptr) {
         return fail(fmt::format("{} is a {}, not a {}", ref->id.toString(),
                                 mono_class_get_name(mono_object_get_class(*object)),

@@ -100,12 +100,45 @@ Result<MonoObject*> ObjectBridge::remoteOf(const World& world, ObjectId id) {
     return fail(fmt::format("object {} does not exist (destroyed?)", id.toString()));
 }
 
+Result<MonoObject*> ObjectBridge::remoteOfAs(const World& world, ObjectId id, MonoClass* wanted) {
+    if (wanted != nullptr && wanted == classes_.transform)
+        return transformOf(world, id);
+    return remoteOf(world, id);
+}
+
+Result<MonoObject*> ObjectBridge::transformOf(const World& world, ObjectId id) {
+    ObjectId entity = id;
+    if (const NativeComponent* component = world.component(id))
+        entity = component->entity;
+    else if (const ScriptSlot* script = world.script(id))
+        entity = script->entity;
+    if (world.kindOf(entity) != ObjectKind::Entity)
+        return fail(fmt::format("object {} does not exist (destroyed?)", id.toString()));
+    auto proxy = remoteOf(world, entity);
+    if (!proxy)
+        return proxy;
+    // The entity's own (UEntity.transform), so a field and the entity agree on identity.
+    MonoObject* transform = nullptr;
+    mono_field_get_value(*proxy, classes_.entityTransform, &transform);
+    if (transform != nullptr)
+        return transform;
+    transform = mono_object_new(domain_, classes_.transform); // no constructor: its id only
+    if (transform == nullptr)
+        return fail("cannot allocate a transform");
+    const std::uint64_t packed = entity.packed();
+    mono_field_set_value(transform, classes_.transformEntity, const_cast<std::uint64_t*>(&packed));
+    mono_field_set_value(*proxy, classes_.entityTransform, transform);
+    return transform;
+}
+
 ObjectId ObjectBridge::localOf(MonoObject* object) const {
-    if (object == nullptr || mono_object_isinst(object, classes_.uobject) == nullptr) {
+    if (object == nullptr)
         return {};
-    }
     std::uint64_t packed = 0;
-    mono_field_get_value(object, classes_.nativeId, &packed);
+    if (mono_object_isinst(object, classes_.uobject) != nullptr)
+        mono_field_get_value(object, classes_.nativeId, &packed);
+    else if (classes_.transform != nullptr && mono_object_get_class(object) == classes_.transform)
+        mono_field_get_value(object, classes_.transformEntity, &packed);
     return ObjectId::unpack(packed);
 }
 

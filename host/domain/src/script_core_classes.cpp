@@ -33,6 +33,7 @@ enum Wanted : std::size_t {
     UComponent,
     NativeComponent,
     NativeScript,
+    UTransform,
     WantedCount,
 };
 
@@ -64,7 +65,8 @@ Result<ScriptCoreClasses> ScriptCoreClasses::bind(MonoImage* core) {
                                             {"UEngine", "UEntity"},
                                             {"UEngine", "UComponent"},
                                             {"UEngine", "NativeComponentAttribute"},
-                                            {"UEngine", "UNativeScript"}}};
+                                            {"UEngine", "UNativeScript"},
+                                            {"UEngine", "UTransform"}}};
     if (auto found = findAll(core, w); !found)
         return std::unexpected(found.error());
     ScriptCoreClasses c;
@@ -76,10 +78,18 @@ Result<ScriptCoreClasses> ScriptCoreClasses::bind(MonoImage* core) {
     c.types = {w[Vector2].found,    w[Vector3].found,        w[Vector4].found,
                w[Quaternion].found, w[UEntity].found,        w[UComponent].found,
                w[ScriptBase].found, w[SerializeField].found, w[FormerlySerializedAs].found};
+    c.types.transform = w[UTransform].found;
     c.proxyClasses.uobject = w[UObject].found;
     c.proxyClasses.entity = w[UEntity].found;
     c.proxyClasses.component = w[UComponent].found;
     c.proxyClasses.nativeScript = w[NativeScript].found;
+    c.proxyClasses.transform = w[UTransform].found;
+    c.proxyClasses.entityTransform =
+        mono_class_get_field_from_name(w[UEntity].found, "m_Transform");
+    c.proxyClasses.transformEntity =
+        mono_class_get_field_from_name(w[UTransform].found, "m_EntityId");
+    if (c.proxyClasses.entityTransform == nullptr || c.proxyClasses.transformEntity == nullptr)
+        return fail("ScriptCore's UEntity/UTransform lack their transform fields");
     c.proxyClasses.nativeId = mono_class_get_field_from_name(w[UObject].found, "m_NativeId");
     c.proxyClasses.entityId = mono_class_get_field_from_name(w[UComponent].found, "m_EntityId");
     if (c.proxyClasses.nativeId == nullptr || c.proxyClasses.entityId == nullptr) {
@@ -89,7 +99,8 @@ Result<ScriptCoreClasses> ScriptCoreClasses::bind(MonoImage* core) {
     c.preserveStaticAttribute = mono_class_from_name(core, "UEngine", "PreserveStaticAttribute");
     c.hideInInspectorAttribute = mono_class_from_name(core, "UEngine", "HideInInspectorAttribute");
     if (c.preserveStaticAttribute == nullptr || c.hideInInspectorAttribute == nullptr) {
-        return fail("ScriptCore has no UEngine.PreserveStaticAttribute or HideInInspectorAttribute");
+        return fail(
+            "ScriptCore has no UEngine.PreserveStaticAttribute or HideInInspectorAttribute");
     }
     return c;
 }

@@ -1,6 +1,8 @@
 // The object bridge: proxies, GC, script-owned entities, factory functions, checked input.
 #include "../support/mono_test_support.hpp"
 
+#include <algorithm>
+
 using namespace scripthost;
 using namespace scripthost::testing;
 using nlohmann::json;
@@ -150,4 +152,54 @@ TEST_CASE("C++ creates script instances by class name and reads them back throug
     CHECK(host->world().entity(e)->scripts == std::vector<ObjectId>{*a, *b});
     CHECK(host->world().script(*b)->className == "Tests.Idle");
     CHECK(fieldOf<std::int64_t>(*host, *b, "untouched") == 7);
+}
+
+TEST_CASE("A UTransform field is a reference to its entity: set from a scene by name, the entity's "
+          "own transform, carried across a reload, null after a reload once the entity is gone") {
+    TempDir dir("transform-field");
+    const std::string source = R"(using UEngine;
+public class Follower : UMonoScriptComponent {
+  public UTransform target;
+  [SerializeField] public bool same;
+  [SerializeField] public float targetX = -1;
+  public override void Update(float dt) {
+    same = target != null && ReferenceEquals(target, target.gameObject.transform);
+    targetX = target == null ? -1f : target.position.x;
+  }
+})";
+    auto host = makeHostFrom(compileScripts(dir, "Gen1.dll", {{"Follower.cs", source}}));
+    const ScriptClassInfo* info = host->domain()->findScriptClass("Follower");
+    REQUIRE(info != nullptr);
+    const auto field = std::find_if(info->fields.begin(), info->fields.end(),
+                                    [](const FieldInfo& f) { return f.name == "target"; });
+    REQUIRE(field != info->fields.end());
+    CHECK(field->type.kind == ValueKind::ObjectRef);
+    CHECK(field->type.refTarget == RefTarget::Entity);
+    CHECK(field->type.typeName == "UEngine.UTransform");
+
+    auto scene = Scene::fromJson(json::parse(R"({"entities": [
+        {"name": "Leader", "transform": {"position": [7, 0, 0]}},
+        {"name": "Chaser", "scripts": [{"class": "Follower", "fields": {"target": {"entity": "Leader"}}}]}]})"));
+    REQUIRE(scene);
+    REQUIRE(host->instantiate(*scene));
+    const ObjectId leader = host->world().findEntity("Leader");
+    const ObjectId follower =
+        host->world().entity(host->world().findEntity("Chaser"))->scripts.at(0);
+    host->tick(0.016);
+    CHECK(fieldOf<float>(*host, follower, "targetX") == 7.0F);
+    CHECK(fieldOf<bool>(*host, follower, "same"));
+    CHECK(host->getField(follower, "target").value() == Value{ObjectRef{leader}});
+
+    (void)reloadOk(*host, compileScripts(dir, "Gen2.dll", {{"Follower.cs", source}}));
+    CHECK(host->getField(follower, "target").value() == Value{ObjectRef{leader}});
+    host->tick(0.016);
+    CHECK(fieldOf<float>(*host, follower, "targetX") == 7.0F);
+    CHECK(fieldOf<bool>(*host, follower, "same"));
+
+    REQUIRE(host->destroyEntity(leader));
+    (void)reloadOk(*host, compileScripts(dir, "Gen3.dll", {{"Follower.cs", source}}));
+    CHECK(host->getField(follower, "target").value() == Value{ObjectRef{}});
+    host->tick(0.016);
+    CHECK(fieldOf<float>(*host, follower, "targetX") == -1.0F);
+    CHECK(host->scriptFailureCount() == 0);
 }

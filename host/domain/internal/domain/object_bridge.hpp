@@ -21,6 +21,9 @@ struct ProxyClasses {
     MonoClass* uobject = nullptr;                               ///< UEngine.UObject
     MonoClassField* nativeId = nullptr;                         ///< UObject.m_NativeId
     MonoClass* entity = nullptr;                                ///< UEngine.UEntity
+    MonoClassField* entityTransform = nullptr;                  ///< UEntity.m_Transform
+    MonoClass* transform = nullptr;                             ///< UEngine.UTransform
+    MonoClassField* transformEntity = nullptr;                  ///< UTransform.m_EntityId
     MonoClass* component = nullptr;                             ///< UEngine.UComponent
     MonoClassField* entityId = nullptr;                         ///< UComponent.m_EntityId
     std::unordered_map<std::string, MonoClass*> componentKinds; ///< "Camera" → UCameraComponent
@@ -45,7 +48,14 @@ public:
     /// or a component kind with no proxy class. Valid until the next managed call.
     [[nodiscard]] Result<MonoObject*> remoteOf(const World& world, ObjectId id);
 
-    /// The id a proxy or script instance carries (null for null or a non-UObject).
+    /// The managed object for `id` as a field of class `wanted` holds it: for UTransform, the
+    /// transform of the entity `id` names (or of the entity a component or script `id` is on),
+    /// the one its entity's proxy hands out; for any other class, remoteOf(world, id).
+    [[nodiscard]] Result<MonoObject*> remoteOfAs(const World& world, ObjectId id,
+                                                 MonoClass* wanted);
+
+    /// The id a proxy or script instance carries, a UTransform's its entity's (null for null
+    /// or any other object).
     [[nodiscard]] ObjectId localOf(MonoObject* object) const;
 
     /// Records `proxy` as the proxy of `id` (a proxy created by managed code).
@@ -67,6 +77,7 @@ public:
 
 private:
     Result<MonoObject*> makeProxy(MonoClass* klass, ObjectId id, ObjectId entity, bool finalizable);
+    Result<MonoObject*> transformOf(const World& world, ObjectId id);
 
     MonoDomain* domain_;
     ProxyClasses classes_;

@@ -86,7 +86,7 @@ Result<std::size_t> carryField(MonoObject* from, const MarshalContext& fromConte
         }
         if (toContext.bridge == nullptr || toContext.world == nullptr)
             return fail("references need the host's world");
-        auto object = toContext.bridge->remoteOf(*toContext.world, id);
+        auto object = toContext.bridge->remoteOfAs(*toContext.world, id, carry.refClass);
         if (!object)
             return std::unexpected(object.error());
         if (mono_object_isinst(*object, carry.refClass) == nullptr) {

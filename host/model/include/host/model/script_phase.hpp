@@ -23,6 +23,7 @@ enum class ScriptPhase : int {
     OnEnable = 11,
     OnDisable = 12,
     OnDestroy = 13,
+    Invoke = 14, ///< a method called by Invoke or InvokeRepeating
 };
 
 /// Whether a phase runs once per script (a failure there is never part of a per-frame flood).
@@ -70,6 +71,8 @@ enum class ScriptPhase : int {
         return "OnDisable";
     case ScriptPhase::OnDestroy:
         return "OnDestroy";
+    case ScriptPhase::Invoke:
+        return "Invoke";
     }
     return "unknown phase";
 }
