@@ -30,6 +30,39 @@ namespace UEngine
             Internal_Destroy(obj.m_NativeId);
         }
 
+        /// <summary>
+        /// A copy of <paramref name="original"/>'s entity, as Unity's Instantiate makes one:
+        /// named "Name(Clone)", with the same native components and scripts, each script's saved
+        /// fields copied (references to the original or anything on it point at the copy's)
+        /// before its Awake and OnEnable run, which happens before this returns; Start follows
+        /// at the next frame. Any entity can be the template. Returns the copy of what was
+        /// passed: the new entity, or its component or script of the same place.
+        /// </summary>
+        public static T Instantiate<T>(T original) where T : UObject
+        {
+            if (ReferenceEquals(original, null)) throw new ArgumentNullException("original");
+            Vector3 p = default(Vector3); Quaternion r = default(Quaternion);
+            return (T)(object)Internal.ObjectTable.Object(Internal_Instantiate(original.m_NativeId, false, ref p, ref r));
+        }
+
+        /// <summary>Instantiate, the copy placed at <paramref name="position"/> and <paramref name="rotation"/> before its Awake runs.</summary>
+        public static T Instantiate<T>(T original, Vector3 position, Quaternion rotation) where T : UObject
+        {
+            if (ReferenceEquals(original, null)) throw new ArgumentNullException("original");
+            return (T)(object)Internal.ObjectTable.Object(Internal_Instantiate(original.m_NativeId, true, ref position, ref rotation));
+        }
+
+        /// <summary>
+        /// Destroys <paramref name="obj"/> at the end of the first frame <paramref name="t"/>
+        /// seconds of game time from now (Unity's Destroy(obj, t)). A reload keeps the
+        /// appointment; destroying what is already gone does nothing.
+        /// </summary>
+        public static void Destroy(UObject obj, float t)
+        {
+            if (ReferenceEquals(obj, null)) throw new ArgumentNullException("obj");
+            Internal_DestroyAfter(obj.m_NativeId, t);
+        }
+
         /// <summary>"Type(#index:version)": the class name and the object's native id.</summary>
         public override string ToString()
         {
@@ -40,5 +73,9 @@ namespace UEngine
         static extern bool Internal_IsAlive(ulong id);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_Destroy(ulong id);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_DestroyAfter(ulong id, float seconds);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern ulong Internal_Instantiate(ulong id, bool placed, ref Vector3 position, ref Quaternion rotation);
     }
 }

@@ -19,6 +19,12 @@ namespace UEngine.Internal
         }
 
         /// <summary>The proxy of native component <paramref name="id"/>.</summary>
+        /// <summary>The managed side of any object: an entity's or component's proxy, a script's instance.</summary>
+        public static UObject Object(ulong id)
+        {
+            return id == 0 ? null : (UObject)Internal_GetProxy(id);
+        }
+
         public static UComponent NativeComponent(ulong id)
         {
             return id == 0 ? null : (UComponent)Internal_GetProxy(id);

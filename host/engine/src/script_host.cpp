@@ -179,6 +179,12 @@ Result<void> ScriptHost::destroyObject(ObjectId id) {
 
 std::size_t ScriptHost::drainDestroyQueues() {
     std::size_t destroyed = 0;
+    std::erase_if(delayedDestroys_, [this](const std::pair<double, ObjectId>& delayed) {
+        if (delayed.first > time_)
+            return false;
+        destroyQueue_.push_back(delayed.second);
+        return true;
+    });
     // Destroying can queue more (a script's Destroy message may destroy others): loop.
     while (!destroyQueue_.empty()) {
         const auto queued = std::exchange(destroyQueue_, {});

@@ -1,6 +1,8 @@
 // ScriptHost's scenes: building the world from a scene file (or a state file) and saving
 // it back as one.
+#include "host/domain/script_snapshotter.hpp"
 #include "host/engine/script_host.hpp"
+#include "host/runtime/script_watchdog.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -133,8 +135,8 @@ struct ScriptHost::SceneBuild {
             remap[e.id] = entity;
         for (std::size_t i = 0; i < e.components.size(); ++i) {
             if (!host.knowsComponentKind(e.components[i])) {
-                return undo("entity '" + e.name + "': unknown component kind '" +
-                            e.components[i] + "' (known: " + host.knownComponentKindList() + ")");
+                return undo("entity '" + e.name + "': unknown component kind '" + e.components[i] +
+                            "' (known: " + host.knownComponentKindList() + ")");
             }
             auto component = world.addComponent(entity, e.components[i]);
             if (component && i < e.componentIds.size() && e.componentIds[i])
@@ -311,6 +313,68 @@ Result<Scene> ScriptHost::saveScene() {
         scene.entities.push_back(std::move(saved));
     }
     return scene;
+}
+
+Result<ObjectId> ScriptHost::cloneObject(ObjectId original,
+                                         const std::optional<Transform>& placed) {
+    if (!domain_)
+        return fail("no scripts are loaded");
+    ObjectId entity = original;
+    if (const NativeComponent* component = world_.component(original))
+        entity = component->entity;
+    else if (const ScriptSlot* script = world_.script(original))
+        entity = script->entity;
+    const Entity* e = world_.entity(entity);
+    if (e == nullptr)
+        return fail("object " + original.toString() + " does not exist (destroyed?)");
+    // A scene of one entity made from the live one, its saved ids the original's: the scene
+    // build maps them to the copy's, so references inside the copy point at the copy, and every
+    // other id at the live object it names.
+    ScriptContextBinding bind(context_);
+    Snapshot values;
+    SceneEntity copy;
+    copy.name = e->name + "(Clone)";
+    copy.transform = placed.value_or(e->transform);
+    copy.id = entity.packed();
+    for (ObjectId c : e->components) {
+        copy.components.push_back(world_.component(c)->kind);
+        copy.componentIds.push_back(c.packed());
+    }
+    for (ObjectId s : e->scripts) {
+        const ScriptSlot& slot = *world_.script(s);
+        SceneScript script;
+        script.className = slot.className;
+        script.id = s.packed();
+        script.parked = slot.parked;
+        script.enabled = !slot.disabledByScript;
+        const ScriptSnapshot* read = nullptr;
+        if (slot.parked) {
+            read = &parked_.scripts.at(s);
+        } else if (slot.native) {
+            auto native = natives_.snapshot(s, entity);
+            if (!native)
+                return std::unexpected(native.error());
+            values.scripts.push_back(std::move(*native));
+            read = &values.scripts.back();
+        } else {
+            if (auto managed = snapshotScript(*domain_, s, entity, slot.className, values);
+                !managed)
+                return std::unexpected(managed.error());
+            read = &values.scripts.back();
+        }
+        for (const FieldSnapshot& f : read->fields)
+            script.fields[f.name] = valueToJson(f.value, f.type);
+        copy.scripts.push_back(std::move(script));
+    }
+    ScriptWatchdog::Scope watched("instantiating an entity");
+    SceneBuild build{*this, {}, {}, {}};
+    if (auto created = build.createEntity(copy); !created)
+        return std::unexpected(created.error());
+    if (auto written = build.writeFields(); !written)
+        return std::unexpected(written.error());
+    if (auto initialized = build.initializeAll(); !initialized)
+        return std::unexpected(initialized.error());
+    return build.remap.at(original.packed());
 }
 
 Scene ScriptHost::defaultScene() const {

@@ -7,7 +7,12 @@
 #include "runtime/mono_text.hpp"
 #include "runtime/runtime_state.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/vec3.hpp>
 #include <mono/metadata/appdomain.h>
+#include <optional>
 
 namespace scripthost::glue {
 
@@ -59,6 +64,49 @@ void destroy(std::uint64_t packed) {
     });
 }
 
+std::uint64_t instantiate(std::uint64_t packed, MonoBoolean placed, const glm::vec3* position,
+                          const glm::quat* rotation) {
+    return guarded("UObject.Instantiate", [&]() -> std::uint64_t {
+        ScriptContext& c = context();
+        if (c.engine == nullptr) {
+            throw ScriptError(ManagedError::InvalidOperation,
+                              "Instantiate needs the host's game loop");
+        }
+        const ObjectId original = ObjectId::unpack(packed);
+        if (!c.world->isAlive(original)) {
+            throw ScriptError(ManagedError::MissingReference,
+                              "the object " + original.toString() + " has been destroyed");
+        }
+        std::optional<Transform> at;
+        if (placed != 0) {
+            ObjectId entity = original;
+            if (const NativeComponent* component = c.world->component(original))
+                entity = component->entity;
+            else if (const ScriptSlot* script = c.world->script(original))
+                entity = script->entity;
+            at = c.world->entity(entity)->transform;
+            at->position = *position;
+            at->rotation = *rotation;
+        }
+        auto copy = c.engine->cloneObject(original, at);
+        if (!copy)
+            throw ScriptError(ManagedError::InvalidOperation, copy.error().message);
+        return copy->packed();
+    });
+}
+
+void destroyAfter(std::uint64_t packed, float seconds) {
+    guarded("UObject.Destroy", [&] {
+        ScriptContext& c = context();
+        if (c.engine == nullptr) {
+            throw ScriptError(ManagedError::InvalidOperation, "Destroy needs the host's game loop");
+        }
+        if (!std::isfinite(seconds))
+            throw ScriptError(ManagedError::Argument, "Destroy's delay must be a finite number");
+        c.engine->queueDestroyAfter(ObjectId::unpack(packed), std::max(0.0F, seconds));
+    });
+}
+
 } // namespace
 
 void registerObjectCalls(MonoRuntime& runtime) {
@@ -70,6 +118,10 @@ void registerObjectCalls(MonoRuntime& runtime) {
                                  reinterpret_cast<const void*>(&isAlive));
     runtime.registerInternalCall("UEngine.UObject::Internal_Destroy",
                                  reinterpret_cast<const void*>(&destroy));
+    runtime.registerInternalCall("UEngine.UObject::Internal_DestroyAfter",
+                                 reinterpret_cast<const void*>(&destroyAfter));
+    runtime.registerInternalCall("UEngine.UObject::Internal_Instantiate",
+                                 reinterpret_cast<const void*>(&instantiate));
 }
 
 } // namespace scripthost::glue

@@ -33,3 +33,102 @@ TEST_CASE("ScriptHost: a scene sets fields before Initialize and builds every en
     host->tick(0.016);
     CHECK(fieldOf<std::int64_t>(*host, counter, "updates") == 4);
 }
+
+TEST_CASE("ScriptHost: Instantiate copies an entity, its components and its scripts' fields "
+          "before Awake, and references inside the copy point at the copy") {
+    TempDir dir("instantiate");
+    auto host = makeHostFrom(compileScripts(dir, "Clones.dll", {{"Clones.cs", R"(using UEngine;
+public class Enemy : UMonoScriptComponent {
+  public int health = 10;
+  public Enemy self;
+  public UEntity home;
+  public UTransform body;
+  [SerializeField] public string seenAtAwake = "";
+  [SerializeField] public int starts;
+  void Awake() { seenAtAwake = health + "/" + (self == this) + "/" + transform.position.x; }
+  void Start() { starts++; }
+}
+public class Spawner : UMonoScriptComponent {
+  public Enemy prefab;
+  [SerializeField] public Enemy made;
+  [SerializeField] public UEntity plain;
+  public override void Update(float dt) {
+    if (made != null) return;
+    made = Instantiate(prefab, new Vector3(5, 0, 0), Quaternion.identity);
+    plain = Instantiate(UEntity.Find("Home"));
+  }
+})"}}));
+    auto scene = Scene::fromJson(json::parse(R"({"entities": [
+        {"name": "Home", "components": ["Render"]},
+        {"name": "Template", "transform": {"position": [1, 0, 0]}, "components": ["Render"],
+         "scripts": [{"class": "Enemy", "fields": {"health": 42,
+            "self": {"entity": "Template", "script": "Enemy"},
+            "home": {"entity": "Home"}, "body": {"entity": "Template"}}}]},
+        {"name": "Spawner", "scripts": [{"class": "Spawner",
+            "fields": {"prefab": {"entity": "Template", "script": "Enemy"}}}]}]})"));
+    REQUIRE(scene);
+    REQUIRE(host->instantiate(*scene));
+    World& world = host->world();
+    const ObjectId home = world.findEntity("Home");
+    const ObjectId templateEntity = world.findEntity("Template");
+    const ObjectId templateEnemy = world.entity(templateEntity)->scripts.at(0);
+    const ObjectId spawner = world.entity(world.findEntity("Spawner"))->scripts.at(0);
+    host->tick(0.016);
+    REQUIRE(host->scriptFailureCount() == 0);
+
+    const ObjectId copy = world.findEntity("Template(Clone)");
+    REQUIRE_FALSE(copy.isNull());
+    const Entity& made = *world.entity(copy);
+    CHECK(made.transform.position == glm::vec3(5, 0, 0));
+    CHECK_FALSE(made.ownedByScripts); // a scene object, as in Unity
+    REQUIRE(made.components.size() == 1);
+    CHECK(world.component(made.components[0])->kind == "Render");
+    REQUIRE(made.scripts.size() == 1);
+    const ObjectId enemy = made.scripts[0];
+    CHECK(host->getField(spawner, "made").value() == Value{ObjectRef{enemy}});
+    CHECK(fieldOf<std::int64_t>(*host, enemy, "health") == 42);
+    // Its fields were there, and it was placed, before its Awake.
+    CHECK(fieldOf<std::string>(*host, enemy, "seenAtAwake") == "42/True/5");
+    CHECK(host->getField(enemy, "self").value() == Value{ObjectRef{enemy}});
+    CHECK(host->getField(enemy, "body").value() == Value{ObjectRef{copy}});
+    CHECK(host->getField(enemy, "home").value() == Value{ObjectRef{home}});
+    // The template is untouched.
+    CHECK(host->getField(templateEnemy, "self").value() == Value{ObjectRef{templateEnemy}});
+    CHECK(world.entity(templateEntity)->transform.position == glm::vec3(1, 0, 0));
+    // The template's Start had run (frame 1, before the Spawner's Update): the copy has its
+    // count, and its own Start adds one at the next fixed step or frame, once.
+    CHECK(fieldOf<std::int64_t>(*host, templateEnemy, "starts") == 1);
+    CHECK(fieldOf<std::int64_t>(*host, enemy, "starts") == 1);
+    for (int i = 0; i < 3; ++i)
+        host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, enemy, "starts") == 2);
+    CHECK(fieldOf<std::int64_t>(*host, templateEnemy, "starts") == 1);
+
+    // An entity with no scripts is copied too, components and all, where the original is.
+    const ObjectId plain = world.findEntity("Home(Clone)");
+    REQUIRE_FALSE(plain.isNull());
+    CHECK(host->getField(spawner, "plain").value() == Value{ObjectRef{plain}});
+    CHECK(world.entity(plain)->components.size() == 1);
+}
+
+TEST_CASE("ScriptHost: Instantiate of a destroyed entity raises MissingReferenceException in the "
+          "script and copies nothing") {
+    TempDir dir("instantiate-gone");
+    auto host = makeHostFrom(compileScripts(dir, "Gone.dll", {{"Gone.cs", R"(using UEngine;
+public class Copier : UMonoScriptComponent {
+  [SerializeField] public string error = "";
+  UEntity doomed;
+  public override void Update(float dt) {
+    if (doomed == null) { doomed = new UEntity("Doomed"); UObject.Destroy(doomed); return; }
+    if (error.Length != 0) return;
+    try { Instantiate(doomed); error = "none"; }
+    catch (System.Exception e) { error = e.GetType().Name; }
+  }
+})"}}));
+    const ObjectId copier = spawnScript(*host, "Copier");
+    host->tick(0.016); // made, and destroyed at the end of the frame
+    host->tick(0.016);
+    CHECK(fieldOf<std::string>(*host, copier, "error") == "MissingReferenceException");
+    CHECK(host->world().findEntity("Doomed(Clone)").isNull());
+    CHECK(host->scriptFailureCount() == 0);
+}

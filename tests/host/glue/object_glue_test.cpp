@@ -51,7 +51,8 @@ struct Alive {
 };
 
 Alive aliveSeen(ScriptHost& host, ObjectId watcher) {
-    return {fieldOf<bool>(host, watcher, "entityAlive"), fieldOf<bool>(host, watcher, "cameraAlive"),
+    return {fieldOf<bool>(host, watcher, "entityAlive"),
+            fieldOf<bool>(host, watcher, "cameraAlive"),
             fieldOf<bool>(host, watcher, "scriptAlive")};
 }
 
@@ -230,5 +231,43 @@ TEST_CASE("Object glue: one proxy per live object, none for a destroyed one, and
     const std::string owner = host.text(s, "ownerOfHeld");
     CHECK_MESSAGE(contains(owner, "UEngine.MissingReferenceException"), owner);
     CHECK_MESSAGE(contains(owner, holder.toString()), owner);
+    CHECK(host->scriptFailureCount() == 0);
+}
+
+namespace {
+
+const std::string kLater = R"(
+using UEngine;
+
+public class Later : UMonoScriptComponent
+{
+    public UEntity target;
+    [SerializeField] public float delay = 0.5f;
+    public override void Initialize() { Destroy(target, delay); Destroy(target, 5f); }
+}
+)";
+
+} // namespace
+
+TEST_CASE("Object glue: Destroy(obj, t) destroys it at the end of the first frame t seconds of "
+          "game time later, across a reload too") {
+    GlueHost host("object-destroy-later", kLater);
+    const ObjectId target = host->world().createEntity("Target");
+    const ObjectId bystander = host->world().createEntity("Bystander");
+    auto scene = Scene::fromJson(nlohmann::json::parse(R"({"entities": [{"name": "Timer",
+        "scripts": [{"class": "Later", "fields": {"target": {"entity": "Target"}}}]}]})"));
+    REQUIRE(scene);
+    REQUIRE(host->instantiate(*scene));
+    host->tick(0.25); // t = 0.25
+    CHECK(host->world().isAlive(target));
+    (void)reloadOk(*host, compileScripts(host.dir, "Gen2.dll",
+                                         {{"Probe.cs", kGlueProbeSource}, {"Later.cs", kLater}}));
+    host->tick(0.2); // t = 0.45
+    CHECK(host->world().isAlive(target));
+    host->tick(0.05); // t = 0.5: due
+    CHECK_FALSE(host->world().isAlive(target));
+    for (int i = 0; i < 20; ++i)
+        host->tick(0.25); // t = 5.5: the second appointment finds it gone, nothing happens
+    CHECK(host->world().isAlive(bystander));
     CHECK(host->scriptFailureCount() == 0);
 }

@@ -3,7 +3,9 @@
 
 #include "scripthost/game/error.hpp"
 #include "scripthost/game/object_id.hpp"
+#include "scripthost/game/transform.hpp"
 
+#include <optional>
 #include <string_view>
 
 namespace scripthost {
@@ -22,6 +24,16 @@ public:
                                                      std::string_view className) = 0;
     /// Destroys an entity, component or script at the end of the current frame.
     virtual void queueDestroy(ObjectId id) = 0;
+    /// Destroys it at the end of the first frame at least `seconds` of game time from now
+    /// (Unity's Destroy(obj, t)); a reload keeps the appointment.
+    virtual void queueDestroyAfter(ObjectId id, double seconds) = 0;
+    /// A copy of the entity `original` is on (or is): named "<name>(Clone)", at `placed` if
+    /// given, else where the original is, with the same native components and scripts, every
+    /// script's saved fields copied — references to the original or anything on it pointing at
+    /// the copy's — before its Initialize, Awake and OnEnable run, as Unity's Instantiate does.
+    /// Returns the copy of `original` itself: the new entity, or its component or script.
+    [[nodiscard]] virtual Result<ObjectId> cloneObject(ObjectId original,
+                                                       const std::optional<Transform>& placed) = 0;
     /// The attached game module's name (UEngine.Application.gameModule); "" for none.
     [[nodiscard]] virtual std::string_view gameModuleName() const noexcept = 0;
 

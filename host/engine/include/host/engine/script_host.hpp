@@ -127,6 +127,11 @@ public:
     [[nodiscard]] Result<void> destroyObject(ObjectId id);
     /// Destroys an object at the end of the current frame (UObject.Destroy from scripts).
     void queueDestroy(ObjectId id) override { destroyQueue_.push_back(id); }
+    void queueDestroyAfter(ObjectId id, double seconds) override {
+        delayedDestroys_.emplace_back(time_ + seconds, id);
+    }
+    [[nodiscard]] Result<ObjectId> cloneObject(ObjectId original,
+                                               const std::optional<Transform>& placed) override;
     /// Destroys what is queued, and the script-owned entities whose proxies the GC has
     /// finalized (and that no script has picked up again). Each frame runs this; a
     /// reload runs it before its snapshot. Returns how many objects were destroyed.
@@ -245,6 +250,7 @@ private:
     std::uint64_t releasedByCollector_ = 0;
     std::deque<ScriptFailure> recentFailures_;
     std::vector<ObjectId> destroyQueue_;
+    std::vector<std::pair<double, ObjectId>> delayedDestroys_; ///< game time due, object
     ParkedState parked_;
     NativeScripts natives_;
     std::uint64_t reloadCount_ = 0;
