@@ -19,21 +19,32 @@ pid_t currentThreadId() noexcept {
     return static_cast<pid_t>(::syscall(SYS_gettid));
 }
 
-ThreadRunState threadRunState(pid_t tid) noexcept {
+namespace {
+
+// The start of /proc/self/task/<tid>/<name> in `buffer` (one read); empty if it cannot be read.
+template <std::size_t N>
+std::string_view readTaskFile(pid_t tid, const char* name, std::array<char, N>& buffer) noexcept {
     if (tid <= 0)
-        return ThreadRunState::Unknown;
+        return {};
     std::array<char, 64> path{};
-    std::snprintf(path.data(), path.size(), "/proc/self/task/%d/stat", static_cast<int>(tid));
+    std::snprintf(path.data(), path.size(), "/proc/self/task/%d/%s", static_cast<int>(tid), name);
     const UniqueFd file(::open(path.data(), O_RDONLY | O_CLOEXEC));
     if (!file)
-        return ThreadRunState::Unknown;
+        return {};
+    const ssize_t read = ::read(file.get(), buffer.data(), buffer.size());
+    return read > 0 ? std::string_view(buffer.data(), static_cast<std::size_t>(read))
+                    : std::string_view{};
+}
+
+} // namespace
+
+ThreadRunState threadRunState(pid_t tid) noexcept {
     // "<tid> (<name>) <state> …": the name may hold spaces and parentheses, the state follows
     // the last ')'. 512 bytes reach well past it.
     std::array<char, 512> text{};
-    const ssize_t read = ::read(file.get(), text.data(), text.size());
-    if (read <= 0)
+    const std::string_view stat = readTaskFile(tid, "stat", text);
+    if (stat.empty())
         return ThreadRunState::Unknown;
-    const std::string_view stat(text.data(), static_cast<std::size_t>(read));
     const auto close = stat.rfind(')');
     if (close == std::string_view::npos || close + 2 >= stat.size())
         return ThreadRunState::Unknown;
@@ -54,20 +65,13 @@ ThreadRunState threadRunState(pid_t tid) noexcept {
 }
 
 std::optional<ThreadSchedule> threadSchedule(pid_t tid) noexcept {
-    if (tid <= 0)
-        return std::nullopt;
-    std::array<char, 64> path{};
-    std::snprintf(path.data(), path.size(), "/proc/self/task/%d/schedstat", static_cast<int>(tid));
-    const UniqueFd file(::open(path.data(), O_RDONLY | O_CLOEXEC));
-    if (!file)
-        return std::nullopt;
     // "<ns on a CPU> <ns waiting on a run queue> <timeslices>\n"
     std::array<char, 128> text{};
-    const ssize_t read = ::read(file.get(), text.data(), text.size());
-    if (read <= 0)
+    const std::string_view line = readTaskFile(tid, "schedstat", text);
+    if (line.empty())
         return std::nullopt;
-    const char* at = text.data();
-    const char* end = text.data() + read;
+    const char* at = line.data();
+    const char* end = line.data() + line.size();
     std::uint64_t figures[2]{};
     for (std::uint64_t& figure : figures) {
         while (at < end && *at == ' ')

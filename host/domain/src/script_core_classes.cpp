@@ -116,10 +116,7 @@ void ScriptCoreClasses::collectComponentKinds(MonoImage* image) {
         if (klass != proxyClasses.nativeScript &&
             mono_class_is_subclass_of(klass, proxyClasses.nativeScript, false)) {
             if ((mono_class_get_flags(klass) & MONO_TYPE_ATTR_ABSTRACT) == 0) {
-                const std::string ns = mono_class_get_namespace(klass);
-                proxyClasses
-                    .nativeScripts[(ns.empty() ? "" : ns + ".") + mono_class_get_name(klass)] =
-                    klass;
+                proxyClasses.nativeScripts[fullClassName(klass)] = klass;
             }
             continue;
         }

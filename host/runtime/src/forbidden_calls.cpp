@@ -1,6 +1,7 @@
 #include "host/runtime/forbidden_calls.hpp"
 
 #include "runtime/il_reader.hpp"
+#include "runtime/mono_text.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -51,15 +52,6 @@ struct LocationDeleter {
     }
 };
 using LocationPtr = std::unique_ptr<MonoDebugSourceLocation, LocationDeleter>;
-
-// "Namespace.Class", nested classes as "Namespace.Outer+Inner".
-std::string classNameOf(MonoClass* klass) {
-    std::string name = mono_class_get_name(klass);
-    if (MonoClass* outer = mono_class_get_nesting_type(klass))
-        return classNameOf(outer) + "+" + name;
-    const std::string ns = mono_class_get_namespace(klass);
-    return ns.empty() ? name : ns + "." + name;
-}
 
 std::uint32_t tableRows(MonoImage* image, int table) {
     const MonoTableInfo* info = mono_image_get_table_info(image, table);
@@ -183,7 +175,7 @@ private:
 // The call at `ilOffset` of `method`, with its file and line when symbols are loaded.
 ForbiddenCall located(MonoMethod* method, std::uint32_t ilOffset, const Target& target) {
     ForbiddenCall call;
-    call.caller = fmt::format("{}.{}", classNameOf(mono_method_get_class(method)),
+    call.caller = fmt::format("{}.{}", fullClassName(mono_method_get_class(method)),
                               mono_method_get_name(method));
     call.callee = target.callee;
     call.reason = target.reason;

@@ -15,8 +15,7 @@ ManagedException describeException(MonoObject* exception) {
         return out;
     }
     MonoClass* klass = mono_object_get_class(exception);
-    const std::string ns = mono_class_get_namespace(klass);
-    out.type = ns.empty() ? mono_class_get_name(klass) : ns + "." + mono_class_get_name(klass);
+    out.type = fullClassName(klass);
 
     MonoObject* nested = nullptr;
     if (MonoProperty* messageProperty =
