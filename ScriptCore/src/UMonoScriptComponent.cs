@@ -73,7 +73,7 @@ namespace UEngine
         /// <summary>Stops a coroutine this script started; its finally blocks run. Null or finished: nothing happens.</summary>
         public void StopCoroutine(Coroutine routine)
         {
-            if (routine != null && routine.m_Owner == this) CoroutineScheduler.Stop(routine);
+            if (routine != null && ReferenceEquals(routine.m_Owner, this)) CoroutineScheduler.Stop(routine);
         }
 
         /// <summary>Stops the coroutines this script started with this enumerator.</summary>

@@ -13,6 +13,9 @@ namespace UEngine
         // Packed ObjectId: generation in the high 32 bits, index in the low 32 bits.
         // Zero is never a valid id. Set by the host.
         internal ulong m_NativeId;
+        // Set when the native object is destroyed (by the host on a proxy it handed out, by the
+        // dispatcher on a script it detaches): from then on the object compares equal to null.
+        internal bool m_Destroyed;
 
         /// <summary>The native object's id, stable across hot reloads; 0 for none.</summary>
         public ulong nativeId { get { return m_NativeId; } }
@@ -62,6 +65,36 @@ namespace UEngine
             if (ReferenceEquals(obj, null)) throw new ArgumentNullException("obj");
             Internal_DestroyAfter(obj.m_NativeId, t);
         }
+
+        /// <summary>
+        /// Unity's rule for its objects: one that has been destroyed compares equal to null (and
+        /// to any other destroyed one), so <c>if (target != null)</c> and <c>if (target)</c> are
+        /// false once the target is gone. Use ReferenceEquals for the plain reference test.
+        /// </summary>
+        public static bool operator ==(UObject a, UObject b)
+        {
+            bool aGone = ReferenceEquals(a, null) || a.m_Destroyed;
+            bool bGone = ReferenceEquals(b, null) || b.m_Destroyed;
+            if (aGone || bGone) return aGone && bGone;
+            return ReferenceEquals(a, b);
+        }
+
+        /// <summary>The negation of ==.</summary>
+        public static bool operator !=(UObject a, UObject b) { return !(a == b); }
+
+        /// <summary>Whether the object exists: not null and not destroyed.</summary>
+        public static implicit operator bool(UObject o) { return !ReferenceEquals(o, null) && !o.m_Destroyed; }
+
+        /// <summary>The same object, or both destroyed (as ==).</summary>
+        public override bool Equals(object other)
+        {
+            if (ReferenceEquals(other, null)) return m_Destroyed;
+            var o = other as UObject;
+            return !ReferenceEquals(o, null) && this == o;
+        }
+
+        /// <summary>A hash of the object's identity.</summary>
+        public override int GetHashCode() { return RuntimeHelpers.GetHashCode(this); }
 
         /// <summary>"Type(#index:version)": the class name and the object's native id.</summary>
         public override string ToString()

@@ -76,7 +76,7 @@ namespace UEngine.Internal
             for (int i = 0; i < s_Running.Count; i++)
             {
                 Coroutine c = s_Running[i];
-                if (c.m_Owner == owner && c.m_Routine == routine && !c.m_Done) Stop(c);
+                if (ReferenceEquals(c.m_Owner, owner) && c.m_Routine == routine && !c.m_Done) Stop(c);
             }
         }
 
@@ -86,7 +86,7 @@ namespace UEngine.Internal
             for (int i = 0; i < s_Running.Count; i++)
             {
                 Coroutine c = s_Running[i];
-                if (c.m_Owner == owner && !c.m_Done && (invocationsToo || !Invocations.IsInvocation(c, null))) Stop(c);
+                if (ReferenceEquals(c.m_Owner, owner) && !c.m_Done && (invocationsToo || !Invocations.IsInvocation(c, null))) Stop(c);
             }
         }
 

@@ -76,9 +76,9 @@ namespace UEngine.Internal
             var entity = target as UEntity;
             var component = target as UComponent;
             if (target == null) kind = "static";
-            else if (script != null) { kind = "script"; id = script.m_NativeId; }
-            else if (entity != null) { kind = "entity"; id = entity.m_NativeId; }
-            else if (component != null) { kind = "component"; id = component.m_NativeId; }
+            else if (!ReferenceEquals(script, null)) { kind = "script"; id = script.m_NativeId; }
+            else if (!ReferenceEquals(entity, null)) { kind = "entity"; id = entity.m_NativeId; }
+            else if (!ReferenceEquals(component, null)) { kind = "component"; id = component.m_NativeId; }
             else
             {
                 kind = "other";
@@ -138,7 +138,7 @@ namespace UEngine.Internal
             Type declaring = CoroutineCarry.FindType(fieldClass);
             FieldInfo field = declaring == null ? null : declaring.GetField(fieldName, Declared);
             string fieldProblem = null;
-            if (script == null) fieldProblem = "its script is no longer in the scripts (parked)";
+            if (ReferenceEquals(script, null)) fieldProblem = "its script is no longer in the scripts (parked)";
             else if (field == null || !typeof(Delegate).IsAssignableFrom(field.FieldType)) fieldProblem = "the field " + fieldName + " is gone";
             else if (!field.DeclaringType.IsAssignableFrom(script.GetType())) fieldProblem = "the script's class no longer has the field " + fieldName;
             Delegate combined = null;

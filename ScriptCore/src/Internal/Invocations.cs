@@ -123,14 +123,14 @@ namespace UEngine.Internal
             for (int i = 0; i < running.Count; i++)
             {
                 Coroutine c = running[i];
-                if (c.m_Owner == owner && !c.m_Done && IsInvocation(c, name)) CoroutineScheduler.Stop(c);
+                if (ReferenceEquals(c.m_Owner, owner) && !c.m_Done && IsInvocation(c, name)) CoroutineScheduler.Stop(c);
             }
         }
 
         internal static bool Pending(UMonoScriptComponent owner, string name)
         {
             foreach (Coroutine c in CoroutineScheduler.Running)
-                if (c.m_Owner == owner && !c.m_Done && IsInvocation(c, name)) return true;
+                if (ReferenceEquals(c.m_Owner, owner) && !c.m_Done && IsInvocation(c, name)) return true;
             return false;
         }
     }

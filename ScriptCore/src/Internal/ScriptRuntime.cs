@@ -163,7 +163,7 @@ namespace UEngine.Internal
                 var several = onEntity as List<UMonoScriptComponent>;
                 if (several == null)
                 {
-                    if (onEntity == script) s_ByEntity.Remove(script.m_EntityId);
+                    if (ReferenceEquals(onEntity, script)) s_ByEntity.Remove(script.m_EntityId);
                 }
                 else
                 {
@@ -173,6 +173,7 @@ namespace UEngine.Internal
             }
             bool wasEnabled = script.enabled;
             script.m_Detached = true;
+            script.m_Destroyed = true; // == null from now on, as in Unity
             s_NeedsCompaction = true;
             if ((script.m_Messages & MessageMethods.Any) != 0) UnityMessages.Detaching(script, wasEnabled);
             try { script.Destroy(); }
@@ -402,7 +403,7 @@ namespace UEngine.Internal
         {
             Type scriptClass;
             UMonoScriptComponent script = ScriptOf(e, out scriptClass);
-            if (script != null)
+            if (!ReferenceEquals(script, null))
             {
                 if (aborted) Stopped(script, PhaseContinuation, (ThreadAbortException)e);
                 else Fail(script, PhaseContinuation, e);

@@ -148,7 +148,10 @@ Result<Value> readStorage(const void* storage, MonoType* type, const FieldType& 
         MonoObject* object = loadRef();
         if (object == nullptr || context.bridge == nullptr)
             return Value{ObjectRef{}};
-        return Value{ObjectRef{context.bridge->localOf(object)}};
+        const ObjectId id = context.bridge->localOf(object);
+        if (context.world != nullptr && !context.world->isAlive(id))
+            return Value{ObjectRef{}}; // destroyed: null, as the script sees it
+        return Value{ObjectRef{id}};
     }
     case ValueKind::Array: {
         auto* array = reinterpret_cast<MonoArray*>(loadRef());

@@ -142,6 +142,18 @@ ObjectId ObjectBridge::localOf(MonoObject* object) const {
     return ObjectId::unpack(packed);
 }
 
+void ObjectBridge::forget(ObjectId id) {
+    auto it = proxies_.find(id);
+    if (it == proxies_.end())
+        return;
+    if (MonoObject* proxy = it->second.target();
+        proxy != nullptr && classes_.destroyed != nullptr) {
+        MonoBoolean gone = 1;
+        mono_field_set_value(proxy, classes_.destroyed, &gone);
+    }
+    proxies_.erase(it);
+}
+
 void ObjectBridge::adopt(ObjectId id, MonoObject* proxy) {
     proxies_.insert_or_assign(id, GcHandle::weak(proxy));
 }

@@ -92,7 +92,9 @@ Result<ScriptCoreClasses> ScriptCoreClasses::bind(MonoImage* core) {
         return fail("ScriptCore's UEntity/UTransform lack their transform fields");
     c.proxyClasses.nativeId = mono_class_get_field_from_name(w[UObject].found, "m_NativeId");
     c.proxyClasses.entityId = mono_class_get_field_from_name(w[UComponent].found, "m_EntityId");
-    if (c.proxyClasses.nativeId == nullptr || c.proxyClasses.entityId == nullptr) {
+    c.proxyClasses.destroyed = mono_class_get_field_from_name(w[UObject].found, "m_Destroyed");
+    if (c.proxyClasses.nativeId == nullptr || c.proxyClasses.entityId == nullptr ||
+        c.proxyClasses.destroyed == nullptr) {
         return fail("ScriptCore's UObject/UComponent lack their id fields");
     }
     c.collectComponentKinds(core);

@@ -86,7 +86,7 @@ public class User : UMonoScriptComponent {
             addedSpeed = extra.speed;
             addedCount++;
         }
-        if (gone != null) {
+        if (!ReferenceEquals(gone, null)) { // == null once destroyed, as in Unity: use it anyway
             try { float s = gone.speed; } catch (MissingReferenceException) { missingThrown = true; }
         }
         Probe.Counter c = gameObject.GetComponent<Probe.Counter>();

@@ -119,7 +119,7 @@ public class Copier : UMonoScriptComponent {
   [SerializeField] public string error = "";
   UEntity doomed;
   public override void Update(float dt) {
-    if (doomed == null) { doomed = new UEntity("Doomed"); UObject.Destroy(doomed); return; }
+    if (ReferenceEquals(doomed, null)) { doomed = new UEntity("Doomed"); UObject.Destroy(doomed); return; }
     if (error.Length != 0) return;
     try { Instantiate(doomed); error = "none"; }
     catch (System.Exception e) { error = e.GetType().Name; }

@@ -20,6 +20,7 @@ namespace scripthost::mono {
 struct ProxyClasses {
     MonoClass* uobject = nullptr;                               ///< UEngine.UObject
     MonoClassField* nativeId = nullptr;                         ///< UObject.m_NativeId
+    MonoClassField* destroyed = nullptr;                        ///< UObject.m_Destroyed
     MonoClass* entity = nullptr;                                ///< UEngine.UEntity
     MonoClassField* entityTransform = nullptr;                  ///< UEntity.m_Transform
     MonoClass* transform = nullptr;                             ///< UEngine.UTransform
@@ -64,8 +65,9 @@ public:
     /// Whether `id` has a proxy that is still alive.
     [[nodiscard]] bool hasLiveProxy(ObjectId id) const;
 
-    /// Forgets the proxy of a destroyed object.
-    void forget(ObjectId id) { proxies_.erase(id); }
+    /// Forgets the proxy of a destroyed object, marking it destroyed first (UObject.m_Destroyed:
+    /// the scripts that still hold it see it equal to null, as in Unity).
+    void forget(ObjectId id);
 
     /// Drops entries whose proxy was collected. Returns how many were dropped.
     std::size_t purgeCollected();
