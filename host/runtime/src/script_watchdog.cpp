@@ -212,7 +212,18 @@ struct ScriptWatchdog::Impl {
                 continue;
             const auto now = Clock::now();
             if (!armed) {
-                sample(now); // the next arming's first check starts from here
+                // The next arming's first check starts from here. Read without the lock: the
+                // main thread's arm() takes it, and must not wait for this thread when the
+                // machine's load preempts it in the middle of two /proc reads.
+                lock.unlock();
+                auto schedule = posix::threadSchedule(mainThreadId);
+                const auto state = posix::threadRunState(mainThreadId);
+                lock.lock();
+                if (!armed && !stopping) {
+                    scheduleAtCheck = std::move(schedule);
+                    stateAtCheck = state;
+                    checkedAt = now;
+                }
                 continue;
             }
             if (MonoRuntime::debuggerAttached())
