@@ -20,6 +20,12 @@ namespace UEngine
         /// <summary>The name of the entity this component is attached to.</summary>
         public string name { get { return gameObject.name; } set { gameObject.name = value; } }
 
+        /// <summary>The tag of the entity this component is attached to.</summary>
+        public string tag { get { return gameObject.tag; } set { gameObject.tag = value; } }
+
+        /// <summary>Whether the tag of this component's entity is <paramref name="tag"/>.</summary>
+        public bool CompareTag(string tag) { return gameObject.CompareTag(tag); }
+
         /// <summary>The first component of type T on this component's entity (this one included), or null.</summary>
         public T GetComponent<T>() where T : UComponent { return gameObject.GetComponent<T>(); }
 

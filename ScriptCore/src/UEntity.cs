@@ -51,6 +51,67 @@ namespace UEngine
             }
         }
 
+        /// <summary>
+        /// Whether the entity itself is active (Unity's GameObject.activeSelf). Saved with the
+        /// scene and kept across a reload.
+        /// </summary>
+        public bool activeSelf { get { return Internal_GetActive(m_NativeId); } }
+
+        /// <summary>
+        /// Whether the entity is active in the scene. Entities have no parents yet, so this is
+        /// <see cref="activeSelf"/>.
+        /// </summary>
+        public bool activeInHierarchy { get { return Internal_GetActive(m_NativeId); } }
+
+        /// <summary>
+        /// Activates or deactivates the entity (Unity's GameObject.SetActive). An inactive
+        /// entity's scripts get no Update, FixedUpdate, LateUpdate or Start; deactivating runs
+        /// their OnDisable and stops their coroutines (not their Invokes); activating runs their
+        /// OnEnable, after their Awake when the entity had never been active.
+        /// </summary>
+        public void SetActive(bool value)
+        {
+            if (Internal_SetActive(m_NativeId, value))
+                ScriptRuntime.EntityActiveChanged(m_NativeId, value);
+        }
+
+        /// <summary>The entity's tag (Unity's GameObject.tag); "Untagged" when it has none.</summary>
+        public string tag
+        {
+            get { return Internal_GetTag(m_NativeId); }
+            set
+            {
+                if (value == null) throw new ArgumentNullException("value");
+                Internal_SetTag(m_NativeId, value);
+            }
+        }
+
+        /// <summary>Whether the entity's tag is <paramref name="tag"/>.</summary>
+        public bool CompareTag(string tag)
+        {
+            if (tag == null) throw new ArgumentNullException("tag");
+            return Internal_GetTag(m_NativeId) == tag;
+        }
+
+        /// <summary>The first-created active entity tagged <paramref name="tag"/>, or null.</summary>
+        public static UEntity FindWithTag(string tag)
+        {
+            ulong[] ids = Internal_FindAllWithTag(tag);
+            return ids.Length == 0 ? null : ObjectTable.Entity(ids[0]);
+        }
+
+        /// <summary>Same as <see cref="FindWithTag"/> (Unity has both names).</summary>
+        public static UEntity FindGameObjectWithTag(string tag) { return FindWithTag(tag); }
+
+        /// <summary>Every active entity tagged <paramref name="tag"/>, in creation order.</summary>
+        public static UEntity[] FindGameObjectsWithTag(string tag)
+        {
+            ulong[] ids = Internal_FindAllWithTag(tag);
+            var found = new UEntity[ids.Length];
+            for (int i = 0; i < ids.Length; i++) found[i] = ObjectTable.Entity(ids[i]);
+            return found;
+        }
+
         /// <summary>The entity's transform (position, rotation, scaling).</summary>
         public UTransform transform
         {
@@ -149,5 +210,15 @@ namespace UEngine
         static extern ulong Internal_GetNativeScriptAt(ulong id, int index);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern object Internal_AddScript(ulong id, string className);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern bool Internal_GetActive(ulong id);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern bool Internal_SetActive(ulong id, bool active);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern string Internal_GetTag(ulong id);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_SetTag(ulong id, string tag);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern ulong[] Internal_FindAllWithTag(string tag);
     }
 }

@@ -15,6 +15,7 @@ namespace UEngine
         internal bool m_Disabled;
         internal bool m_Detached;
         internal bool m_SelfDisabled; // the script's own enabled = false; kept in its native slot
+        internal bool m_Inactive;     // its entity is inactive (UEntity.SetActive(false))
         // The Unity message methods the class declares (MessageMethods bits) and delegates to
         // the per-frame ones (null when the class declares none), bound at attach.
         internal int m_Messages;
@@ -55,6 +56,15 @@ namespace UEngine
         }
 
         /// <summary>
+        /// Enabled and on an active entity: whether the script's messages run (Unity's
+        /// Behaviour.isActiveAndEnabled). See <see cref="UEntity.SetActive"/>.
+        /// </summary>
+        public bool isActiveAndEnabled
+        {
+            get { return !m_Disabled && !m_Detached && !m_SelfDisabled && !m_Inactive; }
+        }
+
+        /// <summary>
         /// Starts a coroutine: runs <paramref name="routine"/> now up to its first
         /// <c>yield return</c>, then resumes it on the game loop after every script's Update,
         /// when what it yielded is over: <c>null</c> (the next frame), <see cref="WaitForSeconds"/>,
@@ -63,10 +73,16 @@ namespace UEngine
         /// (run inside this one until it ends), a <see cref="Coroutine"/> (until it ends) or a
         /// <see cref="System.Threading.Tasks.Task"/> (until it completes). The coroutine stops when
         /// this script is destroyed or disabled, or when it throws (reported as this script's
-        /// failure). Throws when the script is disabled or destroyed.
+        /// failure). Throws when the script is disabled or destroyed. On an inactive entity it
+        /// starts nothing, logs an error and returns null, as Unity does.
         /// </summary>
         public Coroutine StartCoroutine(IEnumerator routine)
         {
+            if (m_Inactive && !m_Detached)
+            {
+                Debug.LogError("Coroutine couldn't be started because the game object '" + gameObject.name + "' is inactive!");
+                return null;
+            }
             return CoroutineScheduler.Start(this, routine);
         }
 

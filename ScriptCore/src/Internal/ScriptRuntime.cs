@@ -27,10 +27,16 @@ namespace UEngine.Internal
         internal const int PhaseContinuation = 6;
 
         // Shared with the host (ManagedDispatcher::AttachFlag, same bits).
-        [Flags]
         // The Unity message bits above these are MessageMethods'.
         // SelfDisabled: the script set its enabled to false (carried through its native slot).
-        enum Messages { None = 0, Update = 1, FixedUpdate = 2, SelfDisabled = 1 << 30 }
+        // EntityInactive: its entity is inactive. AwakeDue, StartDue: Unity messages the script
+        // has not had yet (its native slot's messagesDue, so a reload does not lose them).
+        [Flags]
+        internal enum Messages
+        {
+            None = 0, Update = 1, FixedUpdate = 2,
+            StartDue = 1 << 27, AwakeDue = 1 << 28, EntityInactive = 1 << 29, SelfDisabled = 1 << 30
+        }
 
         // Keyed maps hold `object` values: Dictionary<ulong, object> involves only class
         // library types, so Mono can share its compiled code across app domains instead
@@ -105,6 +111,7 @@ namespace UEngine.Internal
             script.m_NativeId = scriptId;
             script.m_EntityId = entityId;
             script.m_SelfDisabled = (messages & (int)Messages.SelfDisabled) != 0;
+            script.m_Inactive = (messages & (int)Messages.EntityInactive) != 0;
             s_ById[scriptId] = script;
             object onEntity;
             if (!s_ByEntity.TryGetValue(entityId, out onEntity))
@@ -124,10 +131,11 @@ namespace UEngine.Internal
             }
             s_Attached.Add(script);
 
-            // A new script with Unity messages is scheduled when its Start runs (Unity calls
-            // no Update before Start); the others at once.
+            // A new script with Unity messages, or a restored one still waiting for its Start,
+            // is scheduled when its Start runs (Unity calls no Update before Start); the others
+            // at once.
             bool unity = (messages & MessageMethods.Any) != 0;
-            if (!unity || !runInitialize) Schedule(script, messages);
+            if (!unity || (!runInitialize && (messages & (int)Messages.StartDue) == 0)) Schedule(script, messages);
 
             if (runInitialize)
             {
@@ -171,7 +179,7 @@ namespace UEngine.Internal
                     if (several.Count == 0) s_ByEntity.Remove(script.m_EntityId);
                 }
             }
-            bool wasEnabled = script.enabled;
+            bool wasEnabled = script.isActiveAndEnabled;
             script.m_Detached = true;
             script.m_Destroyed = true; // == null from now on, as in Unity
             s_NeedsCompaction = true;
@@ -188,7 +196,7 @@ namespace UEngine.Internal
             UMonoScriptComponent script;
             if (!TryGet(s_ById, scriptId, out script))
                 return;
-            bool was = script.enabled;
+            bool was = script.isActiveAndEnabled;
             script.m_Disabled = !enabled;
             script.m_ConsecutiveFailures = 0;
             if (!enabled && CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script);
@@ -202,17 +210,39 @@ namespace UEngine.Internal
         internal static void SetSelfEnabled(UMonoScriptComponent script, bool enabled)
         {
             if (script.m_Detached || script.m_SelfDisabled == !enabled) return;
-            bool was = script.enabled;
+            bool was = script.isActiveAndEnabled;
             script.m_SelfDisabled = !enabled;
             Internal_SetSelfEnabled(script.m_NativeId, enabled);
             AfterEnabledSet(script, was);
         }
 
-        /// <summary>OnEnable or OnDisable (and a Start not yet run) when enabled changed.</summary>
+        /// <summary>OnEnable or OnDisable when whether the script runs changed.</summary>
         static void AfterEnabledSet(UMonoScriptComponent script, bool was)
         {
-            if (was != script.enabled && (script.m_Messages & MessageMethods.Any) != 0)
-                UnityMessages.EnabledChanged(script, script.enabled);
+            if (was != script.isActiveAndEnabled && (script.m_Messages & MessageMethods.Any) != 0)
+                UnityMessages.EnabledChanged(script, script.isActiveAndEnabled);
+        }
+
+        /// <summary>
+        /// The host has set an entity's active flag (UEntity.SetActive): each of its scripts
+        /// stops or resumes its messages, in the order attached. Deactivating runs OnDisable and
+        /// stops the scripts' coroutines (not their Invokes), as in Unity; activating runs a
+        /// pending Awake, then OnEnable.
+        /// </summary>
+        internal static void EntityActiveChanged(ulong entityId, bool active)
+        {
+            object onEntity;
+            if (!s_ByEntity.TryGetValue(entityId, out onEntity)) return;
+            var several = onEntity as List<UMonoScriptComponent>;
+            UMonoScriptComponent[] scripts = several != null ? several.ToArray() : new[] { (UMonoScriptComponent)onEntity };
+            foreach (UMonoScriptComponent script in scripts)
+            {
+                if (script.m_Detached || script.m_Inactive == !active) continue;
+                bool was = script.isActiveAndEnabled;
+                script.m_Inactive = !active;
+                if (!active && CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script, false);
+                if ((script.m_Messages & MessageMethods.Any) != 0) UnityMessages.ActiveChanged(script, was);
+            }
         }
 
         /// <summary>
@@ -256,7 +286,7 @@ namespace UEngine.Internal
                     for (; i < count; i++)
                     {
                         UMonoScriptComponent script = s_Update[i];
-                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled) continue;
+                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled || script.m_Inactive) continue;
                         try
                         {
                             Action unity = script.m_UpdateMessage;
@@ -294,7 +324,7 @@ namespace UEngine.Internal
                     for (; i < count; i++)
                     {
                         UMonoScriptComponent script = s_FixedUpdate[i];
-                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled) continue;
+                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled || script.m_Inactive) continue;
                         try
                         {
                             Action unity = script.m_FixedUpdateMessage;
@@ -349,7 +379,7 @@ namespace UEngine.Internal
             if (list == null) return 0;
             int n = 0;
             foreach (UMonoScriptComponent s in list)
-                if (!s.m_Disabled && !s.m_Detached && !s.m_SelfDisabled) n++;
+                if (!s.m_Disabled && !s.m_Detached && !s.m_SelfDisabled && !s.m_Inactive) n++;
             return n;
         }
 

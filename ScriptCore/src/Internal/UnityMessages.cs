@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Threading;
 
 namespace UEngine.Internal
@@ -10,8 +11,11 @@ namespace UEngine.Internal
     /// FixedUpdate or Update phase, before the script's first FixedUpdate, Update or LateUpdate
     /// (none of which runs before it); Update() and FixedUpdate() in the dispatcher's loops
     /// (<see cref="ScriptRuntime"/>); LateUpdate() after every Update, the coroutines' frame step
-    /// and the await continuations; OnDisable then OnDestroy when the script is destroyed. A reload
-    /// restores scripts without calling any of them again (OnAfterReload is the reload's message).
+    /// and the await continuations; OnDisable then OnDestroy when the script is destroyed. On an
+    /// inactive entity, Awake and OnEnable wait for its first activation and Start for the first
+    /// frame after it; deactivating runs OnDisable, activating OnEnable. A reload restores scripts
+    /// without calling any of them again (OnAfterReload is the reload's message), but an Awake or
+    /// Start still owed is carried by the native slot (ScriptSlot::messagesDue) and called once.
     /// Every call is guarded like the dispatcher's: an exception is the script's failure, an
     /// abort by the watchdog stops only that script.
     /// </summary>
@@ -26,6 +30,7 @@ namespace UEngine.Internal
         internal const int PhaseOnDestroy = 13;
 
         static readonly List<UMonoScriptComponent> s_PendingStart = new List<UMonoScriptComponent>();
+        static readonly List<UMonoScriptComponent> s_PendingAwake = new List<UMonoScriptComponent>();
         static readonly List<UMonoScriptComponent> s_LateUpdate = new List<UMonoScriptComponent>();
 
         /// <summary>Scripts scheduled for LateUpdate (detached ones may still be in it).</summary>
@@ -54,17 +59,53 @@ namespace UEngine.Internal
             }
             script.m_FixedUpdateMessage = fixedUpdate;
             script.m_LateUpdateMessage = methods.Bind(script, MessageMethods.LateUpdate);
-            if (!isNew) return;
+            if (!isNew)
+            {
+                // Restored by a reload: only what it was still owed.
+                // (A script waiting for its Awake joins the Start list once awake.)
+                if ((messages & (int)ScriptRuntime.Messages.AwakeDue) != 0) s_PendingAwake.Add(script);
+                else if ((messages & (int)ScriptRuntime.Messages.StartDue) != 0) s_PendingStart.Add(script);
+                return;
+            }
+            if (script.m_Inactive)
+            {
+                s_PendingAwake.Add(script);
+                Internal_SetMessagesDue(script.m_NativeId, MessageMethods.Awake | MessageMethods.Start);
+                return;
+            }
             s_PendingStart.Add(script);
+            Internal_SetMessagesDue(script.m_NativeId, MessageMethods.Start);
             Call(script, MessageMethods.Awake, PhaseAwake);
-            if (script.enabled) Call(script, MessageMethods.OnEnable, PhaseOnEnable);
+            if (script.isActiveAndEnabled) Call(script, MessageMethods.OnEnable, PhaseOnEnable);
         }
 
-        /// <summary>A script being destroyed: OnDisable (when it was enabled), then OnDestroy.</summary>
+        /// <summary>
+        /// A script being destroyed: OnDisable (when it ran), then OnDestroy. A script whose entity
+        /// was never active gets neither (it never had its Awake), as in Unity.
+        /// </summary>
         internal static void Detaching(UMonoScriptComponent script, bool wasEnabled)
         {
+            if (s_PendingAwake.Remove(script)) return;
             if (wasEnabled) Call(script, MessageMethods.OnDisable, PhaseOnDisable);
             Call(script, MessageMethods.OnDestroy, PhaseOnDestroy);
+        }
+
+        /// <summary>
+        /// The script's entity was activated or deactivated (it ran before when
+        /// <paramref name="was"/>): a first activation calls the pending Awake; then OnEnable or
+        /// OnDisable when whether the script runs changed.
+        /// </summary>
+        internal static void ActiveChanged(UMonoScriptComponent script, bool was)
+        {
+            if (!script.m_Inactive && s_PendingAwake.Remove(script))
+            {
+                s_PendingStart.Add(script);
+                Internal_SetMessagesDue(script.m_NativeId, MessageMethods.Start);
+                Call(script, MessageMethods.Awake, PhaseAwake);
+                if (script.isActiveAndEnabled) Call(script, MessageMethods.OnEnable, PhaseOnEnable);
+                return;
+            }
+            if (was != script.isActiveAndEnabled) EnabledChanged(script, script.isActiveAndEnabled);
         }
 
         /// <summary>OnEnable or OnDisable, when the script's enabled state changed.</summary>
@@ -87,8 +128,9 @@ namespace UEngine.Internal
 
         /// <summary>
         /// Schedules every new script attached since the last phase for its per-frame messages
-        /// and calls its Start, in attach order. A disabled script keeps waiting (Unity starts it
-        /// when it is first enabled); a script attached by a Start starts at the next phase.
+        /// and calls its Start, in attach order. A disabled script, or one on an inactive entity,
+        /// keeps waiting (Unity starts it when it first runs); a script attached by a Start starts
+        /// at the next phase.
         /// </summary>
         internal static void RunStarts()
         {
@@ -102,8 +144,9 @@ namespace UEngine.Internal
                     {
                         UMonoScriptComponent script = starting[i];
                         if (script.m_Detached) continue;
-                        if (!script.enabled) { s_PendingStart.Add(script); continue; }
+                        if (!script.isActiveAndEnabled) { s_PendingStart.Add(script); continue; }
                         ScriptRuntime.Schedule(script, script.m_Messages);
+                        Internal_SetMessagesDue(script.m_NativeId, 0);
                         Call(script, MessageMethods.Start, PhaseStart);
                     }
                 }
@@ -122,7 +165,7 @@ namespace UEngine.Internal
                     for (; i < count; i++)
                     {
                         UMonoScriptComponent script = s_LateUpdate[i];
-                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled) continue;
+                        if (script.m_Disabled || script.m_Detached || script.m_SelfDisabled || script.m_Inactive) continue;
                         try { script.m_LateUpdateMessage(); }
                         catch (ThreadAbortException e) { Thread.ResetAbort(); ScriptRuntime.Stopped(script, PhaseLateUpdate, e); }
                         catch (Exception e) { ScriptRuntime.Fail(script, PhaseLateUpdate, e); }
@@ -137,6 +180,14 @@ namespace UEngine.Internal
         {
             s_LateUpdate.RemoveAll(s => s.m_Detached);
             s_PendingStart.RemoveAll(s => s.m_Detached);
+            s_PendingAwake.RemoveAll(s => s.m_Detached);
         }
+
+        /// <summary>
+        /// Records in the script's native slot the messages (MessageMethods bits: Awake, Start) it
+        /// is still owed, so a reload carries them.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_SetMessagesDue(ulong scriptId, int messages);
     }
 }

@@ -307,6 +307,8 @@ CommandResult Daemon::entities() const {
                             {"name", entity.name},
                             {"position", {p.x, p.y, p.z}},
                             {"ownedByScripts", entity.ownedByScripts},
+                            {"active", entity.active},
+                            {"tag", entity.tag.empty() ? "Untagged" : entity.tag},
                             {"scripts", scripts},
                             {"components", components}});
     }
@@ -400,10 +402,9 @@ CommandResult Daemon::getField(const json& body) {
         std::string names;
         for (const FieldInfo& field : info->fields)
             names += (names.empty() ? "" : ", ") + field.name;
-        return commandError(ec::notFound,
-                            fmt::format("{} has no serialized field {} (fields: {})",
-                                        target->className, fieldArg->dump(),
-                                        names.empty() ? "none" : names));
+        return commandError(ec::notFound, fmt::format("{} has no serialized field {} (fields: {})",
+                                                      target->className, fieldArg->dump(),
+                                                      names.empty() ? "none" : names));
     }
     return json{{"entity", target->entityName}, {"script", target->className}, {"fields", fields}};
 }

@@ -89,7 +89,10 @@ public:
     enum AttachFlag : std::uint32_t {
         OverridesUpdate = 1U << 0,
         OverridesFixedUpdate = 1U << 1,
-        SelfDisabled = 1U << 30, ///< the script had set its enabled to false (ScriptSlot)
+        SelfDisabled = 1U << 30,   ///< the script had set its enabled to false (ScriptSlot)
+        EntityInactive = 1U << 29, ///< its entity is inactive (Entity::active)
+        AwakeDue = 1U << 28,       ///< Awake has not run yet (ScriptSlot::messagesDue)
+        StartDue = 1U << 27,       ///< Start has not run yet (ScriptSlot::messagesDue)
     };
 
 private:

@@ -107,12 +107,8 @@ Result<MonoObject*> ObjectBridge::remoteOfAs(const World& world, ObjectId id, Mo
 }
 
 Result<MonoObject*> ObjectBridge::transformOf(const World& world, ObjectId id) {
-    ObjectId entity = id;
-    if (const NativeComponent* component = world.component(id))
-        entity = component->entity;
-    else if (const ScriptSlot* script = world.script(id))
-        entity = script->entity;
-    if (world.kindOf(entity) != ObjectKind::Entity)
+    const ObjectId entity = world.entityOf(id);
+    if (entity.isNull())
         return fail(fmt::format("object {} does not exist (destroyed?)", id.toString()));
     auto proxy = remoteOf(world, entity);
     if (!proxy)

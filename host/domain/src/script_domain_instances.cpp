@@ -1,5 +1,6 @@
 // ScriptDomain: creating, scheduling and freeing script instances.
 #include "host/domain/script_domain.hpp"
+#include "host/model/unity_message.hpp"
 #include "host/runtime/script_watchdog.hpp"
 #include "script_domain_impl.hpp"
 
@@ -10,13 +11,22 @@ namespace scripthost {
 
 namespace {
 // The dispatcher's message flags (ManagedDispatcher::AttachFlag): the overrides, the Unity
-// message methods (UnityMessage bits), and whether the script had set its enabled to false.
-std::int32_t messagesOf(const ScriptClassInfo& info, const ScriptSlot* slot) {
+// message methods (UnityMessage bits), whether the script had set its enabled to false, whether
+// its entity is inactive, and the Unity messages it is still owed.
+std::int32_t messagesOf(const ScriptClassInfo& info, const World* world, ObjectId script) {
     using Flag = mono::ManagedDispatcher::AttachFlag;
-    return static_cast<std::int32_t>(
-        (info.overridesUpdate ? Flag::OverridesUpdate : 0U) |
-        (info.overridesFixedUpdate ? Flag::OverridesFixedUpdate : 0U) | info.unityMessages |
-        (slot != nullptr && slot->disabledByScript ? Flag::SelfDisabled : 0U));
+    std::uint32_t flags = (info.overridesUpdate ? Flag::OverridesUpdate : 0U) |
+                          (info.overridesFixedUpdate ? Flag::OverridesFixedUpdate : 0U) |
+                          info.unityMessages;
+    const ScriptSlot* slot = world != nullptr ? world->script(script) : nullptr;
+    if (slot != nullptr) {
+        const Entity* entity = world->entity(slot->entity);
+        flags |= (slot->disabledByScript ? Flag::SelfDisabled : 0U) |
+                 (entity != nullptr && !entity->active ? Flag::EntityInactive : 0U) |
+                 ((slot->messagesDue & bitOf(UnityMessage::Awake)) != 0 ? Flag::AwakeDue : 0U) |
+                 ((slot->messagesDue & bitOf(UnityMessage::Start)) != 0 ? Flag::StartDue : 0U);
+    }
+    return static_cast<std::int32_t>(flags);
 }
 } // namespace
 
@@ -57,9 +67,7 @@ Result<void> ScriptDomain::attach(ObjectId script, bool runInitialize) {
         return std::unexpected(inst.error());
     return impl_->dispatcher.attach((*inst)->handle.target(), script, (*inst)->entity,
                                     runInitialize,
-                                    messagesOf((*inst)->entry->info,
-                                               impl_->world ? impl_->world->script(script)
-                                                            : nullptr));
+                                    messagesOf((*inst)->entry->info, impl_->world, script));
 }
 
 Result<void> ScriptDomain::detach(ObjectId script) {

@@ -287,6 +287,7 @@ void ScriptHost::tick(double deltaSeconds) {
             countOffLoopFailures();
         }
     }
+    input_.advanceFrame(); // what the next frame's GetKeyDown and GetKeyUp compare with
     const double scriptSeconds = std::chrono::duration<double>(Clock::now() - frameStart).count();
     // Frame time is the frame's period (what the loop asked for), script time what it cost.
     stats_.record(deltaSeconds, scriptSeconds);

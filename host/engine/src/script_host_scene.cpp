@@ -129,7 +129,10 @@ struct ScriptHost::SceneBuild {
     Result<void> createEntity(const SceneEntity& e) {
         World& world = host.world_;
         const ObjectId entity = world.createEntity(e.name, e.transform);
-        world.entity(entity)->ownedByScripts = e.ownedByScripts;
+        Entity& made = *world.entity(entity);
+        made.ownedByScripts = e.ownedByScripts;
+        made.active = e.active;
+        made.tag = e.tag;
         entities.push_back(entity);
         if (e.id)
             remap[e.id] = entity;
@@ -295,6 +298,8 @@ Result<Scene> ScriptHost::saveScene() {
         saved.transform = e.transform;
         saved.id = id.packed();
         saved.ownedByScripts = e.ownedByScripts;
+        saved.active = e.active;
+        saved.tag = e.tag;
         for (ObjectId c : e.components) {
             saved.components.push_back(world_.component(c)->kind);
             saved.componentIds.push_back(c.packed());
@@ -319,11 +324,7 @@ Result<ObjectId> ScriptHost::cloneObject(ObjectId original,
                                          const std::optional<Transform>& placed) {
     if (!domain_)
         return fail("no scripts are loaded");
-    ObjectId entity = original;
-    if (const NativeComponent* component = world_.component(original))
-        entity = component->entity;
-    else if (const ScriptSlot* script = world_.script(original))
-        entity = script->entity;
+    const ObjectId entity = world_.entityOf(original);
     const Entity* e = world_.entity(entity);
     if (e == nullptr)
         return fail("object " + original.toString() + " does not exist (destroyed?)");
@@ -336,6 +337,8 @@ Result<ObjectId> ScriptHost::cloneObject(ObjectId original,
     copy.name = e->name + "(Clone)";
     copy.transform = placed.value_or(e->transform);
     copy.id = entity.packed();
+    copy.active = e->active;
+    copy.tag = e->tag;
     for (ObjectId c : e->components) {
         copy.components.push_back(world_.component(c)->kind);
         copy.componentIds.push_back(c.packed());

@@ -7,6 +7,7 @@
 #include "runtime/runtime_state.hpp"
 
 #include <mono/metadata/appdomain.h>
+#include <mono/metadata/object.h>
 
 namespace scripthost::glue {
 
@@ -102,6 +103,56 @@ std::uint64_t componentAt(std::uint64_t e, std::int32_t index, MonoString** kind
     });
 }
 
+MonoBoolean getActive(std::uint64_t e) {
+    return guarded("UEntity.activeSelf",
+                   [&]() -> MonoBoolean { return requireEntity(e).active ? 1 : 0; });
+}
+// Returns whether the flag changed: then ScriptRuntime tells the entity's scripts.
+MonoBoolean setActive(std::uint64_t e, MonoBoolean active) {
+    return guarded("UEntity.SetActive", [&]() -> MonoBoolean {
+        Entity& entity = requireEntity(e);
+        const bool changed = entity.active != (active != 0);
+        entity.active = active != 0;
+        return changed ? 1 : 0;
+    });
+}
+MonoString* getTag(std::uint64_t e) {
+    return guarded("UEntity.tag", [&]() -> MonoString* {
+        const std::string& tag = requireEntity(e).tag;
+        auto s = mono::newString(mono_domain_get(), tag.empty() ? "Untagged" : tag);
+        if (!s)
+            throw ScriptError(ManagedError::InvalidOperation, s.error().message);
+        return *s;
+    });
+}
+void setTag(std::uint64_t e, MonoString* tag) {
+    guarded("UEntity.tag", [&] {
+        if (tag == nullptr)
+            throw ScriptError(ManagedError::ArgumentNull, "value");
+        std::string text = mono::toUtf8(tag);
+        requireEntity(e).tag = text == "Untagged" ? std::string() : std::move(text);
+    });
+}
+// Active entities with the tag, in creation order (Unity's FindGameObjectsWithTag): their ids.
+MonoArray* findAllWithTag(MonoString* tag) {
+    return guarded("UEntity.FindGameObjectsWithTag", [&]() -> MonoArray* {
+        if (tag == nullptr)
+            throw ScriptError(ManagedError::ArgumentNull, "tag");
+        const World& world = *context().world;
+        std::vector<std::uint64_t> active;
+        for (ObjectId id : world.entitiesWithTag(mono::toUtf8(tag))) {
+            if (world.entity(id)->active)
+                active.push_back(id.packed());
+        }
+        MonoArray* ids = mono_array_new(mono_domain_get(), mono_get_uint64_class(), active.size());
+        if (ids == nullptr)
+            throw ScriptError(ManagedError::InvalidOperation, "cannot allocate the list");
+        for (std::size_t i = 0; i < active.size(); ++i)
+            mono_array_set(ids, std::uint64_t, i, active[i]);
+        return ids;
+    });
+}
+
 } // namespace
 
 void registerEntityCalls(MonoRuntime& runtime) {
@@ -120,6 +171,14 @@ void registerEntityCalls(MonoRuntime& runtime) {
                                  reinterpret_cast<const void*>(&componentCount));
     runtime.registerInternalCall(c + "Internal_GetComponentAt",
                                  reinterpret_cast<const void*>(&componentAt));
+    runtime.registerInternalCall(c + "Internal_GetActive",
+                                 reinterpret_cast<const void*>(&getActive));
+    runtime.registerInternalCall(c + "Internal_SetActive",
+                                 reinterpret_cast<const void*>(&setActive));
+    runtime.registerInternalCall(c + "Internal_GetTag", reinterpret_cast<const void*>(&getTag));
+    runtime.registerInternalCall(c + "Internal_SetTag", reinterpret_cast<const void*>(&setTag));
+    runtime.registerInternalCall(c + "Internal_FindAllWithTag",
+                                 reinterpret_cast<const void*>(&findAllWithTag));
 }
 
 } // namespace scripthost::glue

@@ -79,12 +79,7 @@ std::uint64_t instantiate(std::uint64_t packed, MonoBoolean placed, const glm::v
         }
         std::optional<Transform> at;
         if (placed != 0) {
-            ObjectId entity = original;
-            if (const NativeComponent* component = c.world->component(original))
-                entity = component->entity;
-            else if (const ScriptSlot* script = c.world->script(original))
-                entity = script->entity;
-            at = c.world->entity(entity)->transform;
+            at = c.world->entity(c.world->entityOf(original))->transform;
             at->position = *position;
             at->rotation = *rotation;
         }

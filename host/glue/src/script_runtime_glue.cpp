@@ -131,6 +131,15 @@ void setSelfEnabled(std::uint64_t scriptId, MonoBoolean enabled) {
     });
 }
 
+// Called by UnityMessages when a script's owed Awake or Start changed: kept in its slot, so a
+// reload still calls them.
+void setMessagesDue(std::uint64_t scriptId, std::int32_t messages) {
+    guarded("UnityMessages.SetMessagesDue", [&] {
+        if (ScriptSlot* slot = context().world->script(ObjectId::unpack(scriptId)))
+            slot->messagesDue = static_cast<std::uint32_t>(messages);
+    });
+}
+
 // Called by ScriptRuntime when it reset an abort that landed between two scripts.
 void abortHandled() {
     ScriptWatchdog::abortHandled();
@@ -141,6 +150,8 @@ void abortHandled() {
 void registerScriptRuntimeCalls(MonoRuntime& runtime) {
     runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_SetSelfEnabled",
                                  reinterpret_cast<const void*>(&setSelfEnabled));
+    runtime.registerInternalCall("UEngine.Internal.UnityMessages::Internal_SetMessagesDue",
+                                 reinterpret_cast<const void*>(&setMessagesDue));
     runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_AbortHandled",
                                  reinterpret_cast<const void*>(&abortHandled));
     runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_ReportStopped",

@@ -157,9 +157,20 @@ Result<SceneEntity> readEntity(const json& j, const std::string& path) {
             if (!value.is_boolean())
                 return fail(at + ": expected true or false");
             entity.ownedByScripts = value.get<bool>();
+        } else if (key == "active") {
+            if (!value.is_boolean())
+                return fail(at + ": expected true or false");
+            entity.active = value.get<bool>();
+        } else if (key == "tag") {
+            if (!value.is_string())
+                return fail(at + ": expected a string");
+            entity.tag = value.get<std::string>();
+            if (entity.tag == "Untagged")
+                entity.tag.clear();
         } else {
-            return fail(
-                fmt::format("{}: unknown key (expected name, transform, components, scripts)", at));
+            return fail(fmt::format(
+                "{}: unknown key (expected name, transform, components, scripts, active, tag)",
+                at));
         }
     }
     return entity;
@@ -260,6 +271,10 @@ json Scene::toJson() const {
             entity["id"] = e.id;
         if (e.ownedByScripts)
             entity["ownedByScripts"] = true;
+        if (!e.active)
+            entity["active"] = false;
+        if (!e.tag.empty())
+            entity["tag"] = e.tag;
         json scripts = json::array();
         for (const SceneScript& s : e.scripts) {
             json script{{"class", s.className}, {"fields", s.fields}};

@@ -45,7 +45,10 @@ const World::Record* World::live(ObjectId id) const noexcept {
 
 ObjectId World::createEntity(std::string name, const Transform& transform) {
     ++entityCount_;
-    return allocate(Entity{std::move(name), transform, {}, {}});
+    Entity entity;
+    entity.name = std::move(name);
+    entity.transform = transform;
+    return allocate(std::move(entity));
 }
 
 Result<ObjectId> World::addComponent(ObjectId entityId, std::string kind) {
@@ -165,6 +168,28 @@ std::vector<ObjectId> World::entities() const {
         ids.push_back(id);
     }
     return ids;
+}
+
+ObjectId World::entityOf(ObjectId id) const noexcept {
+    const Record* record = live(id);
+    if (record == nullptr)
+        return {};
+    if (const auto* component = std::get_if<NativeComponent>(&record->payload))
+        return component->entity;
+    if (const auto* script = std::get_if<ScriptSlot>(&record->payload))
+        return script->entity;
+    return id;
+}
+
+std::vector<ObjectId> World::entitiesWithTag(std::string_view tag) const {
+    if (tag == "Untagged")
+        tag = {};
+    std::vector<ObjectId> found;
+    for (ObjectId id : entities()) {
+        if (entity(id)->tag == tag)
+            found.push_back(id);
+    }
+    return found;
 }
 
 ObjectId World::findEntity(std::string_view name) const {

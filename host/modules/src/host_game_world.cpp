@@ -39,18 +39,7 @@ bool HostGameWorld::hasComponent(ObjectId entity, std::string_view kind) const {
 }
 
 ObjectId HostGameWorld::entityOf(ObjectId id) const {
-    const World& world = host_.world();
-    switch (world.kindOf(id)) {
-    case ObjectKind::Entity:
-        return id;
-    case ObjectKind::Component:
-        return world.component(id)->entity;
-    case ObjectKind::Script:
-        return world.script(id)->entity;
-    case ObjectKind::None:
-        break;
-    }
-    return {};
+    return host_.world().entityOf(id);
 }
 
 std::vector<std::string> HostGameWorld::scriptClasses(ObjectId entity) const {

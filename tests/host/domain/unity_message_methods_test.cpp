@@ -9,6 +9,7 @@
 
 using namespace scripthost;
 using namespace scripthost::testing;
+using nlohmann::json;
 
 namespace {
 
@@ -209,12 +210,12 @@ TEST_CASE("Unity messages: a reload calls none of the once-only messages again, 
     const ObjectId a = spawnScript(*t.host, "Every", {{"label", "a"}});
     t.frame();
     auto edited = compileScripts(t.dir, "Messages2.dll",
-                                 {{"Journal.cs", kJournal},
-                                  {"Classes.cs", [] {
-                                       std::string s = kEveryMessage;
-                                       s.replace(s.find("\".Update\""), 9, "\".Update2\"");
-                                       return s;
-                                   }()}});
+                                 {{"Journal.cs", kJournal}, {"Classes.cs", [] {
+                                                                 std::string s = kEveryMessage;
+                                                                 s.replace(s.find("\".Update\""), 9,
+                                                                           "\".Update2\"");
+                                                                 return s;
+                                                             }()}});
     (void)reloadOk(*t.host, edited);
     const std::string before = t.journal();
     t.frame();
@@ -261,7 +262,8 @@ TEST_CASE("Unity messages: enabled = false stops the per-frame messages and call
     CHECK(t.host->world().script(toggle)->enabled); // the host's own flag is untouched
     t.frame();
     CHECK(fieldOf<std::int64_t>(*t.host, toggle, "updates") == 2);
-    CHECK(fieldOf<std::int64_t>(*t.host, toggle, "steps") == 3); // the coroutine went on while disabled
+    CHECK(fieldOf<std::int64_t>(*t.host, toggle, "steps") ==
+          3);  // the coroutine went on while disabled
     t.frame(); // Switch enables it after Toggle's turn in this frame's Update
     CHECK(t.journal() == "on@0 late@1 off@2 on@4 late@4");
     CHECK(fieldOf<std::int64_t>(*t.host, toggle, "updates") == 2);
@@ -277,8 +279,9 @@ TEST_CASE("Unity messages: a script that set enabled = false stays disabled acro
         t.frame();
     CHECK(fieldOf<std::int64_t>(*t.host, quitter, "updates") == 0);
     REQUIRE(t.host->world().script(quitter)->disabledByScript);
-    auto again = compileScripts(t.dir, "Messages2.dll",
-                                {{"Journal.cs", kJournal}, {"Classes.cs", kToggle + "\n// edited"}});
+    auto again =
+        compileScripts(t.dir, "Messages2.dll",
+                       {{"Journal.cs", kJournal}, {"Classes.cs", kToggle + "\n// edited"}});
     (void)reloadOk(*t.host, again);
     for (int i = 0; i < 3; ++i)
         t.frame();
@@ -287,4 +290,135 @@ TEST_CASE("Unity messages: a script that set enabled = false stays disabled acro
     auto count = t.host->domain()->scheduledCount(ScriptPhase::Update);
     REQUIRE(count);
     CHECK(*count == 0);
+}
+
+namespace {
+const std::string kPool = R"(
+using System; using System.Collections; using UEngine;
+public class Pooled : UMonoScriptComponent {
+  public int updates;
+  public int steps;
+  public int ticks;
+  void OnEnable() { Journal.Add("on"); }
+  void OnDisable() { Journal.Add("off"); }
+  void Start() { Journal.Add("start"); StartCoroutine(Count()); }
+  IEnumerator Count() { while (true) { steps++; yield return null; } }
+  void Update() { updates++; }
+  void Tick() { ticks++; }
+}
+public class Switch : UMonoScriptComponent {
+  [SerializeField] public bool seenInactive;
+  [SerializeField] public bool startedWhileInactive;
+  void Update() {
+    UEntity pool = UEntity.Find("PooledEntity");
+    Pooled pooled = pool.GetComponent<Pooled>();
+    if (Time.frameCount == 2) {
+      pooled.Invoke("Tick", 0.03f);
+      pool.SetActive(false);
+      seenInactive = !pool.activeSelf && !pooled.isActiveAndEnabled && pooled.enabled;
+    }
+    if (Time.frameCount == 3) startedWhileInactive = pooled.StartCoroutine(Empty()) != null;
+    if (Time.frameCount == 6) pool.SetActive(true);
+  }
+  IEnumerator Empty() { yield return null; }
+}
+)";
+} // namespace
+
+TEST_CASE(
+    "Unity messages: SetActive(false) calls OnDisable, stops the entity's Update and its "
+    "coroutines but not its Invokes, and SetActive(true) calls OnEnable and Update runs again") {
+    MessageHost t(kPool);
+    const ObjectId pooled = spawnScript(*t.host, "Pooled");
+    const ObjectId flip = spawnScript(*t.host, "Switch");
+    t.frame();
+    t.frame(); // Switch deactivates the pool after Pooled's Update of frame 2
+    CHECK(t.journal() == "on@0 start@1 off@2");
+    CHECK_FALSE(t.host->world().entity(t.host->world().entityOf(pooled))->active);
+    CHECK(fieldOf<bool>(*t.host, flip, "seenInactive"));
+    const auto steps = fieldOf<std::int64_t>(*t.host, pooled, "steps");
+    for (int i = 0; i < 3; ++i)
+        t.frame();
+    CHECK(fieldOf<std::int64_t>(*t.host, pooled, "updates") == 2);
+    CHECK(fieldOf<std::int64_t>(*t.host, pooled, "steps") == steps); // its coroutine was stopped
+    CHECK(fieldOf<std::int64_t>(*t.host, pooled, "ticks") == 1);     // its Invoke went on
+    CHECK_FALSE(fieldOf<bool>(*t.host, flip, "startedWhileInactive"));
+    auto count = t.host->domain()->scheduledCount(ScriptPhase::Update);
+    REQUIRE(count);
+    CHECK(*count == 1); // Switch only
+    t.frame();          // frame 6: activated after Pooled's turn
+    CHECK(t.journal() == "on@0 start@1 off@2 on@6");
+    CHECK(t.host->world().entity(t.host->world().entityOf(pooled))->active);
+    t.frame();
+    CHECK(fieldOf<std::int64_t>(*t.host, pooled, "updates") == 3);
+    CHECK(fieldOf<std::int64_t>(*t.host, pooled, "steps") == steps); // not restarted, as in Unity
+    CHECK(t.journal() == "on@0 start@1 off@2 on@6");                 // Start ran once
+}
+
+TEST_CASE("Unity messages: a script on an inactive entity gets Awake, OnEnable and Start only "
+          "once the entity is first activated, and nothing when removed before that") {
+    MessageHost t(kEveryMessage + R"(
+public class Waker : UMonoScriptComponent {
+  void Update() { if (Time.frameCount == 2) UEntity.Find("Sleeper").SetActive(true); }
+}
+)");
+    World& world = t.host->world();
+    const ObjectId sleeper = world.createEntity("Sleeper");
+    const ObjectId never = world.createEntity("Never");
+    world.entity(sleeper)->active = false;
+    world.entity(never)->active = false;
+    REQUIRE(t.host->addScript(sleeper, SceneScript{"Every", json{{"label", "a"}}}));
+    auto b = t.host->addScript(never, SceneScript{"Every", json{{"label", "b"}}});
+    REQUIRE(b);
+    (void)spawnScript(*t.host, "Waker");
+    t.frame();
+    CHECK(t.journal().empty());
+    CHECK(world.script(*b)->messagesDue ==
+          (bitOf(UnityMessage::Awake) | bitOf(UnityMessage::Start)));
+    t.frame();
+    CHECK(t.journal() == "a.Awake@2 a.OnEnable@2");
+    t.frame();
+    CHECK(t.journal() == "a.Awake@2 a.OnEnable@2 a.Start@3 a.Fixed@3 a.Update@3 a.Late@3");
+    REQUIRE(t.host->removeScript(*b));
+    t.frame();
+    CHECK(t.journal().find("b.") == std::string::npos);
+}
+
+TEST_CASE("Unity messages: a Start or an Awake still owed when a reload lands is called once in "
+          "the new code") {
+    const std::string classes = kEveryMessage + R"(
+public class LateWaker : UMonoScriptComponent {
+  void Update() { if (Time.frameCount == 3) UEntity.Find("Sleeper").SetActive(true); }
+}
+)";
+    MessageHost t(classes);
+    World& world = t.host->world();
+    const ObjectId a = spawnScript(*t.host, "Every", {{"label", "a"}});
+    const ObjectId sleeper = world.createEntity("Sleeper");
+    world.entity(sleeper)->active = false;
+    auto s = t.host->addScript(sleeper, SceneScript{"Every", json{{"label", "s"}}});
+    REQUIRE(s);
+    CHECK(world.script(a)->messagesDue == bitOf(UnityMessage::Start));
+    // The reload lands before the first frame: a has had Awake, not Start; s neither.
+    (void)reloadOk(*t.host,
+                   compileScripts(t.dir, "Messages2.dll",
+                                  {{"Journal.cs", kJournal}, {"Classes.cs", classes + "//"}}));
+    t.frame();
+    CHECK(t.journal() == "a.Awake@0 a.OnEnable@0 a.Start@1 a.Fixed@1 a.Update@1 a.Late@1");
+    CHECK(world.script(a)->messagesDue == 0);
+    CHECK(world.script(*s)->messagesDue ==
+          (bitOf(UnityMessage::Awake) | bitOf(UnityMessage::Start)));
+    (void)reloadOk(*t.host,
+                   compileScripts(t.dir, "Messages3.dll",
+                                  {{"Journal.cs", kJournal}, {"Classes.cs", classes + "// 3"}}));
+    (void)spawnScript(*t.host, "LateWaker");
+    t.frame();
+    const std::string before = t.journal();
+    t.frame(); // frame 3: LateWaker activates Sleeper after a's Update
+    CHECK(t.journal().substr(before.size()) ==
+          " a.Fixed@3 a.Update@3 s.Awake@3 s.OnEnable@3 a.Late@3");
+    t.frame();
+    CHECK(t.journal().substr(before.size()).find("s.Start@4 a.Fixed@4 s.Fixed@4") !=
+          std::string::npos);
+    CHECK(world.script(*s)->messagesDue == 0);
 }

@@ -132,3 +132,42 @@ public class Copier : UMonoScriptComponent {
     CHECK(host->world().findEntity("Doomed(Clone)").isNull());
     CHECK(host->scriptFailureCount() == 0);
 }
+
+TEST_CASE("ScriptHost: a scene's inactive entity gets no Update until a script activates it, its "
+          "tag is kept, and a snapshot saves both") {
+    auto host = makeHost();
+    auto scene = Scene::fromJson(json::parse(R"({"entities": [
+        {"name": "Sleeper", "active": false, "tag": "Enemy",
+         "scripts": [{"class": "Tests.Counter", "fields": {"step": 1}}]},
+        {"name": "Awake", "scripts": [{"class": "Tests.Counter", "fields": {"step": 1}}]}]})"));
+    REQUIRE(scene);
+    REQUIRE(host->instantiate(*scene));
+    World& world = host->world();
+    const ObjectId sleeper = world.findEntity("Sleeper");
+    const ObjectId sleeping = world.entity(sleeper)->scripts.at(0);
+    const ObjectId running = world.entity(world.findEntity("Awake"))->scripts.at(0);
+    CHECK_FALSE(world.entity(sleeper)->active);
+    CHECK(world.entity(sleeper)->tag == "Enemy");
+    host->tick(0.016);
+    host->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*host, sleeping, "updates") == 0);
+    CHECK(fieldOf<std::int64_t>(*host, running, "updates") == 2);
+
+    auto saved = host->saveScene();
+    REQUIRE(saved);
+    const json file = saved->toJson();
+    REQUIRE(file["entities"].size() == 2);
+    CHECK(file["entities"][0]["active"] == false);
+    CHECK(file["entities"][0]["tag"] == "Enemy");
+    CHECK_FALSE(file["entities"][1].contains("active"));
+
+    // The saved scene loads as it was saved: inactive, tagged, still not updating.
+    auto again = makeHost();
+    REQUIRE(again->instantiate(*saved));
+    const ObjectId restored = again->world().findEntity("Sleeper");
+    CHECK_FALSE(again->world().entity(restored)->active);
+    CHECK(again->world().entity(restored)->tag == "Enemy");
+    again->tick(0.016);
+    CHECK(fieldOf<std::int64_t>(*again, again->world().entity(restored)->scripts.at(0),
+                                "updates") == 0);
+}

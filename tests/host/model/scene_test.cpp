@@ -133,3 +133,32 @@ TEST_CASE("Scene: a script that set enabled = false is saved as \"enabled\": fal
     CHECK(bad.error().message.find("entities[0].scripts[0].enabled: expected true or false") !=
           std::string::npos);
 }
+
+TEST_CASE("Scene: an inactive entity and a tag are saved as \"active\": false and \"tag\" and read "
+          "back") {
+    const json j = json::parse(R"({"entities": [
+        {"name": "Pool", "active": false, "tag": "Enemy"},
+        {"name": "Plain", "tag": "Untagged"},
+        {"name": "Default"} ]})");
+    auto scene = Scene::fromJson(j);
+    REQUIRE(scene);
+    CHECK_FALSE(scene->entities[0].active);
+    CHECK(scene->entities[0].tag == "Enemy");
+    CHECK(scene->entities[1].active);
+    CHECK(scene->entities[1].tag.empty()); // "Untagged" is the default, kept as none
+    const json saved = scene->toJson();
+    CHECK(saved["entities"][0]["active"] == false);
+    CHECK(saved["entities"][0]["tag"] == "Enemy");
+    CHECK_FALSE(saved["entities"][1].contains("tag"));
+    CHECK_FALSE(saved["entities"][2].contains("active")); // the defaults are left out
+    auto back = Scene::fromJson(saved);
+    REQUIRE(back);
+    CHECK(back->toJson() == saved);
+    auto badActive = Scene::fromJson(json::parse(R"({"entities": [{"active": 0}]})"));
+    REQUIRE_FALSE(badActive);
+    CHECK(badActive.error().message.find("entities[0].active: expected true or false") !=
+          std::string::npos);
+    auto badTag = Scene::fromJson(json::parse(R"({"entities": [{"tag": ["Enemy"]}]})"));
+    REQUIRE_FALSE(badTag);
+    CHECK(badTag.error().message.find("entities[0].tag: expected a string") != std::string::npos);
+}

@@ -74,6 +74,45 @@ TEST_CASE("World: entities() lists live entities in creation order, findEntity b
     CHECK(world.findEntity("B").isNull());
 }
 
+TEST_CASE(
+    "World: entityOf names the entity of an entity, a component or a script, null once gone") {
+    World world;
+    const ObjectId e = world.createEntity("Tank");
+    const ObjectId other = world.createEntity("Other");
+    auto turret = world.addComponent(e, "Render");
+    auto mover = world.addScript(e, "TankMovement");
+    REQUIRE(turret);
+    REQUIRE(mover);
+    CHECK(world.entityOf(e) == e);
+    CHECK(world.entityOf(*turret) == e);
+    CHECK(world.entityOf(*mover) == e);
+    CHECK(world.entityOf(other) == other);
+    REQUIRE(world.destroy(*mover));
+    CHECK(world.entityOf(*mover).isNull());
+    REQUIRE(world.destroy(e));
+    CHECK(world.entityOf(*turret).isNull());
+    CHECK(world.entityOf(e).isNull());
+    CHECK(world.entityOf(ObjectId{}).isNull());
+}
+
+TEST_CASE("World: a new entity is active and untagged, entitiesWithTag finds tagged ones in "
+          "creation order") {
+    World world;
+    const ObjectId a = world.createEntity("A");
+    const ObjectId b = world.createEntity("B");
+    const ObjectId c = world.createEntity("C");
+    CHECK(world.entity(a)->active);
+    CHECK(world.entity(a)->tag.empty());
+    world.entity(c)->tag = "Enemy";
+    world.entity(a)->tag = "Enemy";
+    CHECK(world.entitiesWithTag("Enemy") == std::vector<ObjectId>{a, c});
+    CHECK(world.entitiesWithTag("Untagged") == std::vector<ObjectId>{b});
+    CHECK(world.entitiesWithTag("").size() == 1);
+    CHECK(world.entitiesWithTag("Player").empty());
+    REQUIRE(world.destroy(a));
+    CHECK(world.entitiesWithTag("Enemy") == std::vector<ObjectId>{c});
+}
+
 TEST_CASE("ObjectId packs and unpacks losslessly") {
     const ObjectId id{0xfffffffeu, 0x80000001u};
     CHECK(ObjectId::unpack(id.packed()) == id);

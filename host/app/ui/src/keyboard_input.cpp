@@ -1,5 +1,7 @@
 #include "host/ui/keyboard_input.hpp"
 
+#include "host/ui/key_code_name.hpp"
+
 namespace scripthost {
 
 KeyboardInput::KeyboardInput(std::vector<KeyBinding> bindings, double holdSeconds)
@@ -9,6 +11,8 @@ KeyboardInput::KeyboardInput(std::vector<KeyBinding> bindings, double holdSecond
 }
 
 bool KeyboardInput::press(const std::string& key, double now) {
+    if (const std::string name = keyCodeName(key); !name.empty())
+        keysHeldUntil_["key:" + name] = now + holdSeconds_;
     bool bound = false;
     for (const KeyBinding& binding : bindings_) {
         if (binding.key == key) {
@@ -22,6 +26,8 @@ bool KeyboardInput::press(const std::string& key, double now) {
 void KeyboardInput::apply(InputState& input, double now) const {
     for (const auto& [action, held] : actions_)
         input.set(action, now < held.until ? held.value : 0.0f);
+    for (const auto& [action, until] : keysHeldUntil_)
+        input.set(action, now < until ? 1.0f : 0.0f);
 }
 
 } // namespace scripthost

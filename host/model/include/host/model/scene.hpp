@@ -33,6 +33,8 @@ struct SceneEntity {
     std::vector<SceneScript> scripts;
     std::uint64_t id = 0; ///< the id it had when saved (snapshots), 0 when none
     bool ownedByScripts = false;
+    bool active = true; ///< "active": false in the file
+    std::string tag;    ///< "tag" in the file; empty: untagged
 };
 
 /// A whole scene. File format (version 1):
@@ -43,7 +45,8 @@ struct SceneEntity {
 ///       "transform": { "position": [0, 2, 8], "rotation": [0, 0, 0, 1], "scale": [1, 1, 1] },
 ///       "components": ["Camera"],
 ///       "scripts": [ { "class": "Demo.PlayerInput", "fields": { "speed": 4.0 } } ] } ] }
-/// "transform", "components", "scripts" and "fields" may be left out; rotation is a
+/// "transform", "components", "scripts" and "fields" may be left out, and so may "active"
+/// (true) and "tag" (a string, Unity's tag; none: "Untagged"); rotation is a
 /// quaternion [x, y, z, w]. A field referencing an object is null, {"entity": "Name"}
 /// (optionally with "component": "Camera" or "script": "Demo.Class"), or {"id": n}.
 /// Snapshots written by the host add "id" to entities, components ({"kind": "Camera",

@@ -7,7 +7,9 @@
 #include "scripthost/game/transform.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -21,6 +23,11 @@ struct Entity {
     std::vector<ObjectId> scripts;    ///< script slots, in the order added
     /// Made by a script (new UEntity): destroyed once the scripts let go of it.
     bool ownedByScripts = false;
+    /// Unity's activeSelf: an inactive entity's scripts get no messages (Update, FixedUpdate,
+    /// LateUpdate, Start; Awake waits for the first activation) and their coroutines stop.
+    bool active = true;
+    /// Unity's tag (CompareTag, FindWithTag); empty is Unity's "Untagged".
+    std::string tag;
 };
 
 /// A native component ("Camera", "Render", or a kind a game module registers).
@@ -44,6 +51,10 @@ struct ScriptSlot {
     /// A game module's native script class: its object lives in NativeScripts, not in a
     /// script generation (false while parked).
     bool native = false;
+    /// The Unity messages (UnityMessage bits: Awake, Start) the script is still owed: set and
+    /// cleared by the dispatcher, so a reload before its first frame or its entity's first
+    /// activation still calls them once. Not in the state file: a restored script is new.
+    std::uint32_t messagesDue = 0;
 };
 
 /// What kind of object an id names.
@@ -75,6 +86,12 @@ public:
     [[nodiscard]] const NativeComponent* component(ObjectId id) const noexcept;
     [[nodiscard]] ScriptSlot* script(ObjectId id) noexcept;
     [[nodiscard]] const ScriptSlot* script(ObjectId id) const noexcept;
+
+    /// The entity an object belongs to: an entity itself, a component's or a script's entity;
+    /// the null id when `id` is not alive.
+    [[nodiscard]] ObjectId entityOf(ObjectId id) const noexcept;
+    /// Live entities with this tag, in creation order ("Untagged" and "" name the untagged).
+    [[nodiscard]] std::vector<ObjectId> entitiesWithTag(std::string_view tag) const;
 
     /// Live entities in creation order.
     [[nodiscard]] std::vector<ObjectId> entities() const;

@@ -12,7 +12,9 @@ namespace scripthost {
 
 /// A terminal reports presses, not releases: a key counts as held for `holdSeconds`
 /// after its last press (the terminal's key repeat keeps a held key pressed). Each bound
-/// action reads the value of its most recently pressed key while held, else 0.
+/// action reads the value of its most recently pressed key while held, else 0. Every key with
+/// a KeyCode name is also the action "key:<name>" (1 while held, else 0), which Unity's
+/// Input.GetKey reads; its release, and so GetKeyUp, comes when the hold time runs out.
 class KeyboardInput {
 public:
     explicit KeyboardInput(std::vector<KeyBinding> bindings, double holdSeconds = 0.35);
@@ -30,6 +32,7 @@ private:
     std::vector<KeyBinding> bindings_;
     double holdSeconds_;
     std::unordered_map<std::string, Held> actions_;
+    std::unordered_map<std::string, double> keysHeldUntil_; ///< by key action, e.g. key:W
 };
 
 } // namespace scripthost
