@@ -9,6 +9,9 @@ namespace UEngine
         /// none is attached. Check it before calling a module's own internal calls.</summary>
         public static string gameModule { get { return Internal_GetGameModule(); } }
 
+        /// <summary>True: scripts only ever run in the playing game here (Unity's editor-time check).</summary>
+        public static bool isPlaying { get { return true; } }
+
         /// <summary>Whether the game module with this name is attached.</summary>
         public static bool HasGameModule(string name)
         {

@@ -28,7 +28,10 @@ namespace UEngine
         }
 
         static readonly Dictionary<string, Smoothed> s_Axes = new Dictionary<string, Smoothed>();
-        static readonly Dictionary<KeyCode, string> s_KeyActions = new Dictionary<KeyCode, string>();
+        // The host's number for each action asked about (+1; 0: not asked yet): keys by KeyCode,
+        // buttons and axes by name. Numbers live as long as the process; a reload asks again.
+        static readonly int[] s_KeyHandles = new int[(int)KeyCode.Mouse2 + 1];
+        static readonly Dictionary<string, int> s_NamedHandles = new Dictionary<string, int>();
 
         /// <summary>Whether <paramref name="key"/> is held.</summary>
         public static bool GetKey(KeyCode key) { float previous; return Key(key, out previous) != 0f; }
@@ -63,7 +66,7 @@ namespace UEngine
             if (axisName == null) throw new ArgumentNullException("axisName");
             float previous;
             bool known;
-            float value = Internal_GetInput(axisName, out previous, out known);
+            float value = Read(axisName, out previous, out known);
             if (known) return value;
             switch (axisName)
             {
@@ -103,11 +106,20 @@ namespace UEngine
 
         static float Key(KeyCode key, out float previous)
         {
-            string action;
-            if (!s_KeyActions.TryGetValue(key, out action))
-                s_KeyActions.Add(key, action = "key:" + key);
+            int index = (int)key;
+            if (index < 0 || index >= s_KeyHandles.Length) throw new ArgumentException("no such KeyCode: " + index, "key");
+            int handle = s_KeyHandles[index];
+            if (handle == 0) s_KeyHandles[index] = handle = Internal_Handle("key:" + key) + 1;
             bool known;
-            return Internal_GetInput(action, out previous, out known);
+            return Internal_Read(handle - 1, out previous, out known);
+        }
+
+        static float Read(string action, out float previous, out bool known)
+        {
+            int handle;
+            if (!s_NamedHandles.TryGetValue(action, out handle))
+                s_NamedHandles.Add(action, handle = Internal_Handle(action));
+            return Internal_Read(handle, out previous, out known);
         }
 
         static float Either(KeyCode a, KeyCode b)
@@ -120,7 +132,7 @@ namespace UEngine
         {
             if (name == null) throw new ArgumentNullException("buttonName");
             bool known;
-            float value = Internal_GetInput(name, out previous, out known);
+            float value = Read(name, out previous, out known);
             if (known) return value;
             KeyCode key = DefaultKey(name);
             if (key != KeyCode.None) return Key(key, out previous);
@@ -178,6 +190,8 @@ namespace UEngine
         }
 
         [MethodImpl(MethodImplOptions.InternalCall)]
-        static extern float Internal_GetInput(string action, out float previous, out bool known);
+        static extern int Internal_Handle(string action);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern float Internal_Read(int handle, out float previous, out bool known);
     }
 }

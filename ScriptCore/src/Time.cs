@@ -14,7 +14,11 @@ namespace UEngine
         public static float fixedDeltaTime { get { return s_FixedDeltaTime; } }
         /// <summary>Seconds of game time since the host started.</summary>
         public static float time { get { return (float)s_Time; } }
-        /// <summary>Frames run since the host started.</summary>
-        public static long frameCount { get { return s_FrameCount; } }
+        /// <summary>Frames run since the host started (an int, as in Unity).</summary>
+        public static int frameCount { get { return (int)s_FrameCount; } }
+        /// <summary>The same as <see cref="deltaTime"/>: this host's time is never scaled.</summary>
+        public static float unscaledDeltaTime { get { return s_DeltaTime; } }
+        /// <summary>The same as <see cref="time"/>: this host's time is never scaled.</summary>
+        public static float unscaledTime { get { return (float)s_Time; } }
     }
 }

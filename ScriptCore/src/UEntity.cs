@@ -72,7 +72,7 @@ namespace UEngine
         public void SetActive(bool value)
         {
             if (Internal_SetActive(m_NativeId, value))
-                ScriptRuntime.EntityActiveChanged(m_NativeId, value);
+                ScriptActivation.EntityActiveChanged(m_NativeId, value);
         }
 
         /// <summary>The entity's tag (Unity's GameObject.tag); "Untagged" when it has none.</summary>
@@ -174,11 +174,33 @@ namespace UEngine
             if (type.IsAbstract)
                 throw new ArgumentException(type.FullName + " is abstract", "type");
             if (typeof(UMonoScriptComponent).IsAssignableFrom(type) || typeof(UNativeScript).IsAssignableFrom(type))
+            {
+                AddRequiredComponents(type);
                 return (UComponent)Internal_AddScript(m_NativeId, type.FullName);
+            }
             var attr = (NativeComponentAttribute)Attribute.GetCustomAttribute(type, typeof(NativeComponentAttribute), false);
             if (attr == null)
                 throw new ArgumentException(type.FullName + " is neither a script nor a [NativeComponent] class", "type");
             return ObjectTable.NativeComponent(Internal_AddComponent(m_NativeId, attr.Kind));
+        }
+
+        // The types whose requirements are being added now: A requiring B requiring A ends.
+        static readonly System.Collections.Generic.List<Type> s_Requiring = new System.Collections.Generic.List<Type>();
+
+        /// <summary>Adds each component <paramref name="type"/>'s [RequireComponent] names that the entity lacks.</summary>
+        void AddRequiredComponents(Type type)
+        {
+            var required = (RequireComponentAttribute[])type.GetCustomAttributes(typeof(RequireComponentAttribute), true);
+            if (required.Length == 0 || s_Requiring.Contains(type)) return;
+            s_Requiring.Add(type);
+            try
+            {
+                foreach (RequireComponentAttribute r in required)
+                    foreach (Type needed in new[] { r.m_Type0, r.m_Type1, r.m_Type2 })
+                        if (needed != null && !s_Requiring.Contains(needed) && ReferenceEquals(GetComponent(needed), null))
+                            AddComponent(needed);
+            }
+            finally { s_Requiring.Remove(type); }
         }
 
         static void CheckComponentType(Type type)

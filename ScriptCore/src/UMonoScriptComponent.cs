@@ -52,7 +52,7 @@ namespace UEngine
         public bool enabled
         {
             get { return !m_Disabled && !m_Detached && !m_SelfDisabled; }
-            set { ScriptRuntime.SetSelfEnabled(this, value); }
+            set { ScriptActivation.SetSelfEnabled(this, value); }
         }
 
         /// <summary>

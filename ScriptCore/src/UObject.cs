@@ -56,6 +56,42 @@ namespace UEngine
         }
 
         /// <summary>
+        /// The first script of type T (or derived from it), in the order scripts were added, on an
+        /// active entity; null when there is none. Scripts only: entities are found with
+        /// <see cref="UEntity.Find"/> and <see cref="UEntity.FindWithTag"/>.
+        /// </summary>
+        public static T FindObjectOfType<T>() where T : UObject { return (T)FindObjectOfType(typeof(T)); }
+
+        /// <summary>Non-generic form of <see cref="FindObjectOfType{T}()"/>.</summary>
+        public static UObject FindObjectOfType(Type type)
+        {
+            CheckFindType(type);
+            foreach (UMonoScriptComponent s in Internal.ScriptRuntime.Attached)
+                if (!s.m_Detached && !s.m_Inactive && type.IsInstanceOfType(s)) return s;
+            return null;
+        }
+
+        /// <summary>Every script of type T (or derived from it) on an active entity, in the order added.</summary>
+        public static T[] FindObjectsOfType<T>() where T : UObject
+        {
+            CheckFindType(typeof(T));
+            var found = new System.Collections.Generic.List<T>();
+            foreach (UMonoScriptComponent s in Internal.ScriptRuntime.Attached)
+            {
+                T match = s as T;
+                if (!s.m_Detached && !s.m_Inactive && !ReferenceEquals(match, null)) found.Add(match);
+            }
+            return found.ToArray();
+        }
+
+        static void CheckFindType(Type type)
+        {
+            if (type == null) throw new ArgumentNullException("type");
+            if (!typeof(UMonoScriptComponent).IsAssignableFrom(type) && type != typeof(UObject) && type != typeof(UComponent))
+                throw new ArgumentException(type.FullName + " is not a script class: FindObjectOfType finds scripts (entities: UEntity.Find, UEntity.FindWithTag)", "type");
+        }
+
+        /// <summary>
         /// Destroys <paramref name="obj"/> at the end of the first frame <paramref name="t"/>
         /// seconds of game time from now (Unity's Destroy(obj, t)). A reload keeps the
         /// appointment; destroying what is already gone does nothing.

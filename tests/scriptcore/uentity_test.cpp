@@ -54,3 +54,36 @@ TEST_CASE("UEntity: tag and CompareTag, FindWithTag finds active entities in cre
                },
                kHelpers);
 }
+
+TEST_CASE(
+    "UEntity: AddComponent of a script first adds the components its [RequireComponent] names "
+    "that the entity lacks, and a cycle of requirements ends") {
+    checkCases("Require",
+               {
+                   {"AddsRequired()", 1},
+                   {"KeepsPresent()", 1},
+                   {"CycleEnds()", 1},
+               },
+               R"(
+  public class Needed : UMonoScriptComponent { public static int made; void Awake() { made++; } }
+  [RequireComponent(typeof(Needed))] public class Needy : UMonoScriptComponent { }
+  [RequireComponent(typeof(CycleB))] public class CycleA : UMonoScriptComponent { }
+  [RequireComponent(typeof(CycleA))] public class CycleB : UMonoScriptComponent { }
+  bool AddsRequired() {
+    var e = new UEntity("Needs");
+    var needy = e.AddComponent<Needy>();
+    return needy != null && e.GetComponent<Needed>() != null && Needed.made == 1;
+  }
+  bool KeepsPresent() {
+    var e = new UEntity("Has");
+    e.AddComponent<Needed>();
+    e.AddComponent<Needy>();
+    return Needed.made == 2; // the one it had, not a second
+  }
+  bool CycleEnds() {
+    var e = new UEntity("Cycle");
+    e.AddComponent<CycleA>();
+    return e.GetComponent<CycleA>() != null && e.GetComponent<CycleB>() != null;
+  }
+)");
+}

@@ -2,7 +2,7 @@
 // or script compares equal to null, converts to false, and reads as null through the host, while
 // ReferenceEquals still sees the object. A real ScriptHost from a real mcs build; the destruction
 // happens at the end of a frame, so the script looks before and after.
-#include "../host/support/mono_test_support.hpp"
+#include "csharp_probe.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;
@@ -56,4 +56,33 @@ TEST_CASE("UObject: a destroyed entity and the scripts on it compare equal to nu
     CHECK(host->getField(holder, "target").value() == Value{ObjectRef{}});
     CHECK(host->getField(holder, "other").value() == Value{ObjectRef{}});
     CHECK(host->scriptFailureCount() == 0);
+}
+
+TEST_CASE("UObject: FindObjectOfType and FindObjectsOfType find scripts on active entities in the "
+          "order added, and refuse a type that is not a script") {
+    checkCases("FindObjects",
+               {
+                   {"FindsActive()", 1},
+                   {"NoneFound()", 1},
+                   {"RefusesEntities()", 1},
+               },
+               R"(
+  public class Findable : UMonoScriptComponent { }
+  public class Unused : UMonoScriptComponent { }
+  bool FindsActive() {
+    var a = new UEntity("A").AddComponent<Findable>();
+    var b = new UEntity("B").AddComponent<Findable>();
+    var c = new UEntity("C").AddComponent<Findable>();
+    a.gameObject.SetActive(false);
+    Findable[] all = FindObjectsOfType<Findable>();
+    return ReferenceEquals(FindObjectOfType<Findable>(), b) && all.Length == 2
+        && ReferenceEquals(all[0], b) && ReferenceEquals(all[1], c)
+        && ReferenceEquals(FindObjectOfType(typeof(FindObjectsProbe)), this);
+  }
+  bool NoneFound() { return ReferenceEquals(FindObjectOfType<Unused>(), null) && FindObjectsOfType<Unused>().Length == 0; }
+  bool RefusesEntities() {
+    try { FindObjectOfType<UEntity>(); return false; }
+    catch (System.ArgumentException e) { return e.Message.Contains("not a script class"); }
+  }
+)");
 }

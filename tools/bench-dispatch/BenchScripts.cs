@@ -73,6 +73,54 @@ namespace Bench
             return sum;
         }
 
+        /// n draws of Random.Range(0f, 10f): ScriptCore's seedable xorshift128 in static fields.
+        public static float RandomRange(string entity, int n)
+        {
+            UEngine.Random.InitState(7);
+            float sum = 0f;
+            for (int i = 0; i < n; i++) sum += UEngine.Random.Range(0f, 10f);
+            return sum;
+        }
+
+        // The baseline's generator: what a game's own C# random class would keep.
+        static uint s_X, s_Y, s_Z, s_W;
+
+        /// Baseline: the same xorshift128 draws written in plain C#, its state in static fields
+        /// of the game's assembly as a game's own generator would keep it.
+        public static float RandomInline(string entity, int n)
+        {
+            s_X = 7u; s_Y = s_X * 1812433253u + 1u; s_Z = s_Y * 1812433253u + 1u; s_W = s_Z * 1812433253u + 1u;
+            float sum = 0f;
+            for (int i = 0; i < n; i++)
+            {
+                uint t = s_X ^ (s_X << 11);
+                s_X = s_Y; s_Y = s_Z; s_Z = s_W;
+                s_W = s_W ^ (s_W >> 19) ^ t ^ (t >> 8);
+                sum += 10f * ((s_W & 0x7FFFFFu) / 8388607f);
+            }
+            return sum;
+        }
+
+        /// n reads of Input.GetKey(KeyCode.Space): one internal call with the action's name.
+        public static float GetKey(string entity, int n)
+        {
+            float sum = 0f;
+            for (int i = 0; i < n; i++) if (Input.GetKey(KeyCode.Space)) sum += 1f;
+            return sum;
+        }
+
+        static readonly System.Collections.Generic.Dictionary<string, float> s_Keys =
+            new System.Collections.Generic.Dictionary<string, float> { { "key:Space", 1f } };
+
+        /// Baseline: the same question asked of a managed dictionary of the actions.
+        public static float GetKeyManaged(string entity, int n)
+        {
+            float sum = 0f;
+            float v;
+            for (int i = 0; i < n; i++) if (s_Keys.TryGetValue("key:Space", out v) && v != 0f) sum += 1f;
+            return sum;
+        }
+
         /// Baseline: n reads of a managed Vector3 (a static field; no transition).
         public static float ReadManagedVector(string entity, int n)
         {

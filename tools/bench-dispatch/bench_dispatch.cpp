@@ -272,8 +272,25 @@ int main(int argc, char** argv) {
     MonoMethod* readProbe = mono_class_get_method_from_name(loops, "ReadProbe", 3);
     MonoMethod* clampMathf = mono_class_get_method_from_name(loops, "ClampMathf", 2);
     MonoMethod* clampInline = mono_class_get_method_from_name(loops, "ClampInline", 2);
-    if (!readPosition || !readManaged || !readProbe || !clampMathf || !clampInline)
+    MonoMethod* randomRange = mono_class_get_method_from_name(loops, "RandomRange", 2);
+    MonoMethod* randomInline = mono_class_get_method_from_name(loops, "RandomInline", 2);
+    MonoMethod* getKey = mono_class_get_method_from_name(loops, "GetKey", 2);
+    MonoMethod* getKeyManaged = mono_class_get_method_from_name(loops, "GetKeyManaged", 2);
+    if (!readPosition || !readManaged || !readProbe || !clampMathf || !clampInline ||
+        !randomRange || !randomInline || !getKey || !getKeyManaged)
         die("Bench.Loops methods not found");
+    // Two loops' per-call medians, alternated repetition by repetition, so that a burst of load
+    // on the machine (or the CPU's clock settling at the start) hits both figures alike.
+    auto alternated = [&](MonoMethod* measured, MonoMethod* baseline) {
+        std::vector<double> measuredSamples, baselineSamples;
+        (void)perCallNs(measured); // JIT and the clock
+        (void)perCallNs(baseline);
+        for (int r = 0; r < repetitions; ++r) {
+            measuredSamples.push_back(perCallNs(measured));
+            baselineSamples.push_back(perCallNs(baseline));
+        }
+        return std::pair{median(measuredSamples), median(baselineSamples)};
+    };
     auto probeNs = [&](int which) {
         std::vector<double> samples;
         MonoString* entity = mono_string_new(domain, "E0");
@@ -290,19 +307,7 @@ int main(int argc, char** argv) {
         }
         return median(samples);
     };
-    // The headline pair alternates repetition by repetition, so that a burst of load on the
-    // machine (or the CPU's clock settling at the start) hits both figures alike.
-    double icall = 0, managed = 0;
-    {
-        std::vector<double> icallSamples, managedSamples;
-        (void)perCallNs(readPosition); // JIT and the clock
-        for (int r = 0; r < repetitions; ++r) {
-            icallSamples.push_back(perCallNs(readPosition));
-            managedSamples.push_back(perCallNs(readManaged));
-        }
-        icall = median(icallSamples);
-        managed = median(managedSamples);
-    }
+    const auto [icall, managed] = alternated(readPosition, readManaged);
     const double previousIcall = probeNs(6);
     const double checkedIcall = probeNs(7);
     const double probeTransition = probeNs(0);
@@ -385,19 +390,11 @@ int main(int argc, char** argv) {
     const double coroutineWork = frameNsPer("Bench.CoroutineMover");
     if (auto left = d.coroutines(); !left || !left->empty())
         die("the coroutines did not stop with their scripts");
-    // Mathf against the same work written out: alternated, like the headline pair.
-    double mathfClamp = 0, inlineClamp = 0;
-    {
-        std::vector<double> mathfSamples, inlineSamples;
-        (void)perCallNs(clampMathf);
-        (void)perCallNs(clampInline);
-        for (int r = 0; r < repetitions; ++r) {
-            mathfSamples.push_back(perCallNs(clampMathf));
-            inlineSamples.push_back(perCallNs(clampInline));
-        }
-        mathfClamp = median(mathfSamples);
-        inlineClamp = median(inlineSamples);
-    }
+    // The engine API's everyday members against the same work written out in plain C#.
+    const auto [mathfClamp, inlineClamp] = alternated(clampMathf, clampInline);
+    const auto [randomDraw, inlineDraw] = alternated(randomRange, randomInline);
+    h.input().set("key:Space", 1);
+    const auto [keyRead, managedKeyRead] = alternated(getKey, getKeyManaged);
     std::vector<Figure> figures = {
         {"update dispatch: managed dispatcher", dispatcher, "ns/script",
          "mono_runtime_invoke per script", dispatcher / perInvoke},
@@ -438,6 +435,14 @@ int main(int argc, char** argv) {
          inlineClamp > 0 ? mathfClamp / inlineClamp : 0.0},
         {"the same clamp in plain C# (baseline)", inlineClamp, "ns/call",
          "the same clamp in plain C#", 1.0},
+        {"Random.Range(float, float)", randomDraw, "ns/call", "the same xorshift128 in plain C#",
+         inlineDraw > 0 ? randomDraw / inlineDraw : 0.0},
+        {"the same xorshift128 in plain C# (baseline)", inlineDraw, "ns/call",
+         "the same xorshift128 in plain C#", 1.0},
+        {"Input.GetKey(KeyCode) (internal call)", keyRead, "ns/call", "a managed Dictionary lookup",
+         managedKeyRead > 0 ? keyRead / managedKeyRead : 0.0},
+        {"a managed Dictionary lookup (baseline)", managedKeyRead, "ns/call",
+         "a managed Dictionary lookup", 1.0},
     };
 
     if (json) {

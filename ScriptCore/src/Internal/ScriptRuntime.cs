@@ -190,59 +190,11 @@ namespace UEngine.Internal
             if (CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script);
         }
 
-        /// <summary>Enables or disables a script; a re-enabled script starts with a clean failure count.</summary>
+        /// <summary>The host enables or disables a script (ScriptActivation.SetEnabled). Unknown ids are ignored.</summary>
         static void SetEnabled(ulong scriptId, bool enabled)
         {
             UMonoScriptComponent script;
-            if (!TryGet(s_ById, scriptId, out script))
-                return;
-            bool was = script.isActiveAndEnabled;
-            script.m_Disabled = !enabled;
-            script.m_ConsecutiveFailures = 0;
-            if (!enabled && CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script);
-            AfterEnabledSet(script, was);
-        }
-
-        /// <summary>
-        /// A script set its own <see cref="UMonoScriptComponent.enabled"/>: recorded in its native
-        /// slot (saved, carried), then OnEnable or OnDisable. Nothing happens once it is destroyed.
-        /// </summary>
-        internal static void SetSelfEnabled(UMonoScriptComponent script, bool enabled)
-        {
-            if (script.m_Detached || script.m_SelfDisabled == !enabled) return;
-            bool was = script.isActiveAndEnabled;
-            script.m_SelfDisabled = !enabled;
-            Internal_SetSelfEnabled(script.m_NativeId, enabled);
-            AfterEnabledSet(script, was);
-        }
-
-        /// <summary>OnEnable or OnDisable when whether the script runs changed.</summary>
-        static void AfterEnabledSet(UMonoScriptComponent script, bool was)
-        {
-            if (was != script.isActiveAndEnabled && (script.m_Messages & MessageMethods.Any) != 0)
-                UnityMessages.EnabledChanged(script, script.isActiveAndEnabled);
-        }
-
-        /// <summary>
-        /// The host has set an entity's active flag (UEntity.SetActive): each of its scripts
-        /// stops or resumes its messages, in the order attached. Deactivating runs OnDisable and
-        /// stops the scripts' coroutines (not their Invokes), as in Unity; activating runs a
-        /// pending Awake, then OnEnable.
-        /// </summary>
-        internal static void EntityActiveChanged(ulong entityId, bool active)
-        {
-            object onEntity;
-            if (!s_ByEntity.TryGetValue(entityId, out onEntity)) return;
-            var several = onEntity as List<UMonoScriptComponent>;
-            UMonoScriptComponent[] scripts = several != null ? several.ToArray() : new[] { (UMonoScriptComponent)onEntity };
-            foreach (UMonoScriptComponent script in scripts)
-            {
-                if (script.m_Detached || script.m_Inactive == !active) continue;
-                bool was = script.isActiveAndEnabled;
-                script.m_Inactive = !active;
-                if (!active && CoroutineScheduler.Count != 0) CoroutineScheduler.StopAll(script, false);
-                if ((script.m_Messages & MessageMethods.Any) != 0) UnityMessages.ActiveChanged(script, was);
-            }
+            if (TryGet(s_ById, scriptId, out script)) ScriptActivation.SetEnabled(script, enabled);
         }
 
         /// <summary>
@@ -394,6 +346,15 @@ namespace UEngine.Internal
             return script;
         }
 
+        /// <summary>The scripts on the entity, in attach order (a copy: the caller may attach or detach).</summary>
+        internal static UMonoScriptComponent[] ScriptsOn(ulong entityId)
+        {
+            object onEntity;
+            if (!s_ByEntity.TryGetValue(entityId, out onEntity)) return new UMonoScriptComponent[0];
+            var several = onEntity as List<UMonoScriptComponent>;
+            return several != null ? several.ToArray() : new[] { (UMonoScriptComponent)onEntity };
+        }
+
         /// <summary>The first script on the entity whose class is <paramref name="type"/> or derives from it.</summary>
         internal static UComponent FindScript(ulong entityId, Type type)
         {
@@ -504,10 +465,6 @@ namespace UEngine.Internal
         /// <summary>Tells the host the watchdog stopped a script (it is disabled).</summary>
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_ReportStopped(ulong scriptId, int phase, Exception exception);
-
-        /// <summary>Records in the script's native slot what the script set its enabled to.</summary>
-        [MethodImpl(MethodImplOptions.InternalCall)]
-        static extern void Internal_SetSelfEnabled(ulong scriptId, bool enabled);
 
         /// <summary>Tells the host's watchdog an abort was reset, so it may stop the next runaway.</summary>
         [MethodImpl(MethodImplOptions.InternalCall)]

@@ -53,8 +53,8 @@ namespace UEngine
         /// <summary>A float in [<paramref name="minInclusive"/>, <paramref name="maxInclusive"/>].</summary>
         public static float Range(float minInclusive, float maxInclusive)
         {
-            float t = value;
-            return minInclusive + (maxInclusive - minInclusive) * t;
+            // value's expression, written out: one call per draw on this hot path.
+            return minInclusive + (maxInclusive - minInclusive) * ((NextUInt() & 0x7FFFFFu) / 8388607f);
         }
 
         /// <summary>
@@ -128,11 +128,15 @@ namespace UEngine
 
         static uint NextUInt()
         {
-            EnsureSeeded();
-            uint t = s_X ^ (s_X << 11);
-            s_X = s_Y; s_Y = s_Z; s_Z = s_W;
-            s_W = s_W ^ (s_W >> 19) ^ t ^ (t >> 8);
-            return s_W;
+            if (!s_Seeded) EnsureSeeded();
+            // Each static read and written once: ScriptCore's statics cost more than a game's
+            // (they live per domain, behind Mono's domain-neutral code).
+            uint x = s_X, w = s_W;
+            uint t = x ^ (x << 11);
+            s_X = s_Y; s_Y = s_Z; s_Z = w;
+            w = w ^ (w >> 19) ^ t ^ (t >> 8);
+            s_W = w;
+            return w;
         }
     }
 }

@@ -122,10 +122,10 @@ void reportUnattributed(std::int32_t phaseNumber, MonoString* scriptClass, MonoO
     });
 }
 
-// Called by ScriptRuntime when a script set its own `enabled`: kept in its slot, so a reload
+// Called by ScriptActivation when a script set its own `enabled`: kept in its slot, so a reload
 // and the state file keep it.
 void setSelfEnabled(std::uint64_t scriptId, MonoBoolean enabled) {
-    guarded("ScriptRuntime.SetSelfEnabled", [&] {
+    guarded("ScriptActivation.SetSelfEnabled", [&] {
         if (ScriptSlot* slot = context().world->script(ObjectId::unpack(scriptId)))
             slot->disabledByScript = enabled == 0;
     });
@@ -148,7 +148,7 @@ void abortHandled() {
 } // namespace
 
 void registerScriptRuntimeCalls(MonoRuntime& runtime) {
-    runtime.registerInternalCall("UEngine.Internal.ScriptRuntime::Internal_SetSelfEnabled",
+    runtime.registerInternalCall("UEngine.Internal.ScriptActivation::Internal_SetSelfEnabled",
                                  reinterpret_cast<const void*>(&setSelfEnabled));
     runtime.registerInternalCall("UEngine.Internal.UnityMessages::Internal_SetMessagesDue",
                                  reinterpret_cast<const void*>(&setMessagesDue));
