@@ -19,6 +19,7 @@ void registerEngineInternalCalls(MonoRuntime& runtime) {
         registerApplicationCalls(runtime);
         registerUnhandledExceptionCalls(runtime);
         registerNativeScriptCalls(runtime);
+        registerEnvironmentExitCalls(runtime);
         installModuleCallBridge();
     });
 }

@@ -17,6 +17,8 @@ void registerScriptRuntimeCalls(MonoRuntime& runtime);
 void registerApplicationCalls(MonoRuntime& runtime);
 void registerUnhandledExceptionCalls(MonoRuntime& runtime);
 void registerNativeScriptCalls(MonoRuntime& runtime);
+/// corlib's Environment.Exit and FailFast, replaced: they throw in the script instead.
+void registerEnvironmentExitCalls(MonoRuntime& runtime);
 /// Sets the bridge game modules' internal call thunks call (ModuleCallIndex::bridge).
 void installModuleCallBridge();
 

@@ -92,3 +92,28 @@ TEST_CASE(
     CHECK_MESSAGE(code == 0, out);
     CHECK(out.find("stopped after 600 frames") != std::string::npos);
 }
+
+TEST_CASE("scripthost run: Environment.Exit reached through reflection, which the load-time scan "
+          "cannot see, throws in the script and the host ticks to its last frame") {
+    TempDir dir("cli-exit-by-reflection");
+    const fs::path scripts = dir.path() / "scripts";
+    writeFile(scripts / "Ticker.cs", ticker("alive"));
+    writeFile(
+        scripts / "Quitter.cs",
+        "using UEngine;\n"
+        "public class Quitter : UMonoScriptComponent {\n"
+        "    public override void Update(float dt) {\n"
+        "        typeof(System.Environment).GetMethod(\"Exit\").Invoke(null, new object[] { 3 });\n"
+        "    }\n"
+        "}\n");
+    HostProcess host({"run", "--scripts", scripts.string(), "--headless", "--frames", "60",
+                      "--no-control", "--no-supervise", "--disable-after", "0"});
+    const int code = host.wait(90s);
+    const std::string out = host.output();
+    CHECK_MESSAGE(code == 0, out);
+    CHECK_MESSAGE(out.find("Environment.Exit(3) is refused: scripts cannot end the host") !=
+                      std::string::npos,
+                  out);
+    CHECK_MESSAGE(out.find("alive tick 60") != std::string::npos, out);
+    CHECK(out.find("stopped after 60 frames") != std::string::npos);
+}

@@ -22,17 +22,6 @@ const char* const kFinallyLoop = "using UEngine;\n"
                                  "  }\n"
                                  "}\n";
 
-// Environment.Exit reached through reflection (a direct call may be refused at load): Mono
-// then suspends every other thread it knows, the watchdog's included, and spins.
-const char* const kExitThroughReflection =
-    "using UEngine;\n"
-    "public class Quitter : UMonoScriptComponent {\n"
-    "  public override void Update(float dt) {\n"
-    "    Debug.Log(\"holding the main thread\");\n"
-    "    typeof(System.Environment).GetMethod(\"Exit\").Invoke(null, new object[] { 3 });\n"
-    "  }\n"
-    "}\n";
-
 constexpr int kHostageExitCode = 70;
 constexpr int kSigtermExitCode = 128 + SIGTERM;
 // From "holding the main thread" to the exit: budget 400 ms + grace 1100 ms + the report
@@ -42,10 +31,9 @@ constexpr auto kStartDeadline = 60s;
 
 std::vector<std::string> runArgs(const TempDir& dir, std::vector<std::string> extra) {
     // --no-supervise: these runs are about how the host itself ends, not its restart.
-    std::vector<std::string> args{"run",          "--scripts",  dir.path().string(),
-                                  "--headless",   "--fps",      "60",
-                                  "--no-control", "--no-watch", "--cold-compiler",
-                                  "--no-supervise"};
+    std::vector<std::string> args{
+        "run", "--scripts",    dir.path().string(), "--headless",      "--fps",
+        "60",  "--no-control", "--no-watch",        "--cold-compiler", "--no-supervise"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
@@ -80,13 +68,6 @@ TEST_CASE("last resort: a script looping in finally ends the host with code 70 w
     TempDir dir("last-resort-finally");
     writeFile(dir / "Hostage.cs", kFinallyLoop);
     expectEveryRunEndsWithCode70(dir, 20);
-}
-
-TEST_CASE("last resort: Environment.Exit in Update, which suspends the watchdog's thread, still "
-          "ends the host with code 70") {
-    TempDir dir("last-resort-exit");
-    writeFile(dir / "Quitter.cs", kExitThroughReflection);
-    expectEveryRunEndsWithCode70(dir, 4);
 }
 
 TEST_CASE("last resort: SIGTERM ends a host whose main thread is stuck once the stop grace has "
