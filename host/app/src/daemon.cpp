@@ -106,8 +106,7 @@ Result<void> Daemon::openControlSocket() {
     if (!server)
         return std::unexpected(server.error());
     control_ = std::move(*server);
-    spdlog::info("control socket {} (scriptctl --control {} status)", path.string(),
-                 path.string());
+    spdlog::info("control socket {} (scriptctl --control {} status)", path.string(), path.string());
     return {};
 }
 
@@ -117,8 +116,9 @@ Result<void> Daemon::openStateFile() {
     // begins from the scene unless told otherwise (--state, --resume).
     const bool explicitState = !options_.state.empty();
     const fs::path statePath =
-        explicitState ? options_.state
-                      : ProjectStateLocation::of(options_.configFolder, options_.scriptDirs).stateFile;
+        explicitState
+            ? options_.state
+            : ProjectStateLocation::of(options_.configFolder, options_.scriptDirs).stateFile;
     state_ = std::make_unique<StateSaver>(StateFile(statePath));
     loadState_ = explicitState || resuming_;
     if (options_.restart.restarts > 0) {
@@ -305,6 +305,7 @@ bool Daemon::beforeTick(double deltaSeconds) {
     }
     // The reload's next stage runs here, right before the tick: when it is the swap, this
     // very frame already runs the new code (after the tick, it would wait a whole frame).
+    coordinator_->setPaused(paused_ && stepsLeft_ == 0);
     coordinator_->update();
     if (debuggerPause_) // the generation the tick (and a breakpoint in it) runs
         debuggerPause_->mainThreadServing(host_->domain() ? host_->domain()->generation() : 0,

@@ -87,10 +87,11 @@ struct ReloadCoordinator::Impl {
     // running or done): the next reload's load stage only loads the scripts into it.
     std::unique_ptr<ScriptDomain> prepared;
     Clock::duration prepareCost = std::chrono::milliseconds(6); // the last one's (a guess first)
-    bool prepareFailed = false; // not tried again until a reload has run
+    bool prepareFailed = false;                // not tried again until a reload has run
     std::optional<ReloadReport> awaitingStall; // done: reported once its last frame is measured
     std::int64_t lastFrameSeen = 0;
-    std::int64_t quietSince = 0; // the frame the last reload ended in (0: none yet)
+    bool paused = false;               ///< setPaused: no frame comes, each update() is a boundary
+    std::int64_t quietSince = 0;       // the frame the last reload ended in (0: none yet)
     std::vector<double> reloadFrameMs; // the frames that carried a stage
     StageCosts costs;
     // The timeline of the build in flight and of the reload in progress (ReloadTimeline).
@@ -164,8 +165,8 @@ struct ReloadCoordinator::Impl {
         if (started + prepareCost + kIdleMargin > until ||
             !ScriptDomain::waitForUnloads(std::chrono::milliseconds(0)))
             return false;
-        auto made = ScriptDomain::prepare(host->peekGenerationNumber(), host->scriptCore(),
-                                          host->world());
+        auto made =
+            ScriptDomain::prepare(host->peekGenerationNumber(), host->scriptCore(), host->world());
         prepareCost = Clock::now() - started;
         if (!made) {
             prepareFailed = true; // the load stage will say what is wrong, if it still is
@@ -291,9 +292,12 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     // Each stage ran between two frames, so the frame after it shows what it cost.
     const bool newFrame = m.host->frame() != m.lastFrameSeen;
     m.lastFrameSeen = m.host->frame();
+    // While the loop is paused no frame comes: each call is a frame boundary of its own, so a
+    // save still lands (and its report says no frame stalled: none ran).
+    const bool boundary = newFrame || m.paused;
     if ((m.reload || m.awaitingStall) && newFrame)
         m.reloadFrameMs.push_back(m.host->stats().lastFrameMs());
-    if (m.awaitingStall && newFrame) {
+    if (m.awaitingStall && boundary) {
         ReloadReport report = std::move(*m.awaitingStall);
         m.awaitingStall.reset();
         const double median = m.host->stats().summary().medianFrameMs;
@@ -311,7 +315,7 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
         // reload takes are then the same on every run.
         if (waitForBuild)
             (void)m.reload->waitForBackgroundWork(*waitForBuild);
-        return newFrame ? advance(kWarmSlice) : std::nullopt;
+        return boundary ? advance(kWarmSlice) : std::nullopt;
     }
     if (m.watcherHolding())
         return std::nullopt;
@@ -328,6 +332,10 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     if (auto failed = startReload(std::move(*finished)))
         return failed;
     return advance(kWarmSlice); // the load stage runs at this frame boundary
+}
+
+void ReloadCoordinator::setPaused(bool paused) noexcept {
+    impl_->paused = paused;
 }
 
 bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until) {

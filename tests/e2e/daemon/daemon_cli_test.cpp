@@ -339,6 +339,46 @@ TEST_CASE("daemon: pause, step and resume") {
     stopHost(client, host);
 }
 
+TEST_CASE("daemon: a save while paused is reloaded without a frame running, its report comes at "
+          "once, and the values stay") {
+    TempDir dir("daemon-pause-reload");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket));
+    ControlClient client = connectTo(socket, host);
+    ControlClient events = connectTo(socket, host);
+    callOk(events, "subscribe", {{"topics", {"reload"}}});
+    callOk(client, "set",
+           {{"entity", "Spinner A"},
+            {"script", "Demo.Spinner"},
+            {"field", "speed"},
+            {"value", 77.25}});
+    callOk(client, "pause");
+    const json before = callOk(client, "status");
+    doubleTheBounces(scripts);
+    std::optional<json> report;
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            auto event = events.next(500ms);
+                            REQUIRE_MESSAGE(event.has_value(), errorOf(event));
+                            if (*event && (**event)["event"] == "reload")
+                                report = (**event)["data"];
+                            return report.has_value();
+                        },
+                        60s),
+                    host.output());
+    CHECK_MESSAGE((*report)["success"] == true, report->dump(2));
+    CHECK((*report)["toGeneration"] == before["generation"].get<int>() + 1);
+    const json after = callOk(client, "status");
+    CHECK(after["paused"] == true);
+    CHECK(after["frame"] == before["frame"]); // no frame ran for it
+    CHECK(after["generation"] == before["generation"].get<int>() + 1);
+    CHECK(fieldValue(client, "Spinner A", "Demo.Spinner", "speed") == 77.25);
+    callOk(client, "resume");
+    REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] > after["frame"]; }, 20s));
+    stopHost(client, host);
+}
+
 TEST_CASE("daemon: headless input comes from a replay file and from scriptctl input") {
     TempDir dir("daemon-input");
     const fs::path scripts = copyDemoScripts(dir);

@@ -84,6 +84,11 @@ public:
     /// code's first frame need not either).
     bool useIdleTime(std::chrono::steady_clock::time_point until);
 
+    /// The loop is paused (no frame runs until it resumes or steps): then every update() is a
+    /// frame boundary, so a reload saved or in progress goes on stage by stage and lands while
+    /// paused, its report published at once (frameStallMs 0: no frame ran).
+    void setPaused(bool paused) noexcept;
+
     /// Rebuilds and reloads even though no file changed.
     void requestReload();
 
