@@ -3,6 +3,7 @@
 // value, the state saved and put back repeats the sequence, and a reload neither restarts nor
 // reseeds it. The C# runs in a real ScriptHost from real mcs builds.
 #include "../host/support/mono_test_support.hpp"
+#include "../support/xorshift128.hpp"
 
 #include <cmath>
 #include <set>
@@ -11,24 +12,6 @@ using namespace scripthost;
 using namespace scripthost::testing;
 
 namespace {
-
-// Marsaglia, "Xorshift RNGs" (2003), the xor128 generator, seeded word by word with the
-// Mersenne Twister's multiplier as Unity seeds its Random.
-struct Xorshift128 {
-    std::uint32_t x, y, z, w;
-    explicit Xorshift128(std::int32_t seed)
-        : x(static_cast<std::uint32_t>(seed)), y(x * 1812433253U + 1U), z(y * 1812433253U + 1U),
-          w(z * 1812433253U + 1U) {}
-    std::uint32_t next() {
-        const std::uint32_t t = x ^ (x << 11);
-        x = y;
-        y = z;
-        z = w;
-        w = w ^ (w >> 19) ^ t ^ (t >> 8);
-        return w;
-    }
-    std::int64_t range(std::int32_t min, std::int32_t max) { return min + next() % (max - min); }
-};
 
 std::vector<std::int64_t> intsOf(ScriptHost& host, ObjectId script, const std::string& field) {
     auto value = host.getField(script, field);

@@ -3,6 +3,7 @@
 #include "unix_address.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -52,8 +53,16 @@ Result<void> preparePrivateFolder(const fs::path& folder) {
     return {};
 }
 
+/// Whether a process with this pid exists (a zombie counts: its parent has not reaped it).
+bool processExists(pid_t pid) {
+    return ::kill(pid, 0) == 0 || errno == EPERM;
+}
+
 /// Deals with whatever is at `path` before binding: nothing (fine), a live server (error),
-/// a socket nobody listens on or a non-socket file (stale: removed).
+/// a socket nobody listens on or a non-socket file (stale: removed). A socket that accepts
+/// but whose listening process has exited is stale too: a child that server forked holds the
+/// descriptor until its exec closes it (SOCK_CLOEXEC), and a host killed right after forking
+/// its compiler leaves exactly that behind for the host restarted in its place.
 Result<void> clearStaleSocket(const fs::path& path, const sockaddr_un& address) {
     struct stat info {};
     if (::lstat(path.c_str(), &info) != 0) {
@@ -70,18 +79,22 @@ Result<void> clearStaleSocket(const fs::path& path, const sockaddr_un& address) 
             return fail(fmt::format("cannot create a socket: {}", errnoText(errno)));
         const int result =
             ::connect(probe.get(), reinterpret_cast<const sockaddr*>(&address), sizeof(address));
-        // EAGAIN: the backlog is full, so someone is listening.
-        if (result == 0 || errno == EAGAIN) {
-            const auto pid = result == 0 ? peerPid(probe.get()) : std::nullopt;
+        const int connectError = errno;
+        const auto pid = result == 0 ? peerPid(probe.get()) : std::nullopt;
+        if (pid && !processExists(*pid)) {
+            spdlog::warn("control: {} still accepts, but pid {} that listened on it has exited "
+                         "(a child it forked holds it until its exec): taking it over",
+                         path.string(), *pid);
+        } else if (result == 0 || connectError == EAGAIN) { // EAGAIN: the backlog is full
             return fail(fmt::format("another scripthost is serving {}{}", path.string(),
                                     pid ? fmt::format(" (pid {})", *pid) : std::string()));
-        }
-        if (errno != ECONNREFUSED) {
+        } else if (connectError != ECONNREFUSED) {
             return fail(fmt::format("cannot tell whether {} is in use: {}", path.string(),
-                                    errnoText(errno)));
+                                    errnoText(connectError)));
+        } else {
+            spdlog::warn("control: removing stale socket {} (nobody is listening on it)",
+                         path.string());
         }
-        spdlog::warn("control: removing stale socket {} (nobody is listening on it)",
-                     path.string());
     } else {
         spdlog::warn("control: removing {}: it is not a socket (a stale leftover?)", path.string());
     }

@@ -4,6 +4,7 @@
 // the real binary: in smoke mode's fixed 1/60 s frames, where each script acts at the frame
 // computed here, and as a daemon, where the public fields read through the control socket hold
 // what the scripts did and keep their values across an edit of each file.
+#include "../../support/xorshift128.hpp"
 #include "../support/daemon_client.hpp"
 
 #include <cmath>
@@ -82,30 +83,9 @@ long frameReaching(double t) {
     return static_cast<long>(std::ceil(frames));
 }
 
-/// UEngine.Random as ScriptCore/src/Math/Random.cs documents it: Marsaglia's xorshift128,
-/// seeded by InitState as Unity seeds it, Range(float, float) from 23 bits of the next word.
-struct XorShift128 {
-    std::uint32_t x, y, z, w;
-    explicit XorShift128(int seed)
-        : x(static_cast<std::uint32_t>(seed)), y(x * 1812433253u + 1u), z(y * 1812433253u + 1u),
-          w(z * 1812433253u + 1u) {}
-    std::uint32_t next() {
-        const std::uint32_t t = x ^ (x << 11);
-        x = y;
-        y = z;
-        z = w;
-        w = w ^ (w >> 19) ^ t ^ (t >> 8);
-        return w;
-    }
-    float range(float min, float max) {
-        const float t = static_cast<float>(next() & 0x7FFFFFu) / 8388607.0f;
-        return min + (max - min) * t;
-    }
-};
-
 /// Where EnemySpawner (seed 1234, radius 5, at (20, 0, 0) in the scene) puts its five enemies.
 std::vector<std::array<double, 3>> expectedSpawns() {
-    XorShift128 random(1234);
+    Xorshift128 random(1234);
     std::vector<std::array<double, 3>> spawns;
     for (int i = 0; i < 5; ++i) {
         const float dx = random.range(-5.0f, 5.0f);
@@ -406,23 +386,6 @@ const std::vector<Edited> kEdits{
     {"Timer", "Game", "delay", 2.5, {}},
     {"WaveManager", "Game", "checkInterval", 0.375, {{"checks"}, {}}}};
 
-/// The next reload report whose trigger names `file`.
-json reloadOf(ControlClient& events, const std::string& file, HostProcess& host) {
-    json report;
-    const bool seen = waitUntil(
-        [&] {
-            auto event = events.next(500ms);
-            REQUIRE_MESSAGE(event.has_value(), errorOf(event));
-            if (*event && (**event)["event"] == "reload" &&
-                (**event)["data"]["text"].get<std::string>().find(file) != std::string::npos)
-                report = (**event)["data"];
-            return !report.is_null();
-        },
-        120s);
-    REQUIRE_MESSAGE(seen, host.output());
-    return report;
-}
-
 /// Sets a field of each script, saves an edit to each file and waits for its reload; every
 /// value is still there after it.
 void reloadEach(ControlClient& client, ControlClient& events, const fs::path& scripts,
@@ -436,7 +399,7 @@ void reloadEach(ControlClient& client, ControlClient& events, const fs::path& sc
         CHECK(before[e.field] == e.value);
         std::ofstream(scripts / (e.file + ".cs"), std::ios::app)
             << "// edited by the corpus test\n";
-        const json report = reloadOf(events, e.file + ".cs", host);
+        const json report = nextReloadReport(events, host, 120s, e.file + ".cs");
         CHECK_MESSAGE(report["success"] == true, report.dump(2));
         CHECK(report["toGeneration"].get<int>() > generation);
         generation = report["toGeneration"];

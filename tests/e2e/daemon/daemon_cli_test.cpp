@@ -121,21 +121,11 @@ TEST_CASE("daemon: the demo under control: status, set a field, edit a script, t
     // Edit the ball: it now counts bounces twice. The reload report arrives as an event.
     doubleTheBounces(scripts);
 
-    std::optional<json> report;
-    REQUIRE(waitUntil(
-        [&] {
-            auto event = events.next(500ms);
-            const std::string why = errorOf(event);
-            REQUIRE_MESSAGE(event.has_value(), why);
-            if (*event && (**event)["event"] == "reload")
-                report = (**event)["data"];
-            return report.has_value();
-        },
-        60s));
-    CHECK_MESSAGE((*report)["success"] == true, report->dump(2));
-    CHECK((*report)["toGeneration"] == 2);
-    CHECK((*report)["text"].get<std::string>().find("BallScript.cs") != std::string::npos);
-    CHECK((*report)["preparedDomain"] == true);
+    const json report = nextReloadReport(events, host, 60s);
+    CHECK_MESSAGE(report["success"] == true, report.dump(2));
+    CHECK(report["toGeneration"] == 2);
+    CHECK(report["text"].get<std::string>().find("BallScript.cs") != std::string::npos);
+    CHECK(report["preparedDomain"] == true);
 
     // The value set at run time survived the reload; the generation moved on.
     CHECK(fieldValue(client, "Spinner A", "Demo.Spinner", "speed") == 123.5);
@@ -356,19 +346,9 @@ TEST_CASE("daemon: a save while paused is reloaded without a frame running, its 
     callOk(client, "pause");
     const json before = callOk(client, "status");
     doubleTheBounces(scripts);
-    std::optional<json> report;
-    REQUIRE_MESSAGE(waitUntil(
-                        [&] {
-                            auto event = events.next(500ms);
-                            REQUIRE_MESSAGE(event.has_value(), errorOf(event));
-                            if (*event && (**event)["event"] == "reload")
-                                report = (**event)["data"];
-                            return report.has_value();
-                        },
-                        60s),
-                    host.output());
-    CHECK_MESSAGE((*report)["success"] == true, report->dump(2));
-    CHECK((*report)["toGeneration"] == before["generation"].get<int>() + 1);
+    const json report = nextReloadReport(events, host, 60s);
+    CHECK_MESSAGE(report["success"] == true, report.dump(2));
+    CHECK(report["toGeneration"] == before["generation"].get<int>() + 1);
     const json after = callOk(client, "status");
     CHECK(after["paused"] == true);
     CHECK(after["frame"] == before["frame"]); // no frame ran for it

@@ -24,16 +24,17 @@ template <typename T> std::string errorOf(const T& result) {
 
 /// Connects once the host serves its socket.
 inline control::ControlClient connectTo(const std::filesystem::path& socket, HostProcess& host) {
-    REQUIRE_MESSAGE(
-        waitUntil([&] { return std::filesystem::exists(socket) || !host.running(); }, kStartDeadline),
-        host.output());
+    REQUIRE_MESSAGE(waitUntil([&] { return std::filesystem::exists(socket) || !host.running(); },
+                              kStartDeadline),
+                    host.output());
     auto client = control::ControlClient::connect(socket, 5s);
     const std::string why = errorOf(client) + "\n" + host.output();
     REQUIRE_MESSAGE(client.has_value(), why);
     return std::move(*client);
 }
 
-inline nlohmann::json callOk(control::ControlClient& client, std::string_view cmd, const nlohmann::json& args = nlohmann::json::object()) {
+inline nlohmann::json callOk(control::ControlClient& client, std::string_view cmd,
+                             const nlohmann::json& args = nlohmann::json::object()) {
     auto reply = client.call(cmd, args, kCallTimeout);
     const std::string why = errorOf(reply);
     REQUIRE_MESSAGE(reply.has_value(), why);
@@ -41,11 +42,31 @@ inline nlohmann::json callOk(control::ControlClient& client, std::string_view cm
     return (*reply)["result"];
 }
 
-inline nlohmann::json fieldValue(control::ControlClient& client, const std::string& entity, const std::string& script,
-                const std::string& field) {
+/// The data of the next `reload` event (the client subscribed to "reload") whose report text
+/// mentions `mentioning` (any report when empty), within `deadline`; fails the test with the
+/// host's output when none comes.
+inline nlohmann::json nextReloadReport(control::ControlClient& events, HostProcess& host,
+                                       std::chrono::milliseconds deadline,
+                                       const std::string& mentioning = "") {
+    nlohmann::json report;
+    const bool seen = waitUntil(
+        [&] {
+            auto event = events.next(std::chrono::milliseconds(500));
+            REQUIRE_MESSAGE(event.has_value(), errorOf(event));
+            if (*event && (**event)["event"] == "reload" &&
+                (**event)["data"].value("text", "").find(mentioning) != std::string::npos)
+                report = (**event)["data"];
+            return !report.is_null();
+        },
+        deadline);
+    REQUIRE_MESSAGE(seen, host.output());
+    return report;
+}
+
+inline nlohmann::json fieldValue(control::ControlClient& client, const std::string& entity,
+                                 const std::string& script, const std::string& field) {
     return callOk(client, "get",
                   {{"entity", entity}, {"script", script}, {"field", field}})["value"];
 }
-
 
 } // namespace scripthost::testing

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -69,6 +71,46 @@ void leaveStaleSocket(const fs::path& path) {
     address.sun_family = AF_UNIX;
     std::strncpy(address.sun_path, path.c_str(), sizeof(address.sun_path) - 1);
     REQUIRE(::bind(stale.get(), reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
+}
+
+/// What a server killed right after it forked leaves: a process (the "server") listens on
+/// `path`, forks a child that keeps the listening descriptor (a fork before its exec), and
+/// exits. Returns the child's pid; the server is reaped.
+pid_t leaveListenerHeldByOrphan(const fs::path& path) {
+    int pidPipe[2];
+    REQUIRE(::pipe(pidPipe) == 0);
+    const pid_t server = ::fork();
+    REQUIRE(server >= 0);
+    if (server == 0) {
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::strncpy(address.sun_path, path.c_str(), sizeof(address.sun_path) - 1);
+        if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
+            ::listen(fd, 8) != 0)
+            ::_exit(1);
+        const pid_t holder = ::fork();
+        if (holder == 0) {
+            // Not the test's output: ctest waits for every holder of its pipes.
+            const int devNull = ::open("/dev/null", O_RDWR);
+            ::dup2(devNull, STDOUT_FILENO);
+            ::dup2(devNull, STDERR_FILENO);
+            ::pause(); // holds the listening descriptor until killed
+            ::_exit(0);
+        }
+        (void)!::write(pidPipe[1], &holder, sizeof holder);
+        ::_exit(0);
+    }
+    ::close(pidPipe[1]);
+    pid_t holder = -1;
+    REQUIRE(::read(pidPipe[0], &holder, sizeof holder) == sizeof holder);
+    ::close(pidPipe[0]);
+    int status = 0;
+    REQUIRE(::waitpid(server, &status, 0) == server);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    REQUIRE(holder > 0);
+    return holder;
 }
 
 std::vector<std::string> namesIn(const fs::path& folder) {
@@ -151,6 +193,20 @@ TEST_CASE("ListeningSocket: a stale socket or a plain file at the path is replac
     const ListeningSocket replacingFile = bindOrFail(filePath);
     CHECK(S_ISSOCK(statOf(filePath).st_mode));
     checkServes(replacingFile);
+}
+
+TEST_CASE("ListeningSocket: a socket that still accepts but whose listening process has exited "
+          "is taken over, as after a host killed while it forked its compiler") {
+    TempDir dir("listening");
+    const fs::path path = dir / "control.sock";
+    const pid_t holder = leaveListenerHeldByOrphan(path);
+    struct KillOnExit {
+        pid_t pid;
+        ~KillOnExit() { ::kill(pid, SIGKILL); }
+    } killHolder{holder};
+    CHECK_NOTHROW(SocketPeer{path}); // it accepts: the orphan holds the listening descriptor
+    const ListeningSocket taken = bindOrFail(path);
+    checkServes(taken);
 }
 
 TEST_CASE("ListeningSocket: a folder at the path is refused and left alone") {
