@@ -115,7 +115,7 @@ namespace UEngine
         /// <summary>The entity's transform (position, rotation, scaling).</summary>
         public UTransform transform
         {
-            get { return m_Transform ?? (m_Transform = new UTransform(m_NativeId)); }
+            get { return m_Transform ?? (m_Transform = new UTransform(this)); }
         }
 
         /// <summary>

@@ -12,6 +12,11 @@ namespace UEngine
     public sealed unsafe class UTransform
     {
         readonly ulong m_EntityId;
+        // The entity's proxy, held so that the transform keeps it: the host holds proxies
+        // weakly, and a transform alone in a field must lead back to the same entity (and
+        // to itself through gameObject.transform) after any collection, and keep an entity
+        // the scripts made alive while it is held.
+        readonly UEntity m_Entity;
 
         // Direct access (docs/MONO.md §6). position, rotation (get), scaling, Move and Scale
         // read and write the native Transform through m_Native, without an internal call,
@@ -25,7 +30,7 @@ namespace UEngine
         ulong m_Epoch;
         [ThreadStatic] static ulong* t_BoundEpoch;
 
-        internal UTransform(ulong entityId) { m_EntityId = entityId; }
+        internal UTransform(UEntity entity) { m_Entity = entity; m_EntityId = entity.m_NativeId; }
 
         /// <summary>The entity's position in world units.</summary>
         public Vector3 position
@@ -132,7 +137,11 @@ namespace UEngine
         public void Rotate(float xAngle, float yAngle, float zAngle) { Rotate(new Vector3(xAngle, yAngle, zAngle)); }
 
         /// <summary>The entity this transform belongs to.</summary>
-        public UEntity gameObject { get { return ObjectTable.Entity(m_EntityId); } }
+        public UEntity gameObject
+        {
+            // A destroyed entity's lookup raises MissingReferenceException, saying why.
+            get { return m_Entity.isAlive ? m_Entity : ObjectTable.Entity(m_EntityId); }
+        }
         /// <summary>This transform (Unity's Component.transform, for code written against a component).</summary>
         public UTransform transform { get { return this; } }
         /// <summary>The entity's name.</summary>

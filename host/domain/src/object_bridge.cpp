@@ -118,11 +118,14 @@ Result<MonoObject*> ObjectBridge::transformOf(const World& world, ObjectId id) {
     mono_field_get_value(*proxy, classes_.entityTransform, &transform);
     if (transform != nullptr)
         return transform;
-    transform = mono_object_new(domain_, classes_.transform); // no constructor: its id only
+    // No constructor: the two fields it would set, the entity's id and its proxy (which the
+    // transform holds, so that it leads back to this proxy after any collection).
+    transform = mono_object_new(domain_, classes_.transform);
     if (transform == nullptr)
         return fail("cannot allocate a transform");
     const std::uint64_t packed = entity.packed();
     mono_field_set_value(transform, classes_.transformEntity, const_cast<std::uint64_t*>(&packed));
+    mono_field_set_value(transform, classes_.transformOwner, *proxy);
     mono_field_set_value(*proxy, classes_.entityTransform, transform);
     return transform;
 }

@@ -88,7 +88,9 @@ Result<ScriptCoreClasses> ScriptCoreClasses::bind(MonoImage* core) {
         mono_class_get_field_from_name(w[UEntity].found, "m_Transform");
     c.proxyClasses.transformEntity =
         mono_class_get_field_from_name(w[UTransform].found, "m_EntityId");
-    if (c.proxyClasses.entityTransform == nullptr || c.proxyClasses.transformEntity == nullptr)
+    c.proxyClasses.transformOwner = mono_class_get_field_from_name(w[UTransform].found, "m_Entity");
+    if (c.proxyClasses.entityTransform == nullptr || c.proxyClasses.transformEntity == nullptr ||
+        c.proxyClasses.transformOwner == nullptr)
         return fail("ScriptCore's UEntity/UTransform lack their transform fields");
     c.proxyClasses.nativeId = mono_class_get_field_from_name(w[UObject].found, "m_NativeId");
     c.proxyClasses.entityId = mono_class_get_field_from_name(w[UComponent].found, "m_EntityId");

@@ -52,6 +52,23 @@ TEST_CASE("Entities a script creates and drops are destroyed exactly once, after
     CHECK(host->world().entityCount() == 1 + 10);
 }
 
+TEST_CASE("An entity the scripts made and hold only through its transform outlives a collection, "
+          "and the transform leads back to it") {
+    auto host = makeHost();
+    const ObjectId spawner = spawnScript(*host, "Tests.Spawner",
+                                         json{{"count", 100}, {"keep", 0}, {"keepTransforms", 7}});
+    host->tick(0.016);
+    REQUIRE(host->world().entityCount() == 1 + 100);
+    for (int i = 0; i < 2; ++i) {
+        ScriptDomain::collectGarbage();
+        host->tick(0.016);
+    }
+    CHECK(host->releasedByCollector() == 93);
+    CHECK(host->world().entityCount() == 1 + 7);
+    CHECK(fieldOf<std::int64_t>(*host, spawner, "transformsLeadBack") == 7);
+    CHECK(host->scriptFailureCount() == 0);
+}
+
 TEST_CASE("Scene entities are never released by the GC, however often their proxies die") {
     auto host = makeHost();
     const ObjectId target = host->world().createEntity("Target");
@@ -163,6 +180,8 @@ public class Follower : UMonoScriptComponent {
   [SerializeField] public bool same;
   [SerializeField] public float targetX = -1;
   public override void Update(float dt) {
+    // Only this field holds the transform: a collection must not part it from its entity.
+    System.GC.Collect(); System.GC.WaitForPendingFinalizers(); System.GC.Collect();
     same = target != null && ReferenceEquals(target, target.gameObject.transform);
     targetX = target == null ? -1f : target.position.x;
   }

@@ -32,16 +32,27 @@ namespace Tests
         [SerializeField] int count = 1000;
         [SerializeField] int keep;
         [SerializeField] bool spawned;
+        [SerializeField] int keepTransforms;
         [SerializeField] List<UEntity> kept = new List<UEntity>();
+        [SerializeField] int transformsLeadBack = -1;
+        List<UTransform> heldTransforms = new List<UTransform>(); // their entities held through them only
 
         public override void Update(float deltaTime)
         {
-            if (spawned) return;
+            if (spawned)
+            {
+                transformsLeadBack = 0;
+                foreach (var t in heldTransforms)
+                    if (t.gameObject.name.StartsWith("spawned") && ReferenceEquals(t.gameObject.transform, t))
+                        transformsLeadBack++;
+                return;
+            }
             spawned = true;
             for (int i = 0; i < count; i++)
             {
                 var e = new UEntity("spawned" + i);
                 if (i < keep) kept.Add(e);
+                else if (i < keep + keepTransforms) heldTransforms.Add(e.transform);
             }
         }
     }

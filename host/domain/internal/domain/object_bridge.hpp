@@ -25,6 +25,7 @@ struct ProxyClasses {
     MonoClassField* entityTransform = nullptr;                  ///< UEntity.m_Transform
     MonoClass* transform = nullptr;                             ///< UEngine.UTransform
     MonoClassField* transformEntity = nullptr;                  ///< UTransform.m_EntityId
+    MonoClassField* transformOwner = nullptr;                   ///< UTransform.m_Entity
     MonoClass* component = nullptr;                             ///< UEngine.UComponent
     MonoClassField* entityId = nullptr;                         ///< UComponent.m_EntityId
     std::unordered_map<std::string, MonoClass*> componentKinds; ///< "Camera" → UCameraComponent
