@@ -31,5 +31,20 @@ namespace UEngine
 
         /// <summary>The first component of <paramref name="type"/> on this component's entity, or null.</summary>
         public UComponent GetComponent(Type type) { return gameObject.GetComponent(type); }
+
+        /// <summary>Every component of type T on this component's entity.</summary>
+        public T[] GetComponents<T>() where T : UComponent { return gameObject.GetComponents<T>(); }
+        /// <summary>The first component of type T on this entity or below it (active entities only), or null.</summary>
+        public T GetComponentInChildren<T>() where T : UComponent { return gameObject.GetComponentInChildren<T>(); }
+        /// <summary>GetComponentInChildren, inactive entities searched too when <paramref name="includeInactive"/>.</summary>
+        public T GetComponentInChildren<T>(bool includeInactive) where T : UComponent { return gameObject.GetComponentInChildren<T>(includeInactive); }
+        /// <summary>Every component of type T on this entity and below it (active entities only).</summary>
+        public T[] GetComponentsInChildren<T>() where T : UComponent { return gameObject.GetComponentsInChildren<T>(); }
+        /// <summary>GetComponentsInChildren, inactive entities searched too when <paramref name="includeInactive"/>.</summary>
+        public T[] GetComponentsInChildren<T>(bool includeInactive) where T : UComponent { return gameObject.GetComponentsInChildren<T>(includeInactive); }
+        /// <summary>The first component of type T on this entity or one of its parents, or null.</summary>
+        public T GetComponentInParent<T>() where T : UComponent { return gameObject.GetComponentInParent<T>(); }
+        /// <summary>Every component of type T on this entity and its parents, nearest first.</summary>
+        public T[] GetComponentsInParent<T>() where T : UComponent { return gameObject.GetComponentsInParent<T>(); }
     }
 }

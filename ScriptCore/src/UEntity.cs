@@ -10,7 +10,7 @@ namespace UEngine
     /// any more, the garbage collector's finalizer hands it back and the host destroys it.
     /// Entities from the scene belong to the world and live until destroyed.
     /// </summary>
-    public sealed class UEntity : UObject
+    public sealed partial class UEntity : UObject
     {
         UTransform m_Transform;
 
@@ -58,21 +58,23 @@ namespace UEngine
         public bool activeSelf { get { return Internal_GetActive(m_NativeId); } }
 
         /// <summary>
-        /// Whether the entity is active in the scene. Entities have no parents yet, so this is
-        /// <see cref="activeSelf"/>.
+        /// Whether the entity is active in the scene: it and each of its parents are active
+        /// (Unity's GameObject.activeInHierarchy). Only then do its scripts run.
         /// </summary>
-        public bool activeInHierarchy { get { return Internal_GetActive(m_NativeId); } }
+        public bool activeInHierarchy { get { return Internal_GetActiveInHierarchy(m_NativeId); } }
 
         /// <summary>
-        /// Activates or deactivates the entity (Unity's GameObject.SetActive). An inactive
-        /// entity's scripts get no Update, FixedUpdate, LateUpdate or Start; deactivating runs
+        /// Activates or deactivates the entity (Unity's GameObject.SetActive), and with it the
+        /// entities below it that are active themselves. An entity inactive in the hierarchy
+        /// has scripts that get no Update, FixedUpdate, LateUpdate or Start; deactivating runs
         /// their OnDisable and stops their coroutines (not their Invokes); activating runs their
         /// OnEnable, after their Awake when the entity had never been active.
         /// </summary>
         public void SetActive(bool value)
         {
-            if (Internal_SetActive(m_NativeId, value))
-                ScriptActivation.EntityActiveChanged(m_NativeId, value);
+            // The entities whose activeInHierarchy changed: this one and those below it that follow it.
+            foreach (ulong entity in Internal_SetActive(m_NativeId, value))
+                ScriptActivation.EntityActiveChanged(entity, value);
         }
 
         /// <summary>The entity's tag (Unity's GameObject.tag); "Untagged" when it has none.</summary>
@@ -235,7 +237,9 @@ namespace UEngine
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern bool Internal_GetActive(ulong id);
         [MethodImpl(MethodImplOptions.InternalCall)]
-        static extern bool Internal_SetActive(ulong id, bool active);
+        static extern ulong[] Internal_SetActive(ulong id, bool active);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern bool Internal_GetActiveInHierarchy(ulong id);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern string Internal_GetTag(ulong id);
         [MethodImpl(MethodImplOptions.InternalCall)]

@@ -5,11 +5,13 @@ using UEngine.Internal;
 namespace UEngine
 {
     /// <summary>
-    /// The position, rotation and scaling of an entity. Every member reads or writes the
-    /// native transform, so values are never stale; using the transform of a destroyed
-    /// entity throws MissingReferenceException.
+    /// The position, rotation and scaling of an entity, in its parent's space (local*) and in
+    /// the world's (position, rotation, lossyScale); a root's are the same. Every member reads
+    /// or writes the native transform, so values are never stale; using the transform of a
+    /// destroyed entity throws MissingReferenceException. The hierarchy's members (parent,
+    /// children, sibling order) are in UTransformHierarchy.cs.
     /// </summary>
-    public sealed unsafe class UTransform
+    public sealed unsafe partial class UTransform
     {
         readonly ulong m_EntityId;
         // The entity's proxy, held so that the transform keeps it: the host holds proxies
@@ -26,38 +28,41 @@ namespace UEngine
         // null), and the cell of the loop's thread holds 0 while no world is bound, which no
         // cache holds after a find. Every other case (no context, another thread, a destroyed
         // entity) takes the checked internal call, which raises the exception that says why.
+        // m_Native is the entity's local transform; for a root (m_Root) it is its world one too.
+        // A change of parent changes the epoch, so m_Root is as fresh as m_Native.
         NativeTransform* m_Native;
         ulong m_Epoch;
+        bool m_Root;
         [ThreadStatic] static ulong* t_BoundEpoch;
 
         internal UTransform(UEntity entity) { m_Entity = entity; m_EntityId = entity.m_NativeId; }
 
-        /// <summary>The entity's position in world units.</summary>
+        /// <summary>The entity's position in world units (a child's: under its parents').</summary>
         public Vector3 position
         {
             // Inlined into the caller: the hottest engine call (docs/MONO.md §6).
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
             get
             {
-                NativeTransform* t = Native;
+                NativeTransform* t = RootNative;
                 if (t != null) return t->position;
                 Vector3 v; Internal_GetPosition(m_EntityId, out v); return v;
             }
             [MethodImpl(MethodImplOptions.AggressiveInlining)]
             set
             {
-                NativeTransform* t = Native;
+                NativeTransform* t = RootNative;
                 if (t != null) t->position = value;
                 else Internal_SetPosition(m_EntityId, ref value);
             }
         }
 
-        /// <summary>The entity's rotation (a unit quaternion; see <see cref="Rotate(Vector3, float)"/> to turn it).</summary>
+        /// <summary>The entity's rotation in world space (a unit quaternion; see <see cref="Rotate(Vector3, float)"/> to turn it).</summary>
         public Quaternion rotation
         {
             get
             {
-                NativeTransform* t = Native;
+                NativeTransform* t = RootNative;
                 if (t != null) return t->rotation;
                 Quaternion q; Internal_GetRotation(m_EntityId, out q); return q;
             }
@@ -65,7 +70,60 @@ namespace UEngine
             set { Internal_SetRotation(m_EntityId, ref value); }
         }
 
-        /// <summary>The entity's scale on each axis (1, 1, 1: unscaled).</summary>
+        /// <summary>The position relative to the parent's transform (a root's: its position).</summary>
+        public Vector3 localPosition
+        {
+            get
+            {
+                NativeTransform* t = Native;
+                if (t != null) return t->position;
+                Vector3 v; Internal_GetLocalPosition(m_EntityId, out v); return v;
+            }
+            set
+            {
+                NativeTransform* t = Native;
+                if (t != null) t->position = value;
+                else Internal_SetLocalPosition(m_EntityId, ref value);
+            }
+        }
+
+        /// <summary>The rotation relative to the parent's (a root's: its rotation).</summary>
+        public Quaternion localRotation
+        {
+            get
+            {
+                NativeTransform* t = Native;
+                if (t != null) return t->rotation;
+                Quaternion q; Internal_GetLocalRotation(m_EntityId, out q); return q;
+            }
+            set { Internal_SetLocalRotation(m_EntityId, ref value); }
+        }
+
+        /// <summary>The local rotation as Euler angles in degrees.</summary>
+        public Vector3 localEulerAngles
+        {
+            get { return localRotation.eulerAngles; }
+            set { localRotation = Quaternion.Euler(value); }
+        }
+
+        /// <summary>The scale relative to the parent's (Unity's localScale; the same as <see cref="scaling"/>).</summary>
+        public Vector3 localScale { get { return scaling; } set { scaling = value; } }
+
+        /// <summary>
+        /// The scale in world space: each axis's local scale times its parents' (Unity's
+        /// lossyScale, read-only: exact unless a rotated child sits under an unevenly scaled parent).
+        /// </summary>
+        public Vector3 lossyScale
+        {
+            get
+            {
+                NativeTransform* t = RootNative;
+                if (t != null) return t->scale;
+                Vector3 v; Internal_GetLossyScale(m_EntityId, out v); return v;
+            }
+        }
+
+        /// <summary>The entity's scale on each axis relative to its parent's (1, 1, 1: unscaled).</summary>
         public Vector3 scaling
         {
             get
@@ -93,6 +151,17 @@ namespace UEngine
             }
         }
 
+        // The native transform if it is the world one (a root's) and may be used directly now.
+        NativeTransform* RootNative
+        {
+            [MethodImpl(MethodImplOptions.AggressiveInlining)]
+            get
+            {
+                NativeTransform* t = Native;
+                return m_Root ? t : null;
+            }
+        }
+
         // The slow half of Native, out of line so the inlined half stays small: asks the host
         // where the transform is now and caches the answer.
         [MethodImpl(MethodImplOptions.NoInlining)]
@@ -100,11 +169,13 @@ namespace UEngine
         {
             ulong epoch;
             ulong* bound;
-            NativeTransform* t = Internal_Locate(m_EntityId, out epoch, out bound);
+            bool root;
+            NativeTransform* t = Internal_Locate(m_EntityId, out epoch, out bound, out root);
             if (t != null)
             {
                 m_Native = t;
                 m_Epoch = epoch;
+                m_Root = root;
                 t_BoundEpoch = bound;
             }
             return t;
@@ -120,7 +191,7 @@ namespace UEngine
         /// <summary>Adds <paramref name="delta"/> to the position (world space).</summary>
         public void Move(Vector3 delta)
         {
-            NativeTransform* t = Native;
+            NativeTransform* t = RootNative;
             if (t != null) t->position = t->position + delta;
             else Internal_Move(m_EntityId, delta);
         }
@@ -197,12 +268,12 @@ namespace UEngine
         /// <summary>A direction from world space to this transform's space (rotation only).</summary>
         public Vector3 InverseTransformDirection(Vector3 direction) { return Quaternion.Inverse(rotation) * direction; }
         /// <summary>A point from this transform's space to world space: scaled, rotated, moved.</summary>
-        public Vector3 TransformPoint(Vector3 point) { return position + rotation * Vector3.Scale(scaling, point); }
+        public Vector3 TransformPoint(Vector3 point) { return position + rotation * Vector3.Scale(lossyScale, point); }
         /// <summary>A point from world space to this transform's space (TransformPoint undone).</summary>
         public Vector3 InverseTransformPoint(Vector3 point)
         {
             Vector3 local = Quaternion.Inverse(rotation) * (point - position);
-            Vector3 s = scaling;
+            Vector3 s = lossyScale;
             return new Vector3(s.x != 0f ? local.x / s.x : 0f, s.y != 0f ? local.y / s.y : 0f, s.z != 0f ? local.z / s.z : 0f);
         }
 
@@ -219,7 +290,7 @@ namespace UEngine
         }
 
         [MethodImpl(MethodImplOptions.InternalCall)]
-        static extern NativeTransform* Internal_Locate(ulong entity, out ulong epoch, out ulong* boundEpoch);
+        static extern NativeTransform* Internal_Locate(ulong entity, out ulong epoch, out ulong* boundEpoch, out bool root);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_GetPosition(ulong entity, out Vector3 value);
         [MethodImpl(MethodImplOptions.InternalCall)]
@@ -228,6 +299,16 @@ namespace UEngine
         static extern void Internal_GetRotation(ulong entity, out Quaternion value);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_SetRotation(ulong entity, ref Quaternion value);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_GetLossyScale(ulong entity, out Vector3 value);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_GetLocalPosition(ulong entity, out Vector3 value);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_SetLocalPosition(ulong entity, ref Vector3 value);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_GetLocalRotation(ulong entity, out Quaternion value);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_SetLocalRotation(ulong entity, ref Quaternion value);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_GetScaling(ulong entity, out Vector3 value);
         [MethodImpl(MethodImplOptions.InternalCall)]

@@ -70,7 +70,8 @@ void ArenaRenderer::draw(scripthost::game::GameWorld& world, const scripthost::g
 
     int legendRow = 0;
     for (ObjectId e : world.entities()) {
-        const Transform* t = world.transform(e);
+        const Transform placed = world.worldTransform(e);
+        const Transform* t = &placed;
         const std::string name = world.name(e);
         const int x = column(t->position.x);
         const int y = row(t->position.z);

@@ -98,6 +98,7 @@ namespace UEngine.Internal
                 case 9: DispatcherWarmUp.Warm(i); return null;
                 case 10: return DescribeInFlightAwaits();
                 case 11: return CoroutineCarry.Export();
+                case 12: ScriptActivation.EntityActiveChanged(a, i != 0); return null;
                 default: throw new ArgumentOutOfRangeException("op", op, "no such dispatcher operation");
             }
         }

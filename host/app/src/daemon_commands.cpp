@@ -302,15 +302,17 @@ CommandResult Daemon::entities() const {
         json components = json::array();
         for (ObjectId c : entity.components)
             components.push_back(json{{"id", idText(c)}, {"type", world.component(c)->kind}});
-        const auto& p = entity.transform.position;
-        list.push_back(json{{"id", idText(e)},
-                            {"name", entity.name},
-                            {"position", {p.x, p.y, p.z}},
-                            {"ownedByScripts", entity.ownedByScripts},
-                            {"active", entity.active},
-                            {"tag", entity.tag.empty() ? "Untagged" : entity.tag},
-                            {"scripts", scripts},
-                            {"components", components}});
+        const glm::vec3 p = world.worldTransform(e).position;
+        list.push_back(
+            json{{"id", idText(e)},
+                 {"name", entity.name},
+                 {"position", {p.x, p.y, p.z}},
+                 {"parent", entity.parent.isNull() ? json() : json(idText(entity.parent))},
+                 {"ownedByScripts", entity.ownedByScripts},
+                 {"active", entity.active},
+                 {"tag", entity.tag.empty() ? "Untagged" : entity.tag},
+                 {"scripts", scripts},
+                 {"components", components}});
     }
     return json{{"entities", list}};
 }

@@ -56,10 +56,10 @@ void Daemon::draw() {
         int y = 0;
         for (ObjectId e : host_->world().entities()) {
             const Entity* entity = host_->world().entity(e);
-            view.text(1, y++,
-                      fmt::format("{:<20.20} {:7.2f} {:7.2f} {:7.2f}", entity->name,
-                                  entity->transform.position.x, entity->transform.position.y,
-                                  entity->transform.position.z));
+            const glm::vec3 p = host_->world().worldTransform(e).position;
+            view.text(
+                1, y++,
+                fmt::format("{:<20.20} {:7.2f} {:7.2f} {:7.2f}", entity->name, p.x, p.y, p.z));
         }
     }
     canvas_.resize(columns, rows);

@@ -49,6 +49,13 @@ Result<void> ManagedDispatcher::setEnabled(ObjectId script, bool enabled) {
     return ignoreResult(call(Op::SetEnabled, "", {.a = script.packed(), .i = enabled ? 1 : 0}));
 }
 
+Result<void> ManagedDispatcher::entityActiveChanged(ObjectId entity, bool active) {
+    return ignoreResult(call(Op::EntityActiveChanged,
+                             "telling the scripts their entity's "
+                             "activation failed: ",
+                             {.a = entity.packed(), .i = active ? 1 : 0}));
+}
+
 Result<void> ManagedDispatcher::runUpdate(float deltaTime, double time, std::int64_t frame) {
     return ignoreResult(call(Op::RunUpdate, "the Update dispatcher failed: ",
                              {.a = static_cast<std::uint64_t>(frame), .f = deltaTime, .d = time}));

@@ -41,6 +41,8 @@ public:
     /// Runs Destroy and unschedules the script.
     [[nodiscard]] Result<void> detach(ObjectId script);
     [[nodiscard]] Result<void> setEnabled(ObjectId script, bool enabled);
+    /// ScriptActivation.EntityActiveChanged: the entity's scripts learn its activeInHierarchy.
+    [[nodiscard]] Result<void> entityActiveChanged(ObjectId entity, bool active);
     [[nodiscard]] Result<void> runUpdate(float deltaTime, double time, std::int64_t frame);
     [[nodiscard]] Result<void> runFixedUpdate(float fixedDeltaTime, double time,
                                               std::int64_t frame);
@@ -90,7 +92,7 @@ public:
         OverridesUpdate = 1U << 0,
         OverridesFixedUpdate = 1U << 1,
         SelfDisabled = 1U << 30,   ///< the script had set its enabled to false (ScriptSlot)
-        EntityInactive = 1U << 29, ///< its entity is inactive (Entity::active)
+        EntityInactive = 1U << 29, ///< its entity is inactive in the hierarchy
         AwakeDue = 1U << 28,       ///< Awake has not run yet (ScriptSlot::messagesDue)
         StartDue = 1U << 27,       ///< Start has not run yet (ScriptSlot::messagesDue)
     };
@@ -110,6 +112,7 @@ private:
         Warm = 9,
         DescribeInFlightAwaits = 10,
         ExportCoroutines = 11,
+        EntityActiveChanged = 12,
     };
     /// ScriptRuntime.Call's arguments; those an operation does not use stay zero.
     struct Args {

@@ -83,9 +83,8 @@ ScriptDomain::~ScriptDomain() = default;
 namespace {
 
 // The app domain with ScriptCore loaded into it: what create() and prepare() share.
-Result<std::unique_ptr<ScriptDomain::Impl>> makeDomainWithScriptCore(std::uint32_t generation,
-                                                                     const AssemblyFile& scriptCore,
-                                                                     World& world) {
+Result<std::unique_ptr<ScriptDomain::Impl>>
+makeDomainWithScriptCore(std::uint32_t generation, const AssemblyFile& scriptCore, World& world) {
     if (mono::runtimeState().root == nullptr) {
         return fail("the Mono runtime is not running (call MonoRuntime::start first)");
     }

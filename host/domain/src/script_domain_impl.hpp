@@ -13,12 +13,12 @@
 #include "script_core_classes.hpp"
 #include "script_instances.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
-#include <chrono>
-#include <future>
 
 namespace scripthost {
 

@@ -12,7 +12,7 @@ namespace scripthost {
 namespace {
 // The dispatcher's message flags (ManagedDispatcher::AttachFlag): the overrides, the Unity
 // message methods (UnityMessage bits), whether the script had set its enabled to false, whether
-// its entity is inactive, and the Unity messages it is still owed.
+// its entity is inactive in the hierarchy, and the Unity messages it is still owed.
 std::int32_t messagesOf(const ScriptClassInfo& info, const World* world, ObjectId script) {
     using Flag = mono::ManagedDispatcher::AttachFlag;
     std::uint32_t flags = (info.overridesUpdate ? Flag::OverridesUpdate : 0U) |
@@ -20,9 +20,10 @@ std::int32_t messagesOf(const ScriptClassInfo& info, const World* world, ObjectI
                           info.unityMessages;
     const ScriptSlot* slot = world != nullptr ? world->script(script) : nullptr;
     if (slot != nullptr) {
-        const Entity* entity = world->entity(slot->entity);
+        const bool inactive =
+            world->entity(slot->entity) != nullptr && !world->activeInHierarchy(slot->entity);
         flags |= (slot->disabledByScript ? Flag::SelfDisabled : 0U) |
-                 (entity != nullptr && !entity->active ? Flag::EntityInactive : 0U) |
+                 (inactive ? Flag::EntityInactive : 0U) |
                  ((slot->messagesDue & bitOf(UnityMessage::Awake)) != 0 ? Flag::AwakeDue : 0U) |
                  ((slot->messagesDue & bitOf(UnityMessage::Start)) != 0 ? Flag::StartDue : 0U);
     }
@@ -85,6 +86,12 @@ Result<void> ScriptDomain::setEnabled(ObjectId script, bool enabled) {
     if (!inst)
         return std::unexpected(inst.error());
     return impl_->dispatcher.setEnabled(script, enabled);
+}
+
+Result<void> ScriptDomain::entityActiveChanged(ObjectId entity, bool active) {
+    if (!impl_->domain.loaded())
+        return fail("no script generation is loaded");
+    return impl_->dispatcher.entityActiveChanged(entity, active);
 }
 
 std::size_t ScriptDomain::instanceCount() const noexcept {

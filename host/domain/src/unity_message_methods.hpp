@@ -16,6 +16,6 @@ namespace scripthost::mono {
 /// "Class.Method" for each method of `klass` and its bases below `scriptBase` named like a
 /// Unity message the host never calls (kUncalledUnityMessages), in declaration order.
 [[nodiscard]] std::vector<std::string> uncalledUnityMessages(MonoClass* klass,
-                                                            MonoClass* scriptBase);
+                                                             MonoClass* scriptBase);
 
 } // namespace scripthost::mono

@@ -239,11 +239,40 @@ std::size_t ScriptHost::countOffLoopFailures() {
     return taken.records.size();
 }
 
+Result<void> ScriptHost::setEntityActive(ObjectId entity, bool active) {
+    if (world_.entity(entity) == nullptr)
+        return fail("entity " + entity.toString() + " does not exist");
+    return tellActiveChanged(world_.setActive(entity, active), active);
+}
+
+Result<void> ScriptHost::reparent(ObjectId child, ObjectId parent, bool keepWorld) {
+    auto changed = world_.setParent(child, parent, keepWorld);
+    if (!changed)
+        return std::unexpected(changed.error());
+    return tellActiveChanged(*changed, world_.activeInHierarchy(child));
+}
+
+Result<void> ScriptHost::tellActiveChanged(const std::vector<ObjectId>& entities, bool active) {
+    if (!domain_ || entities.empty())
+        return {};
+    ScriptContextBinding bind(context_);
+    for (ObjectId e : entities) {
+        if (auto told = domain_->entityActiveChanged(e, active); !told)
+            return told;
+    }
+    return {};
+}
+
 Result<void> ScriptHost::destroyEntity(ObjectId entity) {
     const Entity* e = world_.entity(entity);
     if (e == nullptr) {
         return fail("entity " + entity.toString() + " does not exist");
     }
+    // Its children first, deepest first (Unity destroys the whole hierarchy below it).
+    const std::vector<ObjectId> below = world_.subtree(entity);
+    for (auto it = below.rbegin(); it + 1 < below.rend(); ++it)
+        (void)destroyEntity(*it);
+    e = world_.entity(entity);
     const auto scripts = e->scripts;
     for (ObjectId s : scripts) {
         (void)removeScript(s);

@@ -190,6 +190,70 @@ struct ScriptHost::SceneBuild {
         return {};
     }
 
+    /// Entity `entity` as a scene entity with its live values (read into `values`), its saved
+    /// ids the live ones (Instantiate's copy; the scene build remaps them).
+    static Result<SceneEntity> copyOf(ScriptHost& host, ObjectId entity, Snapshot& values) {
+        const Entity* e = host.world_.entity(entity);
+        SceneEntity copy;
+        copy.name = e->name;
+        copy.transform = e->transform;
+        if (!e->parent.isNull())
+            copy.parent = nlohmann::json{{"id", e->parent.packed()}};
+        copy.id = entity.packed();
+        copy.active = e->active;
+        copy.tag = e->tag;
+        for (ObjectId c : e->components) {
+            copy.components.push_back(host.world_.component(c)->kind);
+            copy.componentIds.push_back(c.packed());
+        }
+        for (ObjectId s : e->scripts) {
+            const ScriptSlot& slot = *host.world_.script(s);
+            SceneScript script;
+            script.className = slot.className;
+            script.id = s.packed();
+            script.parked = slot.parked;
+            script.enabled = !slot.disabledByScript;
+            const ScriptSnapshot* read = nullptr;
+            if (slot.parked) {
+                read = &host.parked_.scripts.at(s);
+            } else if (slot.native) {
+                auto native = host.natives_.snapshot(s, entity);
+                if (!native)
+                    return std::unexpected(native.error());
+                values.scripts.push_back(std::move(*native));
+                read = &values.scripts.back();
+            } else {
+                if (auto managed = snapshotScript(*host.domain_, s, entity, slot.className, values);
+                    !managed)
+                    return std::unexpected(managed.error());
+                read = &values.scripts.back();
+            }
+            for (const FieldSnapshot& f : read->fields)
+                script.fields[f.name] = valueToJson(f.value, f.type);
+            copy.scripts.push_back(std::move(script));
+        }
+        return copy;
+    }
+
+    /// Step 1b: each entity under its parent, named as a reference is; after every entity
+    /// exists (a parent may come later in the file), before any script is attached (an
+    /// inactive parent's children start inactive). Transforms in the file are local.
+    Result<void> linkParents(const std::vector<SceneEntity>& scene) {
+        const RefResolver resolve = host.sceneResolver(remap, entities);
+        for (std::size_t i = 0; i < scene.size(); ++i) {
+            if (scene[i].parent.is_null())
+                continue;
+            auto parent = resolve(scene[i].parent);
+            if (!parent)
+                return undo(fmt::format("entity \"{}\": parent: {}", scene[i].name,
+                                        parent.error().message));
+            if (auto linked = host.world_.setParent(entities[i], *parent, false); !linked)
+                return undo(
+                    fmt::format("entity \"{}\": {}", scene[i].name, linked.error().message));
+        }
+        return {};
+    }
+
     /// Step 2: field values, references resolved through the new ids and the scene's names.
     Result<void> writeFields() {
         const RefResolver resolve = host.sceneResolver(remap, entities);
@@ -236,6 +300,8 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
     for (const SceneEntity& e : scene.entities)
         if (auto created = build.createEntity(e); !created)
             return created;
+    if (auto linked = build.linkParents(scene.entities); !linked)
+        return linked;
     if (auto written = build.writeFields(); !written)
         return written;
     return build.initializeAll();
@@ -300,6 +366,8 @@ Result<Scene> ScriptHost::saveScene() {
         saved.ownedByScripts = e.ownedByScripts;
         saved.active = e.active;
         saved.tag = e.tag;
+        if (!e.parent.isNull())
+            saved.parent = nlohmann::json{{"id", e.parent.packed()}};
         for (ObjectId c : e.components) {
             saved.components.push_back(world_.component(c)->kind);
             saved.componentIds.push_back(c.packed());
@@ -325,54 +393,32 @@ Result<ObjectId> ScriptHost::cloneObject(ObjectId original,
     if (!domain_)
         return fail("no scripts are loaded");
     const ObjectId entity = world_.entityOf(original);
-    const Entity* e = world_.entity(entity);
-    if (e == nullptr)
+    if (world_.entity(entity) == nullptr)
         return fail("object " + original.toString() + " does not exist (destroyed?)");
-    // A scene of one entity made from the live one, its saved ids the original's: the scene
-    // build maps them to the copy's, so references inside the copy point at the copy, and every
-    // other id at the live object it names.
+    // A scene made from the live entity and everything below it, their saved ids the
+    // originals': the scene build maps them to the copies', so references inside the copy (a
+    // child's parent too) point at the copy, and every other id at the live object it names.
     ScriptContextBinding bind(context_);
     Snapshot values;
-    SceneEntity copy;
-    copy.name = e->name + "(Clone)";
-    copy.transform = placed.value_or(e->transform);
-    copy.id = entity.packed();
-    copy.active = e->active;
-    copy.tag = e->tag;
-    for (ObjectId c : e->components) {
-        copy.components.push_back(world_.component(c)->kind);
-        copy.componentIds.push_back(c.packed());
+    std::vector<SceneEntity> copies;
+    for (ObjectId id : world_.subtree(entity)) {
+        auto copy = SceneBuild::copyOf(*this, id, values);
+        if (!copy)
+            return std::unexpected(copy.error());
+        copies.push_back(std::move(*copy));
     }
-    for (ObjectId s : e->scripts) {
-        const ScriptSlot& slot = *world_.script(s);
-        SceneScript script;
-        script.className = slot.className;
-        script.id = s.packed();
-        script.parked = slot.parked;
-        script.enabled = !slot.disabledByScript;
-        const ScriptSnapshot* read = nullptr;
-        if (slot.parked) {
-            read = &parked_.scripts.at(s);
-        } else if (slot.native) {
-            auto native = natives_.snapshot(s, entity);
-            if (!native)
-                return std::unexpected(native.error());
-            values.scripts.push_back(std::move(*native));
-            read = &values.scripts.back();
-        } else {
-            if (auto managed = snapshotScript(*domain_, s, entity, slot.className, values);
-                !managed)
-                return std::unexpected(managed.error());
-            read = &values.scripts.back();
-        }
-        for (const FieldSnapshot& f : read->fields)
-            script.fields[f.name] = valueToJson(f.value, f.type);
-        copy.scripts.push_back(std::move(script));
-    }
+    // A root where the original is in the world (Unity's Instantiate without a parent); the
+    // children keep their local transforms under it.
+    copies.front().name += "(Clone)";
+    copies.front().transform = placed.value_or(world_.worldTransform(entity));
+    copies.front().parent = nullptr;
     ScriptWatchdog::Scope watched("instantiating an entity");
     SceneBuild build{*this, {}, {}, {}};
-    if (auto created = build.createEntity(copy); !created)
-        return std::unexpected(created.error());
+    for (const SceneEntity& copy : copies)
+        if (auto created = build.createEntity(copy); !created)
+            return std::unexpected(created.error());
+    if (auto linked = build.linkParents(copies); !linked)
+        return std::unexpected(linked.error());
     if (auto written = build.writeFields(); !written)
         return std::unexpected(written.error());
     if (auto initialized = build.initializeAll(); !initialized)

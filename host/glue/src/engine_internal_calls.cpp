@@ -12,6 +12,7 @@ void registerEngineInternalCalls(MonoRuntime& runtime) {
     std::call_once(registered, [&runtime] {
         registerObjectCalls(runtime);
         registerTransformCalls(runtime);
+        registerHierarchyCalls(runtime);
         registerEntityCalls(runtime);
         registerInputCalls(runtime);
         registerDebugCalls(runtime);

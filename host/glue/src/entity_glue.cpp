@@ -2,6 +2,7 @@
 #include "domain/object_bridge.hpp"
 #include "glue_access.hpp"
 #include "host/engine/script_engine.hpp"
+#include "id_array.hpp"
 #include "internal_call_groups.hpp"
 #include "runtime/mono_text.hpp"
 #include "runtime/runtime_state.hpp"
@@ -107,13 +108,18 @@ MonoBoolean getActive(std::uint64_t e) {
     return guarded("UEntity.activeSelf",
                    [&]() -> MonoBoolean { return requireEntity(e).active ? 1 : 0; });
 }
-// Returns whether the flag changed: then ScriptRuntime tells the entity's scripts.
-MonoBoolean setActive(std::uint64_t e, MonoBoolean active) {
-    return guarded("UEntity.SetActive", [&]() -> MonoBoolean {
-        Entity& entity = requireEntity(e);
-        const bool changed = entity.active != (active != 0);
-        entity.active = active != 0;
-        return changed ? 1 : 0;
+MonoBoolean getActiveInHierarchy(std::uint64_t e) {
+    return guarded("UEntity.activeInHierarchy", [&]() -> MonoBoolean {
+        requireEntity(e);
+        return context().world->activeInHierarchy(ObjectId::unpack(e)) ? 1 : 0;
+    });
+}
+// Returns the entities whose activeInHierarchy changed (the entity and those below it that
+// follow it), parents first: ScriptActivation tells their scripts.
+MonoArray* setActive(std::uint64_t e, MonoBoolean active) {
+    return guarded("UEntity.SetActive", [&]() -> MonoArray* {
+        requireEntity(e);
+        return idArray(context().world->setActive(ObjectId::unpack(e), active != 0));
     });
 }
 MonoString* getTag(std::uint64_t e) {
@@ -133,23 +139,16 @@ void setTag(std::uint64_t e, MonoString* tag) {
         requireEntity(e).tag = text == "Untagged" ? std::string() : std::move(text);
     });
 }
-// Active entities with the tag, in creation order (Unity's FindGameObjectsWithTag): their ids.
+// Entities active in the hierarchy with the tag, in creation order (Unity's
+// FindGameObjectsWithTag): their ids.
 MonoArray* findAllWithTag(MonoString* tag) {
     return guarded("UEntity.FindGameObjectsWithTag", [&]() -> MonoArray* {
         if (tag == nullptr)
             throw ScriptError(ManagedError::ArgumentNull, "tag");
         const World& world = *context().world;
-        std::vector<std::uint64_t> active;
-        for (ObjectId id : world.entitiesWithTag(mono::toUtf8(tag))) {
-            if (world.entity(id)->active)
-                active.push_back(id.packed());
-        }
-        MonoArray* ids = mono_array_new(mono_domain_get(), mono_get_uint64_class(), active.size());
-        if (ids == nullptr)
-            throw ScriptError(ManagedError::InvalidOperation, "cannot allocate the list");
-        for (std::size_t i = 0; i < active.size(); ++i)
-            mono_array_set(ids, std::uint64_t, i, active[i]);
-        return ids;
+        std::vector<ObjectId> active = world.entitiesWithTag(mono::toUtf8(tag));
+        std::erase_if(active, [&](ObjectId id) { return !world.activeInHierarchy(id); });
+        return idArray(active);
     });
 }
 
@@ -173,6 +172,8 @@ void registerEntityCalls(MonoRuntime& runtime) {
                                  reinterpret_cast<const void*>(&componentAt));
     runtime.registerInternalCall(c + "Internal_GetActive",
                                  reinterpret_cast<const void*>(&getActive));
+    runtime.registerInternalCall(c + "Internal_GetActiveInHierarchy",
+                                 reinterpret_cast<const void*>(&getActiveInHierarchy));
     runtime.registerInternalCall(c + "Internal_SetActive",
                                  reinterpret_cast<const void*>(&setActive));
     runtime.registerInternalCall(c + "Internal_GetTag", reinterpret_cast<const void*>(&getTag));

@@ -35,16 +35,20 @@ inline Entity& requireEntity(std::uint64_t packed) {
     return *entity;
 }
 
-/// The hot path of the transform calls: the live entity's transform, or nullptr when the call
+/// The hot path of the transform calls: the live entity, or nullptr when the call
 /// must fail (no context bound, a null or destroyed id). It checks exactly what
 /// context() and requireEntity() check, without building their errors, so a caller that gets
 /// nullptr calls requireEntity() to raise the right exception.
-inline Transform* liveTransform(std::uint64_t packed) noexcept {
+inline Entity* liveEntity(std::uint64_t packed) noexcept {
     ScriptContext* c = ScriptContext::current();
     if (c == nullptr || c->world == nullptr) {
         return nullptr;
     }
-    Entity* entity = c->world->entity(ObjectId::unpack(packed)); // nullptr for the null id too
+    return c->world->entity(ObjectId::unpack(packed)); // nullptr for the null id too
+}
+/// liveEntity's local transform.
+inline Transform* liveTransform(std::uint64_t packed) noexcept {
+    Entity* entity = liveEntity(packed);
     return entity != nullptr ? &entity->transform : nullptr;
 }
 

@@ -10,6 +10,7 @@ namespace scripthost::glue {
 
 void registerObjectCalls(MonoRuntime& runtime);
 void registerTransformCalls(MonoRuntime& runtime);
+void registerHierarchyCalls(MonoRuntime& runtime);
 void registerEntityCalls(MonoRuntime& runtime);
 void registerInputCalls(MonoRuntime& runtime);
 void registerDebugCalls(MonoRuntime& runtime);

@@ -79,7 +79,7 @@ std::uint64_t instantiate(std::uint64_t packed, MonoBoolean placed, const glm::v
         }
         std::optional<Transform> at;
         if (placed != 0) {
-            at = c.world->entity(c.world->entityOf(original))->transform;
+            at = c.world->worldTransform(c.world->entityOf(original));
             at->position = *position;
             at->rotation = *rotation;
         }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <glm/gtc/quaternion.hpp>
+#include <mono/metadata/object.h>
 #include <type_traits>
 
 namespace scripthost::glue {
@@ -38,6 +39,8 @@ template <typename T> const T& requireArg(const T* value, const char* name) {
 // function of its own, out of line: inlined, the guard's exception handling gave the hot path
 // a stack frame (three pushes, 96 bytes reserved) on every call; without it a call is a leaf
 // of ~20 instructions that touches the stack not at all (bench_dispatch, docs/MONO.md §6).
+// World-space members (position, rotation) take the hot path for a root, whose local
+// transform is its world one; a child's is composed from its parents' (World::worldTransform).
 template <typename T, T Transform::*Member>
 [[gnu::noinline, gnu::cold]] void getChecked(const char* what, std::uint64_t e, T* out) {
     guarded(what, [&] { *out = requireEntity(e).transform.*Member; });
@@ -46,54 +49,100 @@ template <typename T, T Transform::*Member>
 [[gnu::noinline, gnu::cold]] void setChecked(const char* what, std::uint64_t e, const T* value) {
     guarded(what, [&] { requireEntity(e).transform.*Member = requireArg(value, "value"); });
 }
+template <typename T, T Transform::*Member>
+[[gnu::noinline]] void getWorldChecked(const char* what, std::uint64_t e, T* out) {
+    guarded(what, [&] {
+        requireEntity(e);
+        *out = context().world->worldTransform(ObjectId::unpack(e)).*Member;
+    });
+}
+
+// A rotation a script sets: normalized; a zero or non-finite one is refused.
+glm::quat checkedRotation(const glm::quat* value) {
+    const glm::quat q = requireArg(value, "value");
+    const float length = glm::length(q);
+    if (!std::isfinite(length) || length < 1e-6f) {
+        throw ScriptError(ManagedError::Argument, "rotation must be a non-zero, finite quaternion");
+    }
+    return q / length;
+}
 
 // UTransform's direct access (docs/MONO.md §6): where the live entity's Transform is, the
-// epoch of the bound world under which that holds, and this thread's cell that holds the
-// bound world's epoch from now on. nullptr, touching nothing, when the checked call must run
-// instead (no context bound on this thread, a null or destroyed id). The cell is refreshed
-// here too, so a world set on a context after it was bound is picked up.
-Transform* locate(std::uint64_t e, std::uint64_t* epoch, const std::uint64_t** boundEpoch) {
-    Transform* t = liveTransform(e);
-    if (t == nullptr || epoch == nullptr || boundEpoch == nullptr) {
+// epoch of the bound world under which that holds, this thread's cell that holds the bound
+// world's epoch from now on, and whether the entity is a root (its local transform is then
+// its world one; a change of parent changes the epoch). nullptr, touching nothing, when the
+// checked call must run instead (no context bound on this thread, a null or destroyed id).
+// The cell is refreshed here too, so a world set on a context after it was bound is picked up.
+Transform* locate(std::uint64_t e, std::uint64_t* epoch, const std::uint64_t** boundEpoch,
+                  MonoBoolean* root) {
+    Entity* entity = liveEntity(e);
+    if (entity == nullptr || epoch == nullptr || boundEpoch == nullptr || root == nullptr) {
         return nullptr;
     }
     detail::tBoundWorldEpoch = ScriptContext::current()->world->epoch().value();
     *epoch = detail::tBoundWorldEpoch;
     *boundEpoch = &detail::tBoundWorldEpoch;
-    return t;
+    *root = entity->parent.isNull() ? 1 : 0;
+    return &entity->transform;
 }
 
 void getPosition(std::uint64_t e, glm::vec3* out) {
+    if (const Entity* en = liveEntity(e); en != nullptr && en->parent.isNull()) {
+        *out = en->transform.position;
+        return;
+    }
+    getWorldChecked<glm::vec3, &Transform::position>("UTransform.position", e, out);
+}
+void setPosition(std::uint64_t e, const glm::vec3* value) {
+    if (Entity* en = liveEntity(e); en != nullptr && en->parent.isNull() && value != nullptr) {
+        en->transform.position = *value;
+        return;
+    }
+    guarded("UTransform.position", [&] {
+        requireEntity(e);
+        context().world->setWorldPosition(ObjectId::unpack(e), requireArg(value, "value"));
+    });
+}
+void getRotation(std::uint64_t e, glm::quat* out) {
+    if (const Entity* en = liveEntity(e); en != nullptr && en->parent.isNull()) {
+        *out = en->transform.rotation;
+        return;
+    }
+    getWorldChecked<glm::quat, &Transform::rotation>("UTransform.rotation", e, out);
+}
+void setRotation(std::uint64_t e, const glm::quat* value) {
+    guarded("UTransform.rotation", [&] {
+        requireEntity(e);
+        context().world->setWorldRotation(ObjectId::unpack(e), checkedRotation(value));
+    });
+}
+void getLossyScale(std::uint64_t e, glm::vec3* out) {
+    getWorldChecked<glm::vec3, &Transform::scale>("UTransform.lossyScale", e, out);
+}
+void getLocalPosition(std::uint64_t e, glm::vec3* out) {
     if (const Transform* t = liveTransform(e)) {
         *out = t->position;
         return;
     }
-    getChecked<glm::vec3, &Transform::position>("UTransform.position", e, out);
+    getChecked<glm::vec3, &Transform::position>("UTransform.localPosition", e, out);
 }
-void setPosition(std::uint64_t e, const glm::vec3* value) {
+void setLocalPosition(std::uint64_t e, const glm::vec3* value) {
     if (Transform* t = liveTransform(e); t != nullptr && value != nullptr) {
         t->position = *value;
         return;
     }
-    setChecked<glm::vec3, &Transform::position>("UTransform.position", e, value);
+    setChecked<glm::vec3, &Transform::position>("UTransform.localPosition", e, value);
 }
-void getRotation(std::uint64_t e, glm::quat* out) {
+void getLocalRotation(std::uint64_t e, glm::quat* out) {
     if (const Transform* t = liveTransform(e)) {
         *out = t->rotation;
         return;
     }
-    getChecked<glm::quat, &Transform::rotation>("UTransform.rotation", e, out);
+    getChecked<glm::quat, &Transform::rotation>("UTransform.localRotation", e, out);
 }
-void setRotation(std::uint64_t e, const glm::quat* value) {
-    guarded("UTransform.rotation", [&] {
-        const glm::quat q = requireArg(value, "value");
-        const float length = glm::length(q);
-        if (!std::isfinite(length) || length < 1e-6f) {
-            throw ScriptError(ManagedError::Argument,
-                              "rotation must be a non-zero, finite quaternion");
-        }
-        requireEntity(e).transform.rotation = q / length;
-    });
+void setLocalRotation(std::uint64_t e, const glm::quat* value) {
+    guarded("UTransform.localRotation",
+            [&] { requireEntity(e).transform.rotation = checkedRotation(value); });
 }
 void getScaling(std::uint64_t e, glm::vec3* out) {
     if (const Transform* t = liveTransform(e)) {
@@ -111,13 +160,25 @@ void setScaling(std::uint64_t e, const glm::vec3* value) {
 }
 void getAxis(std::uint64_t e, std::int32_t which, glm::vec3* out) {
     guarded("UTransform axis", [&] {
-        const Transform& t = requireEntity(e).transform;
+        requireEntity(e);
+        const Transform t = context().world->worldTransform(ObjectId::unpack(e));
         *out = which == 0 ? t.forward() : which == 1 ? t.up() : t.right();
     });
 }
+// World space: a child moves by `delta` in the world whatever its parents' rotation and scale.
 void move(std::uint64_t e, glm::vec3 delta) {
-    guarded("UTransform.Move", [&] { requireEntity(e).transform.move(delta); });
+    guarded("UTransform.Move", [&] {
+        Entity& entity = requireEntity(e);
+        if (entity.parent.isNull()) {
+            entity.transform.move(delta);
+            return;
+        }
+        World& world = *context().world;
+        const ObjectId id = ObjectId::unpack(e);
+        world.setWorldPosition(id, world.worldTransform(id).position + delta);
+    });
 }
+// Local space, for a child too: its world rotation is its parents' times its local one.
 void rotate(std::uint64_t e, glm::vec3 axis, float degrees) {
     guarded("UTransform.Rotate", [&] {
         if (!requireEntity(e).transform.rotate(axis, degrees)) {
@@ -147,6 +208,16 @@ void registerTransformCalls(MonoRuntime& runtime) {
                                     reinterpret_cast<const void*>(&getRotation));
     runtime.registerRawInternalCall(c + "Internal_SetRotation",
                                     reinterpret_cast<const void*>(&setRotation));
+    runtime.registerRawInternalCall(c + "Internal_GetLossyScale",
+                                    reinterpret_cast<const void*>(&getLossyScale));
+    runtime.registerRawInternalCall(c + "Internal_GetLocalPosition",
+                                    reinterpret_cast<const void*>(&getLocalPosition));
+    runtime.registerRawInternalCall(c + "Internal_SetLocalPosition",
+                                    reinterpret_cast<const void*>(&setLocalPosition));
+    runtime.registerRawInternalCall(c + "Internal_GetLocalRotation",
+                                    reinterpret_cast<const void*>(&getLocalRotation));
+    runtime.registerRawInternalCall(c + "Internal_SetLocalRotation",
+                                    reinterpret_cast<const void*>(&setLocalRotation));
     runtime.registerRawInternalCall(c + "Internal_GetScaling",
                                     reinterpret_cast<const void*>(&getScaling));
     runtime.registerRawInternalCall(c + "Internal_SetScaling",

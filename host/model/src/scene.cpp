@@ -161,6 +161,13 @@ Result<SceneEntity> readEntity(const json& j, const std::string& path) {
             if (!value.is_boolean())
                 return fail(at + ": expected true or false");
             entity.active = value.get<bool>();
+        } else if (key == "parent") {
+            if (value.is_string())
+                entity.parent = json{{"entity", value}};
+            else if (value.is_object() || value.is_null())
+                entity.parent = value;
+            else
+                return fail(at + ": expected the parent's name or a reference such as {\"id\": n}");
         } else if (key == "tag") {
             if (!value.is_string())
                 return fail(at + ": expected a string");
@@ -169,7 +176,8 @@ Result<SceneEntity> readEntity(const json& j, const std::string& path) {
                 entity.tag.clear();
         } else {
             return fail(fmt::format(
-                "{}: unknown key (expected name, transform, components, scripts, active, tag)",
+                "{}: unknown key (expected name, transform, components, scripts, active, tag, "
+                "parent)",
                 at));
         }
     }
@@ -275,6 +283,8 @@ json Scene::toJson() const {
             entity["active"] = false;
         if (!e.tag.empty())
             entity["tag"] = e.tag;
+        if (!e.parent.is_null())
+            entity["parent"] = e.parent;
         json scripts = json::array();
         for (const SceneScript& s : e.scripts) {
             json script{{"class", s.className}, {"fields", s.fields}};

@@ -81,7 +81,13 @@ bool World::destroy(ObjectId id) {
         ids.erase(std::remove(ids.begin(), ids.end(), gone), ids.end());
     };
     if (auto* e = std::get_if<Entity>(&record->payload)) {
-        // Children first; copy the lists because destroy() edits them.
+        // Its children first, deepest first (so none recurses further); then its components
+        // and scripts. Copy the lists because destroy() edits them.
+        const std::vector<ObjectId> below = subtree(id);
+        for (auto it = below.rbegin(); it + 1 < below.rend(); ++it)
+            destroy(*it);
+        if (Entity* parent = entity(e->parent))
+            forget(parent->children, id);
         const auto components = e->components;
         const auto scripts = e->scripts;
         for (ObjectId c : components) {

@@ -26,6 +26,24 @@ Transform* HostGameWorld::transform(ObjectId entity) {
     return e ? &e->transform : nullptr;
 }
 
+Transform HostGameWorld::worldTransform(ObjectId entity) const {
+    return host_.world().worldTransform(entity);
+}
+
+ObjectId HostGameWorld::parent(ObjectId entity) const {
+    const Entity* e = host_.world().entity(entity);
+    return e ? e->parent : ObjectId{};
+}
+
+std::vector<ObjectId> HostGameWorld::children(ObjectId entity) const {
+    const Entity* e = host_.world().entity(entity);
+    return e ? e->children : std::vector<ObjectId>{};
+}
+
+Result<void> HostGameWorld::setParent(ObjectId child, ObjectId parent, bool keepWorld) {
+    return host_.reparent(child, parent, keepWorld);
+}
+
 bool HostGameWorld::hasComponent(ObjectId entity, std::string_view kind) const {
     const World& world = host_.world();
     const Entity* e = world.entity(entity);

@@ -16,6 +16,10 @@ public:
     [[nodiscard]] bool isAlive(ObjectId id) const override;
     [[nodiscard]] std::string name(ObjectId entity) const override;
     [[nodiscard]] Transform* transform(ObjectId entity) override;
+    [[nodiscard]] Transform worldTransform(ObjectId entity) const override;
+    [[nodiscard]] ObjectId parent(ObjectId entity) const override;
+    [[nodiscard]] std::vector<ObjectId> children(ObjectId entity) const override;
+    Result<void> setParent(ObjectId child, ObjectId parent, bool keepWorld) override;
     [[nodiscard]] bool hasComponent(ObjectId entity, std::string_view kind) const override;
     [[nodiscard]] ObjectId entityOf(ObjectId id) const override;
     [[nodiscard]] std::vector<std::string> scriptClasses(ObjectId entity) const override;

@@ -22,6 +22,10 @@ public:
     [[nodiscard]] Transform* transform(ObjectId id) override {
         return id == kEntity ? &transform_ : nullptr;
     }
+    [[nodiscard]] Transform worldTransform(ObjectId) const override { return transform_; }
+    [[nodiscard]] ObjectId parent(ObjectId) const override { return {}; }
+    [[nodiscard]] std::vector<ObjectId> children(ObjectId) const override { return {}; }
+    Result<void> setParent(ObjectId, ObjectId, bool) override { return fail("no"); }
     [[nodiscard]] bool hasComponent(ObjectId, std::string_view) const override { return false; }
     [[nodiscard]] ObjectId entityOf(ObjectId id) const override { return id; }
     [[nodiscard]] std::vector<std::string> scriptClasses(ObjectId) const override { return {}; }

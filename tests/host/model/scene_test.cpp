@@ -162,3 +162,26 @@ TEST_CASE("Scene: an inactive entity and a tag are saved as \"active\": false an
     REQUIRE_FALSE(badTag);
     CHECK(badTag.error().message.find("entities[0].tag: expected a string") != std::string::npos);
 }
+
+TEST_CASE("Scene: \"parent\" names another entity or is a reference, is saved back, and anything "
+          "else is refused with its path") {
+    const json j = json::parse(R"({"entities": [
+        {"name": "Arm", "parent": "Body"},
+        {"name": "Hand", "parent": {"id": 7}},
+        {"name": "Body"} ]})");
+    auto scene = Scene::fromJson(j);
+    REQUIRE(scene);
+    CHECK(scene->entities[0].parent == json{{"entity", "Body"}});
+    CHECK(scene->entities[1].parent == json{{"id", 7}});
+    CHECK(scene->entities[2].parent.is_null());
+    const json saved = scene->toJson();
+    CHECK(saved["entities"][0]["parent"] == json{{"entity", "Body"}});
+    CHECK_FALSE(saved["entities"][2].contains("parent"));
+    auto back = Scene::fromJson(saved);
+    REQUIRE(back);
+    CHECK(back->toJson() == saved);
+    auto bad = Scene::fromJson(json::parse(R"({"entities": [{"name": "A"}, {"parent": 3}]})"));
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("entities[1].parent: expected the parent's name") !=
+          std::string::npos);
+}

@@ -40,7 +40,9 @@ namespace scripthost::game {
 /// the untyped registerInternalCall(name, const void*) is gone.
 /// 4: Transform::forward() is +Z, Unity's basis (it was -Z): a module built against 3 would
 /// read another direction from the same call.
-inline constexpr std::uint32_t kApiVersion = 4;
+/// 5: entities form a hierarchy: GameWorld::transform() is the local transform, and
+/// GameWorld gains worldTransform, parent, children and setParent (a new vtable).
+inline constexpr std::uint32_t kApiVersion = 5;
 
 /// Game time of the frame a system runs in.
 struct FrameTime {

@@ -23,8 +23,20 @@ public:
     [[nodiscard]] virtual bool isAlive(ObjectId id) const = 0;
     /// The entity's name, or "" if it is not a live entity.
     [[nodiscard]] virtual std::string name(ObjectId entity) const = 0;
-    /// The entity's transform (modifiable), or nullptr if it is not a live entity.
+    /// The entity's local transform (modifiable): relative to its parent's, which for a root
+    /// (most entities) is its world transform. nullptr if it is not a live entity.
     [[nodiscard]] virtual Transform* transform(ObjectId entity) = 0;
+    /// The entity's world transform (its local one under each of its parents'; a copy, for
+    /// drawing and distances). The identity transform if it is not a live entity.
+    [[nodiscard]] virtual Transform worldTransform(ObjectId entity) const = 0;
+    /// The entity's parent (Unity's transform.parent), or the null id for a root.
+    [[nodiscard]] virtual ObjectId parent(ObjectId entity) const = 0;
+    /// The entity's children in sibling order (empty if it is not a live entity).
+    [[nodiscard]] virtual std::vector<ObjectId> children(ObjectId entity) const = 0;
+    /// Makes `child` the last child of `parent` (the null id: a root). keepWorld: it stays
+    /// where it is in the world (Unity's worldPositionStays). Fails, changing nothing, for a
+    /// dead entity or a parent that is the child or lies below it.
+    virtual Result<void> setParent(ObjectId child, ObjectId parent, bool keepWorld) = 0;
     /// Whether the entity has a native component of this kind.
     [[nodiscard]] virtual bool hasComponent(ObjectId entity, std::string_view kind) const = 0;
     /// The entity an id of a component or script belongs to (an entity id maps to itself).

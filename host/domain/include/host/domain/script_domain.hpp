@@ -98,6 +98,10 @@ public:
     [[nodiscard]] Result<void> detach(ObjectId script);
     /// Enables or disables a scheduled script.
     [[nodiscard]] Result<void> setEnabled(ObjectId script, bool enabled);
+    /// Tells the scripts of `entity` that its activeInHierarchy is now `active` (set natively:
+    /// a game module's or the control socket's SetActive or SetParent): OnEnable or OnDisable,
+    /// coroutines stopped, as UEntity.SetActive does from C#.
+    [[nodiscard]] Result<void> entityActiveChanged(ObjectId entity, bool active);
 
     /// One managed call per phase; the dispatcher iterates the scheduled scripts.
     [[nodiscard]] Result<void> runUpdate(float deltaTime, double time, std::int64_t frame);

@@ -123,6 +123,14 @@ public:
     [[nodiscard]] Result<void> removeScript(ObjectId script);
     /// Removes the entity's scripts (running Destroy), then the entity.
     [[nodiscard]] Result<void> destroyEntity(ObjectId entity);
+    /// Sets an entity's activeSelf from native code (a game module, the control socket): the
+    /// scripts of every entity whose activeInHierarchy changed get OnEnable or OnDisable, as
+    /// UEntity.SetActive does from C#.
+    [[nodiscard]] Result<void> setEntityActive(ObjectId entity, bool active);
+    /// Makes `child` the last child of `parent` (the null id: a root) from native code;
+    /// keepWorld: it stays where it is in the world. Scripts learn of any change of their
+    /// entities' activeInHierarchy. Fails, changing nothing, as World::setParent does.
+    [[nodiscard]] Result<void> reparent(ObjectId child, ObjectId parent, bool keepWorld);
     /// Destroys an entity, native component or script now, whatever it is.
     [[nodiscard]] Result<void> destroyObject(ObjectId id);
     /// Destroys an object at the end of the current frame (UObject.Destroy from scripts).
@@ -214,6 +222,9 @@ public:
     static constexpr std::size_t kRecentFailures = 64;
 
 private:
+    /// The scripts of each of `entities` learn that its activeInHierarchy is now `active`.
+    [[nodiscard]] Result<void> tellActiveChanged(const std::vector<ObjectId>& entities,
+                                                 bool active);
     /// One scene being instantiated: what is made so far, so a failure can undo it
     /// (script_host_scene.cpp).
     struct SceneBuild;

@@ -35,6 +35,9 @@ struct SceneEntity {
     bool ownedByScripts = false;
     bool active = true; ///< "active": false in the file
     std::string tag;    ///< "tag" in the file; empty: untagged
+    /// The entity's parent, a reference as a field's is ({"entity": "Name"} or {"id": n});
+    /// null for a root. Its transform is then relative to the parent's.
+    nlohmann::json parent;
 };
 
 /// A whole scene. File format (version 1):
@@ -46,7 +49,9 @@ struct SceneEntity {
 ///       "components": ["Camera"],
 ///       "scripts": [ { "class": "Demo.PlayerInput", "fields": { "speed": 4.0 } } ] } ] }
 /// "transform", "components", "scripts" and "fields" may be left out, and so may "active"
-/// (true) and "tag" (a string, Unity's tag; none: "Untagged"); rotation is a
+/// (true), "tag" (a string, Unity's tag; none: "Untagged") and "parent" (the name of another
+/// entity, or a reference as below; its transform is then relative to the parent's, as
+/// Unity's local transform is); rotation is a
 /// quaternion [x, y, z, w]. A field referencing an object is null, {"entity": "Name"}
 /// (optionally with "component": "Camera" or "script": "Demo.Class"), or {"id": n}.
 /// Snapshots written by the host add "id" to entities, components ({"kind": "Camera",

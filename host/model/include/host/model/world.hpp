@@ -28,6 +28,11 @@ struct Entity {
     bool active = true;
     /// Unity's tag (CompareTag, FindWithTag); empty is Unity's "Untagged".
     std::string tag;
+    /// The entity this one is a child of (Unity's transform.parent); the null id for a root.
+    /// A child's `transform` is local: relative to its parent's (World::worldTransform).
+    ObjectId parent;
+    /// Its children, in sibling order (Unity's GetChild(i)).
+    std::vector<ObjectId> children;
 };
 
 /// A native component ("Camera", "Render", or a kind a game module registers).
@@ -71,9 +76,46 @@ public:
     [[nodiscard]] Result<ObjectId> addComponent(ObjectId entity, std::string kind);
     /// Adds a script slot for C# class `className` to a live entity.
     [[nodiscard]] Result<ObjectId> addScript(ObjectId entity, std::string className);
-    /// Destroys an object; destroying an entity destroys its components and scripts too.
-    /// Returns false for a null, stale or already destroyed id.
+    /// Destroys an object; destroying an entity destroys its children (deepest first), its
+    /// components and its scripts too. Returns false for a null, stale or already destroyed id.
     bool destroy(ObjectId id);
+
+    // The hierarchy (world_hierarchy.cpp). An entity's `transform` is local; a root's local
+    // transform is its world transform.
+
+    /// Makes `child` the last child of `parent`, or a root for the null id. keepWorld (Unity's
+    /// worldPositionStays): its world position, rotation and scale stay and its local transform
+    /// changes; else its local transform stays and it moves with its new parent. Refused, with
+    /// nothing changed: a child or parent that is not a live entity, or a parent that is the
+    /// child or lies below it. Returns the entities whose activeInHierarchy changed with the
+    /// move (activeFollowers of the child), or none.
+    [[nodiscard]] Result<std::vector<ObjectId>> setParent(ObjectId child, ObjectId parent,
+                                                          bool keepWorld = true);
+    /// Moves a child to `index` among its parent's children (past the end: the last); false
+    /// for a root or a dead id.
+    bool setSiblingIndex(ObjectId child, std::size_t index);
+    /// Its index among its parent's children (0 for a root or a dead id).
+    [[nodiscard]] std::size_t siblingIndex(ObjectId child) const noexcept;
+    /// The entity's world transform: its local one under each of its parents'. The identity
+    /// transform for a dead id.
+    [[nodiscard]] Transform worldTransform(ObjectId entity) const noexcept;
+    /// Places a live entity in world space, whatever its parents: its local transform
+    /// changes. False for a dead id.
+    bool setWorldPosition(ObjectId entity, const glm::vec3& position) noexcept;
+    bool setWorldRotation(ObjectId entity, const glm::quat& rotation) noexcept;
+    /// Unity's activeInHierarchy: the entity and each of its parents are active.
+    [[nodiscard]] bool activeInHierarchy(ObjectId entity) const noexcept;
+    /// Sets an entity's activeSelf. Returns the entities whose activeInHierarchy changed
+    /// with it (activeFollowers), or nothing when it did not change.
+    std::vector<ObjectId> setActive(ObjectId entity, bool active);
+    /// The entity and those below it whose activeInHierarchy is the entity's: the ones
+    /// reached through active children only; parents first.
+    [[nodiscard]] std::vector<ObjectId> activeFollowers(ObjectId entity) const;
+    /// Whether `entity` is `ancestor` or lies below it (Unity's IsChildOf).
+    [[nodiscard]] bool isWithin(ObjectId entity, ObjectId ancestor) const noexcept;
+    /// The entity and everything below it, parents before their children (depth first, in
+    /// sibling order); empty for a dead id.
+    [[nodiscard]] std::vector<ObjectId> subtree(ObjectId entity) const;
 
     [[nodiscard]] bool isAlive(ObjectId id) const noexcept;
     [[nodiscard]] ObjectKind kindOf(ObjectId id) const noexcept;
