@@ -9,6 +9,31 @@
 
 namespace scripthost {
 
+namespace {
+
+// `from` and the entities below it reached through children `follow` accepts: depth first,
+// parents before their children, in sibling order. A loop with its own stack.
+template <typename Follow>
+std::vector<ObjectId> descend(const World& world, ObjectId from, Follow follow) {
+    std::vector<ObjectId> found;
+    if (world.entity(from) == nullptr)
+        return found;
+    std::vector<ObjectId> pending{from};
+    while (!pending.empty()) {
+        const ObjectId next = pending.back();
+        pending.pop_back();
+        found.push_back(next);
+        const std::vector<ObjectId>& children = world.entity(next)->children;
+        for (auto it = children.rbegin(); it != children.rend(); ++it) {
+            if (follow(*world.entity(*it)))
+                pending.push_back(*it);
+        }
+    }
+    return found;
+}
+
+} // namespace
+
 Result<std::vector<ObjectId>> World::setParent(ObjectId child, ObjectId parent, bool keepWorld) {
     Entity* moved = entity(child);
     if (moved == nullptr)
@@ -121,21 +146,7 @@ std::vector<ObjectId> World::setActive(ObjectId id, bool active) {
 }
 
 std::vector<ObjectId> World::activeFollowers(ObjectId id) const {
-    std::vector<ObjectId> found;
-    if (entity(id) == nullptr)
-        return found;
-    std::vector<ObjectId> pending{id};
-    while (!pending.empty()) {
-        const ObjectId next = pending.back();
-        pending.pop_back();
-        found.push_back(next);
-        const std::vector<ObjectId>& children = entity(next)->children;
-        for (auto it = children.rbegin(); it != children.rend(); ++it) {
-            if (entity(*it)->active)
-                pending.push_back(*it);
-        }
-    }
-    return found;
+    return descend(*this, id, [](const Entity& child) { return child.active; });
 }
 
 bool World::isWithin(ObjectId id, ObjectId ancestor) const noexcept {
@@ -149,18 +160,7 @@ bool World::isWithin(ObjectId id, ObjectId ancestor) const noexcept {
 }
 
 std::vector<ObjectId> World::subtree(ObjectId id) const {
-    std::vector<ObjectId> found;
-    if (entity(id) == nullptr)
-        return found;
-    std::vector<ObjectId> pending{id};
-    while (!pending.empty()) {
-        const ObjectId next = pending.back();
-        pending.pop_back();
-        found.push_back(next);
-        const std::vector<ObjectId>& children = entity(next)->children;
-        pending.insert(pending.end(), children.rbegin(), children.rend());
-    }
-    return found;
+    return descend(*this, id, [](const Entity&) { return true; });
 }
 
 } // namespace scripthost
