@@ -30,6 +30,25 @@ namespace Bench
             return sum;
         }
 
+        /// n reads of the world position of E's first child: composed under its parent, by the
+        /// internal call.
+        public static float ReadChildPosition(string entity, int n)
+        {
+            UTransform t = UEntity.Find(entity).transform.GetChild(0);
+            float sum = 0f;
+            for (int i = 0; i < n; i++) sum += t.position.x;
+            return sum;
+        }
+
+        /// n reads of the local position of E's first child: direct reads through the cached pointer.
+        public static float ReadChildLocalPosition(string entity, int n)
+        {
+            UTransform t = UEntity.Find(entity).transform.GetChild(0);
+            float sum = 0f;
+            for (int i = 0; i < n; i++) sum += t.localPosition.x;
+            return sum;
+        }
+
         /// The breakdown of the position read: n calls of each probe below (bench_dispatch
         /// registers them), each doing one more part of UTransform.position's work.
         public static float ReadProbe(string entity, int n, int which)

@@ -308,6 +308,17 @@ int main(int argc, char** argv) {
         return median(samples);
     };
     const auto [icall, managed] = alternated(readPosition, readManaged);
+    // A child of E0: its world position is composed, its local one read directly.
+    const ObjectId child = h.world().createEntity("E0 child", {});
+    if (!h.world().setParent(child, h.world().findEntity("E0"), false))
+        die("cannot parent the child of E0");
+    MonoMethod* readChild = mono_class_get_method_from_name(loops, "ReadChildPosition", 2);
+    MonoMethod* readChildLocal =
+        mono_class_get_method_from_name(loops, "ReadChildLocalPosition", 2);
+    if (!readChild || !readChildLocal)
+        die("Bench.Loops' child readers not found");
+    const double childWorld = perCallNs(readChild);
+    const double childLocal = perCallNs(readChildLocal);
     const double previousIcall = probeNs(6);
     const double checkedIcall = probeNs(7);
     const double probeTransition = probeNs(0);
@@ -405,6 +416,10 @@ int main(int argc, char** argv) {
         {"UTransform.position get (direct read)", icall, "ns/call", "managed Vector3 read",
          managed > 0 ? icall / managed : 0.0},
         {"managed Vector3 read (baseline)", managed, "ns/call", "managed Vector3 read", 1.0},
+        {"UTransform.position get, a child (composed, internal call)", childWorld, "ns/call",
+         "managed Vector3 read", managed > 0 ? childWorld / managed : 0.0},
+        {"UTransform.localPosition get, a child (direct read)", childLocal, "ns/call",
+         "managed Vector3 read", managed > 0 ? childLocal / managed : 0.0},
         {"internal call: UTransform.position, checked path", checkedIcall, "ns/call",
          "managed Vector3 read", managed > 0 ? checkedIcall / managed : 0.0},
         {"internal call: UTransform.position, previous path", previousIcall, "ns/call",
