@@ -1,4 +1,4 @@
-// The Unity script corpus (issue 30): nine ordinary gameplay scripts written in Unity's own
+// The Unity script corpus (issue 30): ten ordinary gameplay scripts written in Unity's own
 // dialect (unity_corpus/unity/*.cs) become scripts for this host through the committed rename
 // table alone (unity_corpus/rename-table.tsv), then run in unity_corpus/corpus.scene.json under
 // the real binary: in smoke mode's fixed 1/60 s frames, where each script acts at the frame
@@ -24,9 +24,9 @@ namespace {
 
 const fs::path kCorpus = fs::path(SCRIPTHOST_SOURCE_DIR) / "tests" / "e2e" / "cli" / "unity_corpus";
 const fs::path kScene = kCorpus / "corpus.scene.json";
-const std::vector<std::string> kScripts{"CameraFollow", "EnemySpawner", "GridMover",
-                                        "Health",       "Patrol",       "Pickup",
-                                        "Projectile",   "Timer",        "WaveManager"};
+const std::vector<std::string> kScripts{"CameraFollow", "EnemySpawner", "GridMover",  "Health",
+                                        "Patrol",       "Pickup",       "Projectile", "Timer",
+                                        "Turret",       "WaveManager"};
 
 // ---- the rename ------------------------------------------------------------------------------
 
@@ -126,7 +126,8 @@ std::vector<std::string> expectedSmokeLines() {
         "Guard reached waypoint 0 at frame " + std::to_string(leg),
         "Guard reached waypoint 1 at frame " + std::to_string(2 * leg),
         "Guard reached waypoint 0 at frame " + std::to_string(3 * leg),
-        "Health Pack ignores Guard"};
+        "Health Pack ignores Guard",
+        "Turret has 1 child, its muzzle under Turret"};
     std::vector<long> spawnFrames;
     for (int k = 0; k < 5; ++k)
         spawnFrames.push_back(frameReaching(kStart + kFirstSpawn + k * kSpawnInterval));
@@ -146,7 +147,7 @@ std::vector<std::string> expectedSmokeLines() {
 
 } // namespace
 
-TEST_CASE("unity corpus: the rename table alone turns the nine Unity scripts into this host's") {
+TEST_CASE("unity corpus: the rename table alone turns the ten Unity scripts into this host's") {
     const RenameTable table = readRenameTable();
     const RenameTable expected{{"UnityEngine", "UEngine"},
                                {"MonoBehaviour", "UMonoScriptComponent"},
@@ -259,7 +260,28 @@ bool settled(const json& w) {
            patrol["arrivals"].get<int>() >= 2 && scriptOf(w, "Player", "GridMover")["steps"] == 3 &&
            scriptOf(w, "Health Pack", "Pickup")["collected"] == true &&
            camera["distanceToGoal"].get<double>() < 0.005 && waves["enemiesAlive"] == 5 &&
-           waves["enemyHits"] == 2 && entityNamed(w, "Stray Bullet").is_null();
+           waves["enemyHits"] == 2 && entityNamed(w, "Stray Bullet").is_null() &&
+           scriptOf(w, "Turret", "Turret")["aims"].get<int>() > 0;
+}
+
+void checkTurret(const json& w) {
+    const json turret = scriptOf(w, "Turret", "Turret");
+    INFO(turret.dump());
+    CHECK(turret["children"] == 1);
+    CHECK(turret["muzzleRoot"] == "Turret");
+    CHECK(near(turret["muzzleLocalPosition"], {0, 0, 2}, 0));
+    // The barrel at (30, 1, 0) faces Waypoint B at (2, 0, 5): the muzzle is 2 units along that.
+    const std::array<double, 3> toward{2 - 30, 0 - 1, 5 - 0};
+    const double length =
+        std::sqrt(toward[0] * toward[0] + toward[1] * toward[1] + toward[2] * toward[2]);
+    CHECK(near(turret["muzzlePosition"],
+               {30 + 2 * toward[0] / length, 1 + 2 * toward[1] / length, 2 * toward[2] / length},
+               1e-4));
+    // The snapshot names each child's parent by id, and keeps its local transform.
+    const json barrel = entityNamed(w, "Barrel"), muzzle = entityNamed(w, "Muzzle");
+    CHECK(barrel["parent"] == json{{"id", entityNamed(w, "Turret")["id"]}});
+    CHECK(muzzle["parent"] == json{{"id", barrel["id"]}});
+    CHECK(near(muzzle["transform"]["position"], {0, 0, 2}, 0));
 }
 
 void checkPlayerAndCamera(const json& w) {
@@ -384,6 +406,7 @@ const std::vector<Edited> kEdits{
     {"Pickup", "Health Pack", "healAmount", 30, {}},
     {"Projectile", "Tracer", "damage", 11, {{"distanceTravelled"}, {}}},
     {"Timer", "Game", "delay", 2.5, {}},
+    {"Turret", "Turret", "barrelName", "Barrel", {{"aims"}, {}}},
     {"WaveManager", "Game", "checkInterval", 0.375, {{"checks"}, {}}}};
 
 /// Sets a field of each script, saves an edit to each file and waits for its reload; every
@@ -417,7 +440,7 @@ void reloadEach(ControlClient& client, ControlClient& events, const fs::path& sc
 } // namespace
 
 TEST_CASE("unity corpus: as a daemon the scripts' public fields show what they did, and an edit "
-          "to each of the nine files reloads it with every value carried") {
+          "to each of the ten files reloads it with every value carried") {
     TempDir dir("unity-corpus-daemon");
     const fs::path scripts = convertCorpus(dir);
     const fs::path socket = dir / "control.sock";
@@ -431,6 +454,7 @@ TEST_CASE("unity corpus: as a daemon the scripts' public fields show what they d
     checkPlayerAndCamera(w);
     checkPatrolAndTimer(w);
     checkSpawnerWavesAndProjectiles(w);
+    checkTurret(w);
 
     ControlClient events = connectTo(socket, host);
     callOk(events, "subscribe", {{"topics", {"reload"}}});
