@@ -56,6 +56,7 @@ struct CommandLine {
     double actionValue = 0;
     int frames = 1;
     bool withLogs = false;
+    bool activeValue = true, keepLocal = false;
 
     CommandLine() {
         app.set_version_flag("--version", std::string("scriptctl ") + SCRIPTHOST_VERSION);
@@ -66,14 +67,14 @@ struct CommandLine {
                        "control socket of the host (default: " +
                            scripthost::control::defaultControlPath().string() + ")")
             ->envname("SCRIPTHOST_CONTROL");
-        timeoutOption =
-            app.add_option("--timeout", timeoutSeconds,
-                           "seconds to wait for the host (default 10, 60 for reload)")
-                ->check(CLI::PositiveNumber);
+        timeoutOption = app.add_option("--timeout", timeoutSeconds,
+                                       "seconds to wait for the host (default 10, 60 for reload)")
+                            ->check(CLI::PositiveNumber);
         app.add_flag("--json", jsonOutput, "print raw result objects, one JSON object per line");
         addReportCommands();
         addFieldCommands();
         addLoopCommands();
+        addEntityCommands();
         addStreamCommands();
     }
     CommandLine(const CommandLine&) = delete;
@@ -171,7 +172,8 @@ struct CommandLine {
                 bool written = true;
                 const int code = session.run("snapshot", json::object(), [&](const json& result) {
                     if (snapshotFile.empty()) {
-                        const json& tree = result.contains("snapshot") ? result["snapshot"] : result;
+                        const json& tree =
+                            result.contains("snapshot") ? result["snapshot"] : result;
                         printText(tree.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
                     } else if ((written = writeSnapshot(snapshotFile, result))) {
                         printText(fmt::format("wrote {}\n", snapshotFile));
@@ -206,8 +208,41 @@ struct CommandLine {
         input->add_option("VALUE", actionValue, "value, usually -1 … 1")->required();
         input->callback([this] {
             command = [this](HostSession& session) {
-                return session.run("input", {{"action", action}, {"value", actionValue}},
-                                   [](const json& result) { printText(genericResultText(result)); });
+                return session.run(
+                    "input", {{"action", action}, {"value", actionValue}},
+                    [](const json& result) { printText(genericResultText(result)); });
+            };
+        });
+    }
+
+    /// active, parent.
+    void addEntityCommands() {
+        auto* active = app.add_subcommand(
+            "active", "switch an entity on or off (its scripts get OnEnable or OnDisable)");
+        active->add_option("ENTITY", entity, "entity name or id")->required();
+        active->add_option("VALUE", activeValue, "true or false")->required();
+        active->callback([this] {
+            command = [this](HostSession& session) {
+                return session.run(
+                    "active", {{"entity", entity}, {"value", activeValue}},
+                    [](const json& result) { printText(genericResultText(result)); });
+            };
+        });
+
+        auto* parent = app.add_subcommand(
+            "parent", "make an entity a child of another (\"none\": a root), keeping its place");
+        parent->add_option("ENTITY", entity, "entity name or id")->required();
+        parent->add_option("PARENT", value, "the new parent's name or id, or none")->required();
+        parent->add_flag("--local", keepLocal,
+                         "keep its local transform (it moves with the new parent) instead");
+        parent->callback([this] {
+            command = [this](HostSession& session) {
+                const json args{{"entity", entity},
+                                {"parent", value == "none" ? json() : json(value)},
+                                {"keepWorld", !keepLocal}};
+                return session.run("parent", args, [](const json& result) {
+                    printText(genericResultText(result));
+                });
             };
         });
     }

@@ -81,6 +81,8 @@ private:
     [[nodiscard]] control::CommandResult setField(const nlohmann::json& body);
     [[nodiscard]] control::CommandResult snapshot(const nlohmann::json& body);
     [[nodiscard]] control::CommandResult setInput(const nlohmann::json& body);
+    [[nodiscard]] control::CommandResult setEntityActive(const nlohmann::json& body);
+    [[nodiscard]] control::CommandResult setEntityParent(const nlohmann::json& body);
 
     RunOptions options_;
     LogSetup& logs_;

@@ -3,6 +3,7 @@
 
 #include "build_diagnostics.hpp"
 #include "daemon.hpp"
+#include "daemon_lookup.hpp"
 #include "host/domain/script_domain.hpp"
 
 #include <charconv>
@@ -20,19 +21,6 @@ namespace ec = control::error_code;
 using control::commandError;
 using control::CommandResult;
 using nlohmann::json;
-
-std::string idText(ObjectId id) {
-    return std::to_string(id.index) + ":" + std::to_string(id.generation);
-}
-
-/// A packed number or any text form ObjectId::fromText reads → an id; anything else → null id.
-ObjectId parseId(const json& value) {
-    if (value.is_number_unsigned())
-        return ObjectId::unpack(value.get<std::uint64_t>());
-    if (!value.is_string())
-        return {};
-    return ObjectId::fromText(value.get_ref<const std::string&>()).value_or(ObjectId{});
-}
 
 std::expected<std::string, control::CommandError> requireString(const json& body,
                                                                 const char* member) {
@@ -76,6 +64,10 @@ void Daemon::handle(const control::Request& request) {
             result = snapshot(body);
         } else if (cmd == "input") {
             result = setInput(body);
+        } else if (cmd == "active") {
+            result = setEntityActive(body);
+        } else if (cmd == "parent") {
+            result = setEntityParent(body);
         } else if (cmd == "pause") {
             paused_ = true;
             stepsLeft_ = 0;
@@ -132,7 +124,7 @@ void Daemon::handle(const control::Request& request) {
                 ec::unknownCommand,
                 "unknown command \"" + cmd +
                     "\" (commands: status, reload, entities, coroutines, get, set, snapshot, "
-                    "input, pause, resume, step, stop, subscribe)");
+                    "input, active, parent, pause, resume, step, stop, subscribe)");
         }
     } catch (const std::exception& e) {
         // A bug of ours must not cost the client its answer or the loop its frame.
@@ -332,16 +324,10 @@ struct FieldTarget {
 static std::expected<FieldTarget, control::CommandError> findScript(ScriptHost& host,
                                                                     const json& body) {
     const World& world = host.world();
-    auto entityArg = body.find("entity");
-    if (entityArg == body.end() || !(entityArg->is_string() || entityArg->is_number_unsigned()))
-        return commandError(ec::badRequest, "\"entity\" must be an entity name or id");
-    ObjectId entity = parseId(*entityArg);
-    if (entity.isNull() || !world.entity(entity))
-        entity =
-            entityArg->is_string() ? world.findEntity(entityArg->get<std::string>()) : ObjectId{};
-    if (entity.isNull())
-        return commandError(ec::notFound, "no entity " + entityArg->dump());
-    const Entity& e = *world.entity(entity);
+    auto entity = findEntityArg(world, body, "entity");
+    if (!entity)
+        return std::unexpected(entity.error());
+    const Entity& e = *world.entity(*entity);
     auto scriptArg = body.find("script");
     if (scriptArg == body.end() || !(scriptArg->is_string() || scriptArg->is_number_unsigned()))
         return commandError(ec::badRequest, "\"script\" must be a script class or id");

@@ -619,3 +619,85 @@ TEST_CASE("daemon: a game module that crashes is named in status, and the host k
         [&] { return callOk(client, "status")["frame"].get<std::int64_t>() > frame + 5; }, 30s));
     stopHost(client, host);
 }
+
+TEST_CASE("daemon: scriptctl active and parent switch an entity off and put it under another: its "
+          "script stops and starts, its place in the world stays, a cycle is refused") {
+    TempDir dir("daemon-hierarchy");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket));
+    ControlClient client = connectTo(socket, host);
+    auto entity = [&](const std::string& name) {
+        const json listed =
+            callOk(client, "entities"); // held: a loop over a temporary's member dangles
+        for (const json& e : listed["entities"])
+            if (e["name"] == name)
+                return e;
+        FAIL("no entity " << name);
+        return json();
+    };
+    auto snapshotOf = [&](const std::string& name) {
+        const json snapshot = callOk(client, "snapshot");
+        for (const json& e : snapshot["snapshot"]["entities"])
+            if (e["name"] == name)
+                return e;
+        FAIL("no entity " << name << " in the snapshot");
+        return json();
+    };
+    auto framesPass = [&](int frames) {
+        const std::int64_t from = callOk(client, "status")["frame"];
+        REQUIRE(waitUntil([&] { return callOk(client, "status")["frame"] >= from + frames; }, 30s));
+    };
+    auto near = [](const json& v, std::array<double, 3> e) {
+        return std::abs(v[0].get<double>() - e[0]) < 1e-4 &&
+               std::abs(v[1].get<double>() - e[1]) < 1e-4 &&
+               std::abs(v[2].get<double>() - e[2]) < 1e-4;
+    };
+    framesPass(3);
+
+    // Off: Spinner A's Spinner stops turning it.
+    const Scriptctl off = scriptctl(socket, {"active", "Spinner A", "false"});
+    REQUIRE_MESSAGE(off.code == 0, off.out);
+    CHECK(off.out.find("activeInHierarchy") != std::string::npos);
+    CHECK(entity("Spinner A")["active"] == false);
+    const json frozen = snapshotOf("Spinner A")["transform"]["rotation"];
+    framesPass(5);
+    CHECK(snapshotOf("Spinner A")["transform"]["rotation"] == frozen);
+
+    // Under Spinner B, whose native script turns it about X: A sits on B's X axis, 10 units
+    // away, so it stays where it is in the world while its local position is (-10, 0, 0).
+    const Scriptctl moved = scriptctl(socket, {"parent", "Spinner A", "Spinner B"});
+    REQUIRE_MESSAGE(moved.code == 0, moved.out);
+    const json spinnerB = entity("Spinner B");
+    CHECK(entity("Spinner A")["parent"] == spinnerB["id"]);
+    framesPass(3);
+    CHECK_MESSAGE(near(entity("Spinner A")["position"], {-5, 1, 4}), entity("Spinner A").dump());
+    CHECK_MESSAGE(near(snapshotOf("Spinner A")["transform"]["position"], {-10, 0, 0}),
+                  snapshotOf("Spinner A").dump());
+    // Its local rotation is its own script's alone to change.
+    const json underB = snapshotOf("Spinner A")["transform"]["rotation"];
+
+    const Scriptctl cycle = scriptctl(socket, {"parent", "Spinner B", "Spinner A"});
+    CHECK(cycle.code == 1);
+    CHECK_MESSAGE(cycle.out.find("the parent lies below it") != std::string::npos, cycle.out);
+    auto notBool = client.call("active", {{"entity", "Spinner A"}, {"value", "yes"}}, kCallTimeout);
+    REQUIRE(notBool.has_value());
+    CHECK((*notBool)["error"]["code"] == "bad_request");
+
+    // On again, but under a parent switched off: still inactive in the hierarchy.
+    REQUIRE(scriptctl(socket, {"active", "Spinner B", "false"}).code == 0);
+    const json on = callOk(client, "active", {{"entity", "Spinner A"}, {"value", true}});
+    CHECK(on["active"] == true);
+    CHECK(on["activeInHierarchy"] == false);
+    framesPass(3);
+    CHECK(snapshotOf("Spinner A")["transform"]["rotation"] == underB);
+
+    // Back to a root: it turns again.
+    const Scriptctl root = scriptctl(socket, {"parent", "Spinner A", "none"});
+    REQUIRE_MESSAGE(root.code == 0, root.out);
+    CHECK(entity("Spinner A")["parent"].is_null());
+    const json asRoot = snapshotOf("Spinner A")["transform"]["rotation"];
+    REQUIRE(
+        waitUntil([&] { return snapshotOf("Spinner A")["transform"]["rotation"] != asRoot; }, 30s));
+    stopHost(client, host);
+}
