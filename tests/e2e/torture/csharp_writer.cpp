@@ -9,8 +9,8 @@ namespace {
 std::string attributesOf(const FieldDecl& f, const char* first) {
     std::string attributes = first;
     for (const std::string& former : f.formerNames)
-        attributes += fmt::format("{}FormerlySerializedAs(\"{}\")", attributes.empty() ? "" : ", ",
-                                  former);
+        attributes +=
+            fmt::format("{}FormerlySerializedAs(\"{}\")", attributes.empty() ? "" : ", ", former);
     return attributes.empty() ? "" : "[" + attributes + "] ";
 }
 
@@ -66,8 +66,11 @@ std::string classSource(const ClassSource& source) {
     text += "        public event System.Action<int> Beat;\n";
     for (const FieldDecl& f : source.fields) {
         const std::string init = csharpLiteral(f.kind, f.initial);
-        text += fmt::format("        {}{} {}{};\n", attributesOf(f, "SerializeField"),
-                            csharpType(f.kind), f.name, init == "null" ? "" : " = " + init);
+        // Public fields are saved by Unity's rule; the others carry [SerializeField].
+        text += fmt::format("        {}{}{} {}{};\n",
+                            attributesOf(f, f.isPublic ? "" : "SerializeField"),
+                            f.isPublic ? "public " : "", csharpType(f.kind), f.name,
+                            init == "null" ? "" : " = " + init);
     }
     if (source.syntaxError)
         text += "        int broken = ; // torture: a syntax error\n";

@@ -38,7 +38,8 @@ std::vector<FieldKind> partnersOf(FieldKind kind) {
 }
 
 std::string fieldText(const FieldDecl& f) {
-    return fmt::format("{} {} = {}", kindLabel(f.kind), f.name, describe(f.kind, f.initial));
+    return fmt::format("{}{} {} = {}", f.isPublic ? "public " : "", kindLabel(f.kind), f.name,
+                       describe(f.kind, f.initial));
 }
 
 std::string fileOf(const ClassSource& s) {
@@ -49,23 +50,24 @@ std::string fileOf(const ClassSource& s) {
 
 FieldKind EditGenerator::randomKind() {
     static constexpr FieldKind kinds[] = {
-        FieldKind::Int,       FieldKind::Long,      FieldKind::Float, FieldKind::Double,
-        FieldKind::String,    FieldKind::Bool,      FieldKind::Mood,  FieldKind::Vector3,
-        FieldKind::EntityRef, FieldKind::ScriptRef, FieldKind::Int,   FieldKind::Float,
-        FieldKind::IntArray,  FieldKind::IntList,   FieldKind::Loadout, FieldKind::LoadoutList,
-        FieldKind::Loadout};
+        FieldKind::Int,       FieldKind::Long,        FieldKind::Float,   FieldKind::Double,
+        FieldKind::String,    FieldKind::Bool,        FieldKind::Mood,    FieldKind::Vector3,
+        FieldKind::EntityRef, FieldKind::ScriptRef,   FieldKind::Int,     FieldKind::Float,
+        FieldKind::IntArray,  FieldKind::IntList,     FieldKind::Loadout, FieldKind::LoadoutList,
+        FieldKind::Loadout,   FieldKind::TransformRef};
     return kinds[pick(static_cast<int>(std::size(kinds)))];
 }
 
 FieldKind EditGenerator::randomMemberKind() {
-    static constexpr FieldKind kinds[] = {FieldKind::Int,    FieldKind::Long, FieldKind::Float,
+    static constexpr FieldKind kinds[] = {FieldKind::Int,    FieldKind::Long,   FieldKind::Float,
                                           FieldKind::Double, FieldKind::String, FieldKind::Bool,
                                           FieldKind::Int};
     return kinds[pick(static_cast<int>(std::size(kinds)))];
 }
 
 ModelValue EditGenerator::initialValue(FieldKind kind) {
-    if (kind == FieldKind::EntityRef || kind == FieldKind::ScriptRef)
+    if (kind == FieldKind::EntityRef || kind == FieldKind::ScriptRef ||
+        kind == FieldKind::TransformRef)
         return std::optional<ObjectRef>{}; // C# initialisers cannot name scene objects
     if (kind == FieldKind::Loadout)
         return std::vector<Record>(1); // `new Loadout()`: see initialOf
@@ -82,8 +84,11 @@ SharedTypes& EditGenerator::editTypes() {
 }
 
 void EditGenerator::createWorld(int classes, int entities) {
-    for (int e = 0; e < entities; ++e)
+    for (int e = 0; e < entities; ++e) {
         model_.entityNames.push_back("E" + std::to_string(e));
+        // Some start as children (of an earlier entity, so the scene has no cycle).
+        model_.parents.push_back(e > 0 && chance(0.3) ? pick(e) : -1);
+    }
     SharedTypes types;
     types.mood = {{"Calm", 0}, {"Happy", 1}, {"Angry", 5}};
     types.loadout = {{"weapon", FieldKind::String, std::string("bow"), {}},
@@ -100,6 +105,7 @@ void EditGenerator::createWorld(int classes, int entities) {
         for (int i = 0; i < fields; ++i) {
             const FieldKind kind = randomKind();
             source.fields.push_back({freshName(), kind, initialValue(kind), {}});
+            source.fields.back().isPublic = chance(0.4);
         }
         model_.files.push_back(source);
     }
@@ -162,6 +168,7 @@ std::string EditGenerator::schemaEdit(std::vector<FieldDecl>& fields, Removed& r
         case 0: { // add a field
             const FieldKind kind = members ? randomMemberKind() : randomKind();
             FieldDecl decl{fresh + std::to_string(nextField_++), kind, initialValue(kind), {}};
+            decl.isPublic = !members && chance(0.4);
             const std::string text = "add " + fieldText(decl);
             fields.insert(insertAt(), std::move(decl));
             return text;
@@ -185,6 +192,7 @@ std::string EditGenerator::schemaEdit(std::vector<FieldDecl>& fields, Removed& r
             if (const auto other = partners(was); !other.empty() && chance(0.35))
                 kind = other[static_cast<std::size_t>(pick(static_cast<int>(other.size())))];
             FieldDecl decl{name, kind, initialValue(kind), {}};
+            decl.isPublic = !members && chance(0.4);
             const std::string text =
                 fmt::format("re-add {} (was {})", fieldText(decl), kindLabel(was));
             fields.insert(insertAt(), std::move(decl));
@@ -261,7 +269,8 @@ std::string EditGenerator::moodEdit(std::vector<int>& touched) {
             // version of the folder builds); also in classes not on disk now.
             for (std::size_t c = 0; c < model_.files.size(); ++c) {
                 for (FieldDecl& f : model_.files[c].fields) {
-                    if (f.kind == FieldKind::Mood && std::get<std::string>(f.initial) == gone.name) {
+                    if (f.kind == FieldKind::Mood &&
+                        std::get<std::string>(f.initial) == gone.name) {
                         f.initial = mood.front().name;
                         if (model_.files[c].present &&
                             std::ranges::find(touched, static_cast<int>(c)) == touched.end())
@@ -323,6 +332,30 @@ Edit EditGenerator::saveShared(std::string kind, std::string description, std::v
     return edit;
 }
 
+Edit EditGenerator::parentEdit() {
+    const int count = static_cast<int>(model_.entityNames.size());
+    Edit edit;
+    edit.kind = "parent";
+    edit.slot = pick(count); // the entity
+    edit.publisher = chance(0.25) ? -1 : pick(count);
+    // A parent that is the entity or lies below it would be a cycle: the root instead.
+    for (int p = edit.publisher; p >= 0; p = model_.parents[static_cast<std::size_t>(p)]) {
+        if (p == edit.slot) {
+            edit.publisher = -1;
+            break;
+        }
+    }
+    edit.description =
+        edit.publisher < 0
+            ? fmt::format("{} becomes a root",
+                          model_.entityNames[static_cast<std::size_t>(edit.slot)])
+            : fmt::format("{} goes under {}",
+                          model_.entityNames[static_cast<std::size_t>(edit.slot)],
+                          model_.entityNames[static_cast<std::size_t>(edit.publisher)]);
+    ++counts_[edit.kind];
+    return edit;
+}
+
 Edit EditGenerator::next() {
     const std::vector<int> healthy = presentClasses(true);
     std::vector<int> faulty;
@@ -362,8 +395,8 @@ Edit EditGenerator::next() {
                     editing_.reset();
                     continue;
                 }
-                return saveShared(mood ? "enum" : "record",
-                                  (mood ? "Mood: " : "Loadout: ") + text, touched, any(healthy));
+                return saveShared(mood ? "enum" : "record", (mood ? "Mood: " : "Loadout: ") + text,
+                                  touched, any(healthy));
             }
             if (shared < 18) { // the handler method's name, or the lambda's code
                 if (healthy.empty())
@@ -378,8 +411,8 @@ Edit EditGenerator::next() {
                                 {c});
                 }
                 s.lambda = s.lambda % 5 + 2;
-                return save("lambda",
-                            fmt::format("{}: the lambda adds n * {}", s.name, s.lambda), {c});
+                return save("lambda", fmt::format("{}: the lambda adds n * {}", s.name, s.lambda),
+                            {c});
             }
             // Subscribe a script's handler to an event (or remove one), through the scripts'
             // own code: the test sets `peer` and `subscribe`, Update does the rest.
@@ -389,8 +422,8 @@ Edit EditGenerator::next() {
             edit.kind = "subscribe";
             edit.slot = any(live);
             edit.publisher = any(live);
-            const ClassSource& cls =
-                model_.running[static_cast<std::size_t>(model_.slots[static_cast<std::size_t>(edit.slot)].cls)];
+            const ClassSource& cls = model_.running[static_cast<std::size_t>(
+                model_.slots[static_cast<std::size_t>(edit.slot)].cls)];
             const Subscription method{edit.publisher, edit.slot, false, cls.handler};
             const auto handlers = model_.handlersOf(edit.publisher);
             if (std::ranges::find(handlers, method) != handlers.end() && chance(0.3))
@@ -399,15 +432,18 @@ Edit EditGenerator::next() {
                 continue;
             else
                 edit.mode = chance(0.3) ? 2 : 1;
-            edit.description = fmt::format(
-                "slot {} {} slot {}'s Beat", edit.slot,
-                edit.mode == -1 ? "unsubscribes OnBeat from"
-                                : (edit.mode == 1 ? "subscribes OnBeat to" : "subscribes a lambda to"),
-                edit.publisher);
+            edit.description =
+                fmt::format("slot {} {} slot {}'s Beat", edit.slot,
+                            edit.mode == -1 ? "unsubscribes OnBeat from"
+                                            : (edit.mode == 1 ? "subscribes OnBeat to"
+                                                              : "subscribes a lambda to"),
+                            edit.publisher);
             ++counts_[edit.kind];
             return edit;
         }
         const int roll = pick(100);
+        if (roll < 3 && model_.entityNames.size() >= 2)
+            return parentEdit();
         if (roll < 6) { // the coroutine's body: a reload restarts it in the new code
             if (healthy.empty())
                 continue;

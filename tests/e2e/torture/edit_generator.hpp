@@ -64,10 +64,12 @@ private:
     /// in which each save builds; its description.
     std::string moodEdit(std::vector<int>& touched);
     Edit save(std::string kind, std::string description, std::vector<int> classes);
+    /// An entity moved under another (never one below it) or to the root, through the control
+    /// socket; the hierarchy must come through every later reload as the model holds it.
+    Edit parentEdit();
     /// Adds the saves of the shared type files and then of `marker`'s class (whose new
     /// marker tells when the host runs the whole edit).
-    Edit saveShared(std::string kind, std::string description, std::vector<int> before,
-                    int marker);
+    Edit saveShared(std::string kind, std::string description, std::vector<int> before, int marker);
     /// The next shared types: a copy of the folder's to edit, installed by `saveShared`.
     SharedTypes& editTypes();
 

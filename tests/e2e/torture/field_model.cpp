@@ -1,9 +1,9 @@
 #include "field_model.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <fmt/format.h>
-#include <algorithm>
 #include <fmt/ranges.h>
 #include <limits>
 
@@ -70,9 +70,10 @@ bool sameShape(FieldKind a, const SharedTypes& at, FieldKind b, const SharedType
         return at.mood == bt.mood;
     case FieldKind::Loadout:
     case FieldKind::LoadoutList:
-        return std::ranges::equal(at.loadout, bt.loadout, [](const FieldDecl& x, const FieldDecl& y) {
-            return x.name == y.name && x.kind == y.kind;
-        });
+        return std::ranges::equal(at.loadout, bt.loadout,
+                                  [](const FieldDecl& x, const FieldDecl& y) {
+                                      return x.name == y.name && x.kind == y.kind;
+                                  });
     default:
         return true;
     }
@@ -104,6 +105,8 @@ const char* csharpType(FieldKind kind) {
         return "Vector3";
     case FieldKind::EntityRef:
         return "UEntity";
+    case FieldKind::TransformRef:
+        return "UTransform";
     case FieldKind::ScriptRef:
         return "UMonoScriptComponent";
     case FieldKind::IntArray:
@@ -137,6 +140,7 @@ const char* hostKindName(FieldKind kind) {
     case FieldKind::Vector3:
         return "vector3";
     case FieldKind::EntityRef:
+    case FieldKind::TransformRef:
     case FieldKind::ScriptRef:
         return "reference";
     case FieldKind::IntArray:
@@ -224,6 +228,7 @@ ModelValue randomValue(FieldKind kind, std::mt19937& rng, int entityCount,
     case FieldKind::Vector3:
         return Vec3{quarter(), quarter(), quarter()};
     case FieldKind::EntityRef:
+    case FieldKind::TransformRef:
         if (pick(4) == 0)
             return std::optional<ObjectRef>{};
         return std::optional<ObjectRef>{ObjectRef{false, pick(entityCount)}};
@@ -236,7 +241,8 @@ ModelValue randomValue(FieldKind kind, std::mt19937& rng, int entityCount,
     case FieldKind::IntList: {
         std::vector<std::int64_t> items(static_cast<std::size_t>(pick(5)));
         for (std::int64_t& i : items)
-            i = std::get<std::int64_t>(randomValue(FieldKind::Int, rng, entityCount, liveSlots, types));
+            i = std::get<std::int64_t>(
+                randomValue(FieldKind::Int, rng, entityCount, liveSlots, types));
         return items;
     }
     case FieldKind::Loadout:
@@ -276,6 +282,7 @@ std::string csharpLiteral(FieldKind kind, const ModelValue& value) {
                            floatText(v.z));
     }
     case FieldKind::EntityRef:
+    case FieldKind::TransformRef:
     case FieldKind::ScriptRef:
         return "null";
     case FieldKind::IntArray:
@@ -389,6 +396,7 @@ nlohmann::json toJson(FieldKind kind, const ModelValue& value, const IdTable& id
         return nlohmann::json::array({v.x, v.y, v.z});
     }
     case FieldKind::EntityRef:
+    case FieldKind::TransformRef:
     case FieldKind::ScriptRef: {
         const auto& ref = std::get<std::optional<ObjectRef>>(value);
         if (!ref)
@@ -451,6 +459,7 @@ bool matches(FieldKind kind, const ModelValue& expected, const nlohmann::json& a
                sameFloat(v.y, actual[1]) && sameFloat(v.z, actual[2]);
     }
     case FieldKind::EntityRef:
+    case FieldKind::TransformRef:
     case FieldKind::ScriptRef: {
         const auto& ref = std::get<std::optional<ObjectRef>>(expected);
         if (!ref)
@@ -517,6 +526,7 @@ std::string describe(FieldKind kind, const ModelValue& value) {
         return fmt::format("({}, {}, {})", floatText(v.x), floatText(v.y), floatText(v.z));
     }
     case FieldKind::EntityRef:
+    case FieldKind::TransformRef:
     case FieldKind::ScriptRef: {
         const auto& ref = std::get<std::optional<ObjectRef>>(value);
         if (!ref)

@@ -22,14 +22,15 @@ enum class FieldKind {
     Double,
     String,
     Bool,
-    Mood,        ///< the shared enum, whose members the generator edits
+    Mood, ///< the shared enum, whose members the generator edits
     Vector3,
     EntityRef,
     ScriptRef,
-    IntArray,    ///< int[]
-    IntList,     ///< List<int>
-    Loadout,     ///< the shared [Serializable] class, whose members the generator edits
-    LoadoutList, ///< List<Loadout>
+    TransformRef, ///< a UTransform field: a reference to an entity, saved as the entity
+    IntArray,     ///< int[]
+    IntList,      ///< List<int>
+    Loadout,      ///< the shared [Serializable] class, whose members the generator edits
+    LoadoutList,  ///< List<Loadout>
 };
 
 /// A member of `Mood`, the enum every generated script shares.
@@ -56,9 +57,9 @@ struct Record;
 /// A field's value in the model. Enums are kept by member name (they are only ever set to
 /// members); references as the object they point at, or none; int arrays and lists as their
 /// elements; a Loadout as one Record, a List<Loadout> as its Records.
-using ModelValue = std::variant<std::int64_t, float, double, std::string, bool, Vec3,
-                                std::optional<ObjectRef>, std::vector<std::int64_t>,
-                                std::vector<Record>>;
+using ModelValue =
+    std::variant<std::int64_t, float, double, std::string, bool, Vec3, std::optional<ObjectRef>,
+                 std::vector<std::int64_t>, std::vector<Record>>;
 
 /// A Loadout's member values, in the order of the Loadout type it was saved with.
 struct Record {
@@ -71,6 +72,8 @@ struct FieldDecl {
     FieldKind kind = FieldKind::Int;
     ModelValue initial;                   ///< the initialiser (records: see initialOf)
     std::vector<std::string> formerNames; ///< [FormerlySerializedAs]
+    bool isPublic =
+        false; ///< `public T name;` (Unity's rule) instead of `[SerializeField] T name;`
 };
 
 /// The types every script shares, as one version of their source files declares them.

@@ -47,6 +47,8 @@ FieldType hostType(FieldKind kind, const SharedTypes& types) {
         return reference(RefTarget::Entity, "UEngine.UEntity");
     case FieldKind::ScriptRef:
         return reference(RefTarget::Script, "UEngine.UMonoScriptComponent");
+    case FieldKind::TransformRef:
+        return reference(RefTarget::Entity, "UEngine.UTransform");
     case FieldKind::IntArray:
         return sequence(ValueKind::Array, scalar(ValueKind::Int32, "System.Int32"));
     case FieldKind::IntList:
@@ -82,7 +84,8 @@ Value hostValue(FieldKind kind, const ModelValue& value, const SharedTypes& type
         return Value{glm::vec3(v.x, v.y, v.z)};
     }
     case FieldKind::EntityRef:
-    case FieldKind::ScriptRef: {
+    case FieldKind::ScriptRef:
+    case FieldKind::TransformRef: {
         const auto& ref = std::get<std::optional<ObjectRef>>(value);
         return Value{scripthost::ObjectRef{ref ? idOf(*ref) : ObjectId{}}};
     }
@@ -164,8 +167,8 @@ std::optional<std::string> compareFields(const ScriptClassInfo& info, const Clas
         Value expected = write != m.writes.end() ? write->value : initial;
         if (source.fields[i].kind == FieldKind::LoadoutList) {
             // Each element's gained members: what a fresh Loadout holds.
-            const Value fresh = hostValue(FieldKind::Loadout,
-                                          std::vector<Record>{defaultRecord(types)}, types);
+            const Value fresh =
+                hostValue(FieldKind::Loadout, std::vector<Record>{defaultRecord(types)}, types);
             if (auto* items = std::get_if<ValueList>(&expected))
                 for (Value& item : *items)
                     fillDefaults(item, fresh);

@@ -24,8 +24,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 namespace fs = std::filesystem;
 using namespace scripthost::torture;
@@ -211,7 +211,10 @@ void Torture::setUp() {
                 scriptList.push_back(
                     {{"class", "Torture." + model_.files[static_cast<std::size_t>(s.cls)].name}});
         }
-        entities.push_back({{"name", model_.entityNames[e]}, {"scripts", scriptList}});
+        json entity{{"name", model_.entityNames[e]}, {"scripts", scriptList}};
+        if (const int parent = model_.parents[e]; parent >= 0)
+            entity["parent"] = model_.entityNames[static_cast<std::size_t>(parent)];
+        entities.push_back(std::move(entity));
     }
     scripthost::testing::writeFile(
         scene_,
@@ -372,6 +375,17 @@ void Torture::step(const Edit& edit) {
         subscribe(edit, deadline);
         return;
     }
+    if (edit.kind == "parent") {
+        const std::size_t e = static_cast<std::size_t>(edit.slot);
+        const json parent = edit.publisher < 0
+                                ? json()
+                                : json(ids_.entities[static_cast<std::size_t>(edit.publisher)]);
+        const json reply = call("parent", {{"entity", ids_.entities[e]}, {"parent", parent}});
+        if (!reply.value("ok", false))
+            throw Failure("parent failed: " + reply.dump());
+        model_.parents[e] = edit.publisher;
+        return;
+    }
     if (edit.kind == "set") {
         SavedField* field = model_.value(edit.slot, edit.field);
         setField(edit.slot, edit.field,
@@ -521,8 +535,8 @@ void Torture::setField(int slot, const std::string& field, const json& value) {
                                     {"field", field},
                                     {"value", value}});
     if (!reply.value("ok", false))
-        throw Failure(fmt::format("set {} of {} was refused: {}", field, slotName(slot),
-                                  reply.dump()));
+        throw Failure(
+            fmt::format("set {} of {} was refused: {}", field, slotName(slot), reply.dump()));
 }
 
 void Torture::waitFrames(int frames) {
@@ -548,7 +562,8 @@ void Torture::subscribe(const Edit& edit, Clock::time_point deadline) {
     if (edit.mode == -1) {
         // `-=` removes the last handler equal to the one given.
         const Subscription method{edit.publisher, edit.slot, false, cls.handler};
-        const auto last = std::find(model_.subscriptions.rbegin(), model_.subscriptions.rend(), method);
+        const auto last =
+            std::find(model_.subscriptions.rbegin(), model_.subscriptions.rend(), method);
         if (last == model_.subscriptions.rend())
             throw Failure("the generator removed a handler the model does not have");
         model_.subscriptions.erase(std::next(last).base());
@@ -584,7 +599,8 @@ void Torture::checkDelegates(const json& report, const WorldModel& after) {
                                       sub.publisher, describeAll()));
         const json& d = reported[from++];
         const std::string target = d["target"].get<std::string>();
-        const std::string on = fmt::format(" on #{}:{}", subscriber & 0xffffffffU, subscriber >> 32);
+        const std::string on =
+            fmt::format(" on #{}:{}", subscriber & 0xffffffffU, subscriber >> 32);
         const std::string method =
             sub.lambda ? std::string("m__") : fmt::format(".OnBeat{}", sub.version);
         if (target.find(on) == std::string::npos || target.find(method) == std::string::npos ||
@@ -599,6 +615,24 @@ void Torture::checkDelegates(const json& report, const WorldModel& after) {
 }
 
 void Torture::verify(const std::string& when) {
+    // The hierarchy, as the control socket's `parent` steps and the scene made it.
+    const json listed = call("entities");
+    for (const json& entity : listed["result"]["entities"]) {
+        for (std::size_t e = 0; e < model_.entityNames.size(); ++e) {
+            if (packedId(entity["id"]) != ids_.entities[e])
+                continue;
+            const int parent = model_.parents[e];
+            const bool same = parent < 0 ? entity["parent"].is_null()
+                                         : !entity["parent"].is_null() &&
+                                               packedId(entity["parent"]) ==
+                                                   ids_.entities[static_cast<std::size_t>(parent)];
+            if (!same)
+                throw Failure(fmt::format(
+                    "{}: {}'s parent is {}, the model's {}", when, model_.entityNames[e],
+                    entity["parent"].dump(),
+                    parent < 0 ? "none" : model_.entityNames[static_cast<std::size_t>(parent)]));
+        }
+    }
     for (std::size_t s = 0; s < model_.slots.size(); ++s) {
         const Slot& slot = model_.slots[s];
         if (!slot.live)
@@ -614,8 +648,8 @@ void Torture::verify(const std::string& when) {
         std::vector<std::string> names;
         for (const json& f : fields)
             names.push_back(f["name"]);
-        std::vector<std::string> expected{"marker",    "pulse", "pulses",  "peer",
-                                          "subscribe", "listeners", "heard", "statics"};
+        std::vector<std::string> expected{"marker",    "pulse",     "pulses", "peer",
+                                          "subscribe", "listeners", "heard",  "statics"};
         const std::size_t fixed = expected.size();
         for (const SavedField& f : slot.values)
             expected.push_back(f.name);
@@ -780,9 +814,9 @@ int Torture::run() {
         static_cast<unsigned long long>(options_.seed), stepNumber_ - 1, counts.c_str(), reloadsOk_,
         rollbacks_, buildFailures_, extraReports_, checks_, coroutinesResumed_,
         coroutinesRestarted_, coroutinesStopped_, subscriptionsMade_, delegatesRebound_,
-        delegatesDropped_, outcomes.c_str(), rssBefore, rssAfter,
-        rssAfter - rssBefore, handlesBefore.dump().c_str(), handlesAfter.dump().c_str(),
-        domainsAfter.dump().c_str(), seconds);
+        delegatesDropped_, outcomes.c_str(), rssBefore, rssAfter, rssAfter - rssBefore,
+        handlesBefore.dump().c_str(), handlesAfter.dump().c_str(), domainsAfter.dump().c_str(),
+        seconds);
     if (!options_.report.empty()) {
         json out{{"seed", options_.seed},
                  {"steps", stepNumber_ - 1},

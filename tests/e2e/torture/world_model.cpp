@@ -73,7 +73,8 @@ Record migrateRecord(const std::string& path, const Record& record, const TypesR
                 continue;
             }
             SavedField returning = takeAt(parked, *back);
-            if (auto v = convert(returning.value, returning.kind, *returning.types, now.kind, *to)) {
+            if (auto v =
+                    convert(returning.value, returning.kind, *returning.types, now.kind, *to)) {
                 out.members.push_back(std::move(*v));
                 ++tally.membersUnparked;
             } else {
@@ -117,9 +118,9 @@ std::optional<ModelValue> carry(const SavedField& value, const FieldDecl& decl, 
     if (sameShape(value, decl.kind, *to))
         return value.value;
     if (value.kind == FieldKind::Loadout && decl.kind == FieldKind::Loadout) {
-        return std::vector<Record>{migrateRecord(
-            decl.name, std::get<std::vector<Record>>(value.value).at(0), value.types, to, parked,
-            tally)};
+        return std::vector<Record>{migrateRecord(decl.name,
+                                                 std::get<std::vector<Record>>(value.value).at(0),
+                                                 value.types, to, parked, tally)};
     }
     if (value.kind == FieldKind::LoadoutList && decl.kind == FieldKind::LoadoutList) {
         std::vector<Record> out;
@@ -190,10 +191,10 @@ void reloadSlot(Slot& slot, const ClassSource& now, const TypesRef& types, Reloa
         const bool sameType = sameShape(consumed, decl.kind, *types);
         if (auto converted = carry(consumed, decl, types, parked, tally)) {
             values.push_back({decl.name, decl.kind, std::move(*converted), types});
-            ++(!sameType   ? tally.converted
-               : unparked  ? tally.unparked
-               : renamed   ? tally.renamed
-                           : tally.carried);
+            ++(!sameType  ? tally.converted
+               : unparked ? tally.unparked
+               : renamed  ? tally.renamed
+                          : tally.carried);
         } else {
             park(parked, std::move(consumed));
             values.push_back({decl.name, decl.kind, initialOf(decl, *types), types});

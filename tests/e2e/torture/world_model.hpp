@@ -65,6 +65,7 @@ class WorldModel {
 public:
     ReloadTally tally;
     std::vector<std::string> entityNames;
+    std::vector<int> parents;         ///< each entity's parent (an entity index), -1 for a root
     std::vector<ClassSource> files;   ///< what the scripts folder holds now
     std::vector<ClassSource> running; ///< what the host runs (the last good reload)
     TypesRef filesTypes;              ///< `Mood.cs` and `Loadout.cs` as the folder holds them
