@@ -24,6 +24,17 @@ namespace UEngine
         public bool isAlive { get { return Internal_IsAlive(m_NativeId); } }
 
         /// <summary>
+        /// Keeps the entity <paramref name="target"/> is (or is on) through
+        /// <see cref="SceneManagement.SceneManager.LoadScene(string)"/>, with everything below its
+        /// topmost parent (Unity keeps root objects; here the root of a child is kept).
+        /// </summary>
+        public static void DontDestroyOnLoad(UObject target)
+        {
+            if (ReferenceEquals(target, null)) throw new ArgumentNullException("target");
+            Internal_DontDestroyOnLoad(target.m_NativeId);
+        }
+
+        /// <summary>
         /// Destroys an entity (with its components and scripts), a native component or a
         /// script at the end of the current frame. Destroying what is already gone does nothing.
         /// </summary>
@@ -144,6 +155,8 @@ namespace UEngine
         static extern void Internal_Destroy(ulong id);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern void Internal_DestroyAfter(ulong id, float seconds);
+        [MethodImpl(MethodImplOptions.InternalCall)]
+        static extern void Internal_DontDestroyOnLoad(ulong id);
         [MethodImpl(MethodImplOptions.InternalCall)]
         static extern ulong Internal_Instantiate(ulong id, bool placed, ref Vector3 position, ref Quaternion rotation);
     }

@@ -204,6 +204,7 @@ Result<Scene> Daemon::startingScene() {
         }
         if (loaded->scene) {
             if (auto made = host_->instantiate(*loaded->scene); made) {
+                host_->setActiveScenePath(options_.scene); // LoadScene looks beside it
                 spdlog::info("restored {} entities from {}", loaded->scene->entities.size(),
                              file.path().string());
                 return std::move(*loaded->scene);
@@ -231,6 +232,7 @@ Result<Scene> Daemon::startingScene() {
     }
     if (auto made = host_->instantiate(scene); !made)
         return std::unexpected(made.error());
+    host_->setActiveScenePath(options_.scene);
     return scene;
 }
 

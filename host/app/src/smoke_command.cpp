@@ -208,6 +208,7 @@ private:
         }
         if (auto made = host_->instantiate(scene); !made)
             return StepFailure{"cannot instantiate the scene: " + made.error().message, {}};
+        host_->setActiveScenePath(options_.scene);
         entityCount_ = host_->world().entityCount();
         scriptCount_ = host_->world().scriptCount();
         if (auto failed = checkScriptFailures("while the scene was instantiated"))

@@ -313,6 +313,8 @@ void ScriptHost::tick(double deltaSeconds) {
             natives_.update(static_cast<float>(deltaSeconds));
         if (domain_) {
             drainDestroyQueues();
+            if (requestedScene_)
+                loadRequestedScene();
             countOffLoopFailures();
         }
     }

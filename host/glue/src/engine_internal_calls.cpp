@@ -13,6 +13,7 @@ void registerEngineInternalCalls(MonoRuntime& runtime) {
         registerObjectCalls(runtime);
         registerTransformCalls(runtime);
         registerHierarchyCalls(runtime);
+        registerSceneCalls(runtime);
         registerEntityCalls(runtime);
         registerInputCalls(runtime);
         registerDebugCalls(runtime);

@@ -11,6 +11,7 @@ namespace scripthost::glue {
 void registerObjectCalls(MonoRuntime& runtime);
 void registerTransformCalls(MonoRuntime& runtime);
 void registerHierarchyCalls(MonoRuntime& runtime);
+void registerSceneCalls(MonoRuntime& runtime);
 void registerEntityCalls(MonoRuntime& runtime);
 void registerInputCalls(MonoRuntime& runtime);
 void registerDebugCalls(MonoRuntime& runtime);

@@ -5,6 +5,7 @@
 #include "scripthost/game/object_id.hpp"
 #include "scripthost/game/transform.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <string_view>
 
@@ -36,6 +37,17 @@ public:
                                                        const std::optional<Transform>& placed) = 0;
     /// The attached game module's name (UEngine.Application.gameModule); "" for none.
     [[nodiscard]] virtual std::string_view gameModuleName() const noexcept = 0;
+    /// Replaces the world with the scene `name` at the end of this frame (Unity's
+    /// SceneManager.LoadScene): every root entity that keepOnSceneLoad did not keep is
+    /// destroyed, then the scene is built. `name` is a scene file beside the active one
+    /// (NAME.scene.json or NAME.json) or a path. Fails now, changing nothing, when no such file
+    /// can be read or it names a script class or component kind the host does not have.
+    [[nodiscard]] virtual Result<void> requestSceneLoad(std::string_view name) = 0;
+    /// The scene file the world was last built from; empty when there is none.
+    [[nodiscard]] virtual const std::filesystem::path& activeScenePath() const noexcept = 0;
+    /// Keeps the root entity of `object` (and so everything below it) through scene loads
+    /// (Unity's DontDestroyOnLoad).
+    virtual void keepOnSceneLoad(ObjectId object) = 0;
 
 protected:
     ScriptEngine() = default;

@@ -23,7 +23,9 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace scripthost {
 
@@ -131,6 +133,15 @@ public:
     /// keepWorld: it stays where it is in the world. Scripts learn of any change of their
     /// entities' activeInHierarchy. Fails, changing nothing, as World::setParent does.
     [[nodiscard]] Result<void> reparent(ObjectId child, ObjectId parent, bool keepWorld);
+    /// The scene file the world was built from (SceneManager.GetActiveScene; the folder
+    /// LoadScene looks in); set by whoever instantiates it.
+    void setActiveScenePath(std::filesystem::path path) { activeScenePath_ = std::move(path); }
+    [[nodiscard]] const std::filesystem::path& activeScenePath() const noexcept override {
+        return activeScenePath_;
+    }
+    /// ScriptEngine: a scene load at the end of this frame (script_host_scene_load.cpp).
+    [[nodiscard]] Result<void> requestSceneLoad(std::string_view name) override;
+    void keepOnSceneLoad(ObjectId object) override;
     /// Destroys an entity, native component or script now, whatever it is.
     [[nodiscard]] Result<void> destroyObject(ObjectId id);
     /// Destroys an object at the end of the current frame (UObject.Destroy from scripts).
@@ -267,6 +278,16 @@ private:
     std::uint64_t reloadCount_ = 0;
     std::vector<std::string> componentKinds_{"Camera", "Render"};
     std::string gameModuleName_;
+    std::filesystem::path activeScenePath_;
+    /// The scene a script asked for, read and checked, built at the end of the frame.
+    struct SceneRequest {
+        std::filesystem::path path;
+        Scene scene;
+    };
+    std::optional<SceneRequest> requestedScene_;
+    std::unordered_set<ObjectId> keptOnSceneLoad_; ///< root entities DontDestroyOnLoad kept
+    /// Builds the requested scene: the world's root entities not kept are destroyed first.
+    void loadRequestedScene();
 };
 
 } // namespace scripthost
