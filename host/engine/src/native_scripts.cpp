@@ -308,25 +308,25 @@ void NativeScripts::remove(ObjectId slot, bool sendDestroy) {
     order_.erase(std::remove(order_.begin(), order_.end(), slot), order_.end());
 }
 
-void NativeScripts::fixedUpdate(float fixedDeltaTime) {
+void NativeScripts::fixedUpdate(float fixedDeltaTime, const RunsFilter& runs) {
     const auto slots = order_; // a message may add or remove scripts
     for (ObjectId slot : slots) {
         if (!crash_.empty())
             return;
         Instance* i = find(slot);
-        if (i != nullptr && !i->switchedOff)
+        if (i != nullptr && !i->switchedOff && (!runs || runs(slot)))
             message(slot, *i, "fixedUpdate",
                     [&](game::NativeScript& s) { s.fixedUpdate(fixedDeltaTime); });
     }
 }
 
-void NativeScripts::update(float deltaTime) {
+void NativeScripts::update(float deltaTime, const RunsFilter& runs) {
     const auto slots = order_;
     for (ObjectId slot : slots) {
         if (!crash_.empty())
             return;
         Instance* i = find(slot);
-        if (i != nullptr && !i->switchedOff)
+        if (i != nullptr && !i->switchedOff && (!runs || runs(slot)))
             message(slot, *i, "update", [&](game::NativeScript& s) { s.update(deltaTime); });
     }
 }

@@ -296,13 +296,18 @@ void ScriptHost::tick(double deltaSeconds) {
         ScriptContextBinding bind(context_);
         const int steps = fixedClock_.advance(deltaSeconds);
         const auto step = static_cast<float>(fixedClock_.step());
+        // A native script on an entity inactive in the hierarchy gets no messages, as a C# one.
+        const NativeScripts::RunsFilter nativeRuns = [this](ObjectId slot) {
+            const ScriptSlot* s = world_.script(slot);
+            return s != nullptr && world_.activeInHierarchy(s->entity);
+        };
         for (int i = 0; i < steps; ++i) {
             if (domain_) {
                 if (auto r = domain_->runFixedUpdate(step, time_, frame_); !r)
                     spdlog::error("{}", r.error().message);
             }
             if (natives_.count() > 0)
-                natives_.fixedUpdate(step);
+                natives_.fixedUpdate(step, nativeRuns);
         }
         time_ += deltaSeconds;
         if (domain_) {
@@ -310,7 +315,7 @@ void ScriptHost::tick(double deltaSeconds) {
                 spdlog::error("{}", r.error().message);
         }
         if (natives_.count() > 0)
-            natives_.update(static_cast<float>(deltaSeconds));
+            natives_.update(static_cast<float>(deltaSeconds), nativeRuns);
         if (domain_) {
             drainDestroyQueues();
             if (requestedScene_)

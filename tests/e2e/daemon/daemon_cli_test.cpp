@@ -684,13 +684,16 @@ TEST_CASE("daemon: scriptctl active and parent switch an entity off and put it u
     REQUIRE(notBool.has_value());
     CHECK((*notBool)["error"]["code"] == "bad_request");
 
-    // On again, but under a parent switched off: still inactive in the hierarchy.
+    // On again, but under a parent switched off: still inactive in the hierarchy. Spinner B's
+    // native script stops too.
     REQUIRE(scriptctl(socket, {"active", "Spinner B", "false"}).code == 0);
+    const json frozenB = snapshotOf("Spinner B")["transform"]["rotation"];
     const json on = callOk(client, "active", {{"entity", "Spinner A"}, {"value", true}});
     CHECK(on["active"] == true);
     CHECK(on["activeInHierarchy"] == false);
     framesPass(3);
     CHECK(snapshotOf("Spinner A")["transform"]["rotation"] == underB);
+    CHECK(snapshotOf("Spinner B")["transform"]["rotation"] == frozenB);
 
     // Back to a root: it turns again.
     const Scriptctl root = scriptctl(socket, {"parent", "Spinner A", "none"});

@@ -107,6 +107,17 @@ TEST_CASE("NativeScripts: a native script's fields are the host's Values typed l
     natives.update(0.5f);
     CHECK(std::get<std::int64_t>(*natives.getField(slot, "steps")) == 42);
     CHECK(world.transform_.position.x == doctest::Approx(2.0f));
+    // A slot the filter holds back (ScriptHost: its entity is inactive) gets no message.
+    std::vector<ObjectId> asked;
+    const NativeScripts::RunsFilter inactive = [&](ObjectId s) {
+        asked.push_back(s);
+        return false;
+    };
+    natives.update(0.5f, inactive);
+    natives.fixedUpdate(0.5f, inactive);
+    CHECK(asked == std::vector<ObjectId>{slot, slot});
+    CHECK(std::get<std::int64_t>(*natives.getField(slot, "steps")) == 42);
+    CHECK(world.transform_.position.x == doctest::Approx(2.0f));
 
     auto snap = natives.snapshot(slot, OneEntityWorld::kEntity);
     REQUIRE(snap);

@@ -76,9 +76,13 @@ public:
     /// The slots that have an instance, in the order they were made.
     [[nodiscard]] const std::vector<ObjectId>& slots() const noexcept { return order_; }
 
-    /// One fixed step / one frame of every instance that is not switched off.
-    void fixedUpdate(float fixedDeltaTime);
-    void update(float deltaTime);
+    /// Whether a slot's script runs this frame (ScriptHost: its entity is active in the
+    /// hierarchy); empty: every one does.
+    using RunsFilter = std::function<bool(ObjectId slot)>;
+    /// One fixed step / one frame of every instance that is not switched off and that `runs`
+    /// lets run.
+    void fixedUpdate(float fixedDeltaTime, const RunsFilter& runs = {});
+    void update(float deltaTime, const RunsFilter& runs = {});
 
     [[nodiscard]] Result<Value> getField(ObjectId slot, std::string_view field) const;
     [[nodiscard]] Result<void> setField(ObjectId slot, std::string_view field, const Value& value);
