@@ -273,6 +273,8 @@ Result<void> ScriptHost::destroyEntity(ObjectId entity) {
     for (auto it = below.rbegin(); it + 1 < below.rend(); ++it)
         (void)destroyEntity(*it);
     e = world_.entity(entity);
+    if (e == nullptr) // nothing a child's OnDestroy can do destroys it now, but never trust that
+        return {};
     const auto scripts = e->scripts;
     for (ObjectId s : scripts) {
         (void)removeScript(s);
