@@ -70,3 +70,32 @@ TEST_CASE("HostGameWorld: input set by the module is the host's, and the host's 
     host->input().set("Jump", 0.5F);
     CHECK(world.input("Jump") == doctest::Approx(0.5));
 }
+
+TEST_CASE("HostGameWorld: a module's setParent makes the host's hierarchy, transform() is local "
+          "and worldTransform composes, and a cycle is refused") {
+    auto host = makeHost();
+    HostGameWorld world(*host);
+    Transform at;
+    at.position = {10.0F, 0.0F, 0.0F};
+    const ObjectId base = world.createEntity("Base", at);
+    at.position = {12.0F, 1.0F, 0.0F};
+    const ObjectId arm = world.createEntity("Arm", at);
+
+    REQUIRE(world.setParent(arm, base, true)); // stays where it is: local (2, 1, 0)
+    CHECK(world.parent(arm) == base);
+    CHECK(world.children(base) == std::vector<ObjectId>{arm});
+    CHECK(host->world().entity(arm)->parent == base);
+    CHECK(world.transform(arm)->position == glm::vec3(2.0F, 1.0F, 0.0F));
+    world.transform(base)->position.x = 20.0F;
+    CHECK(world.worldTransform(arm).position == glm::vec3(22.0F, 1.0F, 0.0F));
+
+    auto cycle = world.setParent(base, arm, true);
+    REQUIRE_FALSE(cycle);
+    CHECK(cycle.error().message ==
+          "cannot make \"Base\" a child of \"Arm\": the parent lies below it");
+    REQUIRE(world.setParent(arm, ObjectId{}, false)); // a root that keeps its local transform
+    CHECK(world.parent(arm).isNull());
+    CHECK(world.worldTransform(arm).position == glm::vec3(2.0F, 1.0F, 0.0F));
+    CHECK(world.children(ObjectId{}).empty());
+    CHECK(world.worldTransform(ObjectId{}) == Transform{});
+}
