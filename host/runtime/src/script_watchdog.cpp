@@ -108,12 +108,21 @@ struct ScriptWatchdog::Impl {
         waitedForCpu += std::max(waited, Clock::duration::zero());
     }
 
-    // The main thread's schedule and state now, the start of the next check's interval.
-    void sample(Clock::time_point now) {
-        scheduleAtCheck = posix::threadSchedule(mainThreadId);
-        stateAtCheck = posix::threadRunState(mainThreadId);
+    // The main thread's schedule and state as /proc has them now (two reads; no lock needed).
+    struct MainThreadSample {
+        std::optional<posix::ThreadSchedule> schedule;
+        posix::ThreadRunState state = posix::ThreadRunState::Unknown;
+    };
+    [[nodiscard]] MainThreadSample readMainThread() const {
+        return {posix::threadSchedule(mainThreadId), posix::threadRunState(mainThreadId)};
+    }
+    // `read`, taken at `now`, as the start of the next check's interval (mutex held).
+    void record(MainThreadSample read, Clock::time_point now) {
+        scheduleAtCheck = std::move(read.schedule);
+        stateAtCheck = read.state;
         checkedAt = now;
     }
+    void sample(Clock::time_point now) { record(readMainThread(), now); }
 
     // The main thread is back within what is left of its budget and grace, plus the report,
     // or the process ends, even if this watchdog's thread (attached to Mono, so Mono may
@@ -216,14 +225,10 @@ struct ScriptWatchdog::Impl {
                 // main thread's arm() takes it, and must not wait for this thread when the
                 // machine's load preempts it in the middle of two /proc reads.
                 lock.unlock();
-                auto schedule = posix::threadSchedule(mainThreadId);
-                const auto state = posix::threadRunState(mainThreadId);
+                MainThreadSample read = readMainThread();
                 lock.lock();
-                if (!armed && !stopping) {
-                    scheduleAtCheck = std::move(schedule);
-                    stateAtCheck = state;
-                    checkedAt = now;
-                }
+                if (!armed && !stopping)
+                    record(std::move(read), now);
                 continue;
             }
             if (MonoRuntime::debuggerAttached())
