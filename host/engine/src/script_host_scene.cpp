@@ -304,7 +304,17 @@ Result<void> ScriptHost::instantiate(const Scene& scene) {
         return linked;
     if (auto written = build.writeFields(); !written)
         return written;
-    return build.initializeAll();
+    if (auto initialized = build.initializeAll(); !initialized)
+        return initialized;
+    // Destroy(obj, t) appointments a snapshot kept: the saved id's new object, or a live one.
+    for (const SceneDelayedDestroy& later : scene.delayedDestroys) {
+        const auto made = build.remap.find(later.id);
+        const ObjectId target =
+            made != build.remap.end() ? made->second : ObjectId::unpack(later.id);
+        if (world_.isAlive(target))
+            queueDestroyAfter(target, later.seconds);
+    }
+    return {};
 }
 
 Result<ScriptSnapshot> ScriptHost::parkedFromJson(ObjectId slot, const nlohmann::json& fields,
@@ -384,6 +394,10 @@ Result<Scene> ScriptHost::saveScene() {
             saved.scripts.push_back(std::move(script));
         }
         scene.entities.push_back(std::move(saved));
+    }
+    for (const auto& [due, id] : delayedDestroys_) {
+        if (world_.isAlive(id))
+            scene.delayedDestroys.push_back({id.packed(), std::max(0.0, due - time_)});
     }
     return scene;
 }

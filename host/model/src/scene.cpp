@@ -204,6 +204,21 @@ Result<Scene> Scene::fromJson(const json& j) {
         }
     }
     Scene scene;
+    if (auto later = j.find("destroyAfter"); later != j.end()) {
+        if (!later->is_array())
+            return fail("destroyAfter: expected an array of {\"id\": n, \"seconds\": s}");
+        for (std::size_t i = 0; i < later->size(); ++i) {
+            const json& d = (*later)[i];
+            if (!d.is_object() || !d.contains("id") || !d["id"].is_number_unsigned() ||
+                !d.contains("seconds") || !d["seconds"].is_number() ||
+                !std::isfinite(d["seconds"].get<double>()) || d["seconds"].get<double>() < 0)
+                return fail(fmt::format("destroyAfter[{}]: expected {{\"id\": n, \"seconds\": s}} "
+                                        "with s a finite number of seconds, 0 or more",
+                                        i));
+            scene.delayedDestroys.push_back(
+                {d["id"].get<std::uint64_t>(), d["seconds"].get<double>()});
+        }
+    }
     auto entities = j.find("entities");
     if (entities == j.end()) {
         return scene;
@@ -299,7 +314,14 @@ json Scene::toJson() const {
         entity["scripts"] = std::move(scripts);
         entitiesJson.push_back(std::move(entity));
     }
-    return {{"format", kFormat}, {"version", kVersion}, {"entities", std::move(entitiesJson)}};
+    json scene{{"format", kFormat}, {"version", kVersion}, {"entities", std::move(entitiesJson)}};
+    if (!delayedDestroys.empty()) {
+        json later = json::array();
+        for (const SceneDelayedDestroy& d : delayedDestroys)
+            later.push_back({{"id", d.id}, {"seconds", d.seconds}});
+        scene["destroyAfter"] = std::move(later);
+    }
+    return scene;
 }
 
 } // namespace scripthost

@@ -171,3 +171,32 @@ TEST_CASE("ScriptHost: a scene's inactive entity gets no Update until a script a
     CHECK(fieldOf<std::int64_t>(*again, again->world().entity(restored)->scripts.at(0),
                                 "updates") == 0);
 }
+
+TEST_CASE("ScriptHost: a Destroy(obj, t) still pending is saved with the time left, and a host "
+          "built from the saved scene destroys the object when that time has passed") {
+    auto host = makeHost();
+    const ObjectId doomed = host->world().createEntity("Doomed");
+    const ObjectId spared = host->world().createEntity("Spared");
+    host->queueDestroyAfter(doomed, 1.0);
+    host->tick(0.25);
+    auto saved = host->saveScene();
+    REQUIRE(saved);
+    REQUIRE(saved->delayedDestroys.size() == 1);
+    CHECK(saved->delayedDestroys[0].id == doomed.packed());
+    CHECK(saved->delayedDestroys[0].seconds == doctest::Approx(0.75));
+    const json file = saved->toJson();
+    CHECK(file["destroyAfter"][0]["id"] == doomed.packed());
+
+    auto restored = makeHost();
+    auto scene = Scene::fromJson(file);
+    REQUIRE(scene);
+    REQUIRE(restored->instantiate(*scene));
+    const ObjectId copy = restored->world().findEntity("Doomed");
+    REQUIRE_FALSE(copy.isNull());
+    restored->tick(0.5);
+    CHECK(restored->world().isAlive(copy)); // 0.5 s of the 0.75 left
+    restored->tick(0.5);
+    CHECK_FALSE(restored->world().isAlive(copy));
+    CHECK_FALSE(restored->world().findEntity("Spared").isNull());
+    (void)spared;
+}

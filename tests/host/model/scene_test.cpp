@@ -185,3 +185,26 @@ TEST_CASE("Scene: \"parent\" names another entity or is a reference, is saved ba
     CHECK(bad.error().message.find("entities[1].parent: expected the parent's name") !=
           std::string::npos);
 }
+
+TEST_CASE("Scene: \"destroyAfter\" keeps pending delayed destroys by saved id, round-trips, and "
+          "a negative, infinite or missing time is refused") {
+    auto scene = Scene::fromJson(json::parse(
+        R"({"entities": [], "destroyAfter": [{"id": 12, "seconds": 0.5}, {"id": 4294967297, "seconds": 0}]})"));
+    REQUIRE(scene);
+    CHECK(scene->delayedDestroys ==
+          std::vector<SceneDelayedDestroy>{{12, 0.5}, {4294967297ULL, 0.0}});
+    auto back = Scene::fromJson(scene->toJson());
+    REQUIRE(back);
+    CHECK(back->delayedDestroys == scene->delayedDestroys);
+    CHECK_FALSE(Scene::fromJson(json{{"entities", json::array()}})
+                    .value()
+                    .toJson()
+                    .contains("destroyAfter"));
+    for (const char* bad :
+         {R"({"destroyAfter": [{"id": 1, "seconds": -1}]})", R"({"destroyAfter": [{"id": 1}]})",
+          R"({"destroyAfter": {"id": 1}})", R"({"destroyAfter": [{"id": -3, "seconds": 1}]})"}) {
+        auto refused = Scene::fromJson(json::parse(bad));
+        REQUIRE_FALSE(refused);
+        CHECK_MESSAGE(refused.error().message.starts_with("destroyAfter"), bad);
+    }
+}

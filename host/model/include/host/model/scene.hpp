@@ -40,6 +40,15 @@ struct SceneEntity {
     nlohmann::json parent;
 };
 
+/// An object a script asked to destroy later (Unity's Destroy(obj, t)): its saved id and the
+/// seconds of game time left. Snapshots (the state file) keep them, so a restart keeps the
+/// appointment.
+struct SceneDelayedDestroy {
+    std::uint64_t id = 0;
+    double seconds = 0;
+    bool operator==(const SceneDelayedDestroy&) const = default;
+};
+
 /// A whole scene. File format (version 1):
 /// {
 ///   "format": "scripthost-scene", "version": 1,
@@ -56,9 +65,11 @@ struct SceneEntity {
 /// (optionally with "component": "Camera" or "script": "Demo.Class"), or {"id": n}.
 /// Snapshots written by the host add "id" to entities, components ({"kind": "Camera",
 /// "id": n}) and scripts, and refer to objects by those ids; loading one maps every
-/// saved id to the new object, so a snapshot loads as a scene.
+/// saved id to the new object, so a snapshot loads as a scene. They may also hold
+/// "destroyAfter": [{"id": n, "seconds": s}], the delayed destroys still pending.
 struct Scene {
     std::vector<SceneEntity> entities;
+    std::vector<SceneDelayedDestroy> delayedDestroys;
 
     /// Parses a scene; errors name the JSON path ("entities[2].transform.position: …").
     [[nodiscard]] static Result<Scene> fromJson(const nlohmann::json& json);
