@@ -24,6 +24,8 @@ install(FILES
   ${CMAKE_BINARY_DIR}/bin/scripthost-compile-server.exe
   ${CMAKE_BINARY_DIR}/bin/scripthost-compile-server.exe.mdb
   DESTINATION ${SCRIPTHOST_INSTALL_HOSTDIR})
+# The inspector's page, found beside the binary as in build/bin/inspector/.
+install(DIRECTORY ${CMAKE_BINARY_DIR}/bin/inspector DESTINATION ${SCRIPTHOST_INSTALL_HOSTDIR})
 # bin/ holds relative symlinks, so /proc/self/exe is the real file beside ScriptCore.
 foreach(program scripthost scriptctl)
   install(CODE "

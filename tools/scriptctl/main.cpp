@@ -56,6 +56,7 @@ struct CommandLine {
     double actionValue = 0;
     int frames = 1;
     bool withLogs = false;
+    bool inspectUrl = false;
     bool activeValue = true, keepLocal = false;
 
     CommandLine() {
@@ -259,6 +260,28 @@ struct CommandLine {
                 if (withLogs)
                     topics.emplace_back("log");
                 return watchHost(session, topics);
+            };
+        });
+
+        auto* inspect = app.add_subcommand(
+            "inspect", "print the URL of the host's browser inspector (scripthost run --inspect)");
+        inspect->add_flag("--url", inspectUrl, "print the URL (what `inspect` prints)");
+        inspect->callback([this] {
+            command = [](HostSession& session) {
+                bool missing = false;
+                const int code =
+                    session.run("status", json::object(), [&missing](const json& result) {
+                        const json& inspector = result.value("inspector", json());
+                        if (!inspector.is_object()) {
+                            missing = true;
+                            std::fputs("scriptctl: this host serves no inspector (start it with "
+                                       "`scripthost run --inspect`, or run `scripthost inspect`)\n",
+                                       stderr);
+                            return;
+                        }
+                        printText(inspector.value("url", "") + "\n");
+                    });
+                return code == kExitOk && missing ? kExitErrorReply : code;
             };
         });
 

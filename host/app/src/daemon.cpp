@@ -62,6 +62,12 @@ Result<void> Daemon::setUp() {
     auto debugger = options_.debuggerAgent();
     if (!debugger)
         return std::unexpected(debugger.error());
+    if (options_.debugPort)
+        spdlog::warn("--debug: Mono's debugger agent listens on 127.0.0.1:{} without any "
+                     "authentication; any local user who finds the port can run code in this "
+                     "host. Prefer --debug-connect HOST:PORT (the agent dials out to a debugger "
+                     "that is already listening).",
+                     *options_.debugPort);
     if (auto opened = openControlSocket(); !opened)
         return opened;
     if (!options_.input.empty()) {

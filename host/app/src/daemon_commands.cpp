@@ -216,6 +216,8 @@ CommandResult Daemon::status() const {
                     {"last", lastModuleBuild_ ? moduleBuildJson(*lastModuleBuild_) : json(nullptr)}}
              : json(nullptr)},
         {"debugger", debuggerPause_ ? debuggerPause_->describe() : json(nullptr)},
+        {"inspector",
+         options_.inspectorUrl.empty() ? json(nullptr) : json{{"url", options_.inspectorUrl}}},
         {"pid", static_cast<std::int64_t>(::getpid())},
         {"restarts", options_.restart.restarts},
         {"lastCrash", options_.restart.restarts > 0 ? crashJson() : json(nullptr)},

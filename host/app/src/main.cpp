@@ -1,9 +1,12 @@
 // scripthost: the daemon's command line.
 
 #include "config_file.hpp"
+#include "control/control_path.hpp"
 #include "daemon.hpp"
 #include "host/runtime/mono_runtime.hpp"
 #include "host/safety/last_resort.hpp"
+#include "inspect_command.hpp"
+#include "inspector_process.hpp"
 #include "log_setup.hpp"
 #include "new_project.hpp"
 #include "project_state_location.hpp"
@@ -16,6 +19,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <spdlog/spdlog.h>
 
 using namespace scripthost;
@@ -79,6 +83,24 @@ int runDaemon(RunOptions options, const CLI::App& app) {
         if (!file.empty() && std::filesystem::is_regular_file(file, ec))
             options.configFolder = std::filesystem::absolute(file, ec).parent_path();
     }
+    // The inspector's process comes first: it outlives the host's restarts (same port, same
+    // token) and, like the supervisor, is forked before any thread or Mono.
+    std::optional<InspectorProcess> inspector;
+    if (options.inspectPort) {
+        auto started = InspectorProcess::start(
+            {.port = static_cast<std::uint16_t>(*options.inspectPort),
+             .controlSocket =
+                 options.control.empty() ? control::defaultControlPath() : options.control,
+             .pageFolder = {}});
+        if (!started) {
+            spdlog::error("{}", started.error().message);
+            return 1;
+        }
+        inspector.emplace(std::move(*started));
+        options.inspectorUrl = inspector->url();
+        spdlog::info("inspector: open {} (scriptctl inspect --url prints it again)",
+                     options.inspectorUrl);
+    }
     if (!options.supervise)
         return runHost(options, logs);
     // Forked before anything starts a thread or touches Mono (supervisor.hpp).
@@ -117,6 +139,9 @@ int main(int argc, char** argv) {
     NewProjectOptions newOptions;
     CLI::App* newCommand = addNewCommand(app, newOptions);
 
+    InspectOptions inspectOptions;
+    CLI::App* inspectCommand = addInspectCommand(app, inspectOptions);
+
     CLI11_PARSE(app, argc, argv);
     if (showVersion)
         return printVersion();
@@ -124,6 +149,10 @@ int main(int argc, char** argv) {
         return runNewProject(newOptions);
     if (runCommand->parsed())
         return runDaemon(options, app);
+    if (inspectCommand->parsed()) {
+        LogSetup logs("text", "info");
+        return runInspect(inspectOptions);
+    }
     if (smokeCommand->parsed()) {
         LogSetup logs("text", smokeOptions.logLevel);
         if (!startLastResort(false))

@@ -40,7 +40,7 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                     "Control socket (default: $XDG_RUNTIME_DIR/scripthost/control.sock, else "
                     "/tmp/scripthost-$UID/control.sock)")
         ->type_name(kPathOption);
-    run->add_flag("--no-control", o.noControl, "Serve no control socket");
+    auto* noControl = run->add_flag("--no-control", o.noControl, "Serve no control socket");
     run->add_option("--state", o.state,
                     "State file: loaded on start, saved after each reload, every "
                     "--state-interval s and on stop (default: the project's own, in "
@@ -101,6 +101,13 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
             return parsed ? std::string() : parsed.error().message;
         })
         ->excludes(debug);
+    run->add_option("--inspect", o.inspectPort,
+                    "Serve the browser inspector on 127.0.0.1:PORT (default: a free port) and "
+                    "print its URL, which carries the access token (docs/INSPECTOR.md)")
+        ->expected(0, 1)
+        ->default_str("0")
+        ->check(CLI::Range(0, 65535))
+        ->excludes(noControl);
     run->add_option("--log-format", o.logFormat, "text, or json (one object per line)")
         ->check(CLI::IsMember({"text", "json"}))
         ->capture_default_str();

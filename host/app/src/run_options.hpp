@@ -32,20 +32,23 @@ struct RunOptions : ProjectOptions {
     bool resume = false;         ///< start from the project's state file instead of the scene
     bool supervise = true;       ///< run under the supervisor (restarted after a crash)
     int crashLimit = 3;          ///< crashes within 60 s that stop the supervisor
-    std::filesystem::path input;         ///< input replay file (JSON lines)
-    int disableAfter = 10;               ///< consecutive failures before disabling
+    std::filesystem::path input; ///< input replay file (JSON lines)
+    int disableAfter = 10;       ///< consecutive failures before disabling
     std::int64_t watchdogGraceMs = 2000; ///< after the abort, before giving up
     std::int64_t stopGraceMs = 3000;     ///< after SIGTERM/SIGINT, before _exit
     std::filesystem::path buildDir;      ///< compiled generations; empty: a temp folder
-    std::string logFormat = "text"; ///< "text" or "json"
+    std::string logFormat = "text";      ///< "text" or "json"
     bool watch = true;
     bool prepareDomains = true; ///< make the next reload's app domain ahead, in idle time
     std::optional<std::int64_t> debugPort; ///< --debug [PORT]: the agent listens on loopback
     std::string debugConnect;              ///< --debug-connect HOST:PORT: the agent connects out
+    std::optional<std::int64_t>
+        inspectPort; ///< --inspect [PORT]: the browser inspector; 0: a free port
 
     // Not options: set by main before the host starts.
     std::filesystem::path configFolder; ///< the folder of the config file read; empty: none
     RestartInfo restart;                ///< from the supervisor: the runs before this one
+    std::string inspectorUrl;           ///< the inspector's URL (--inspect), for `status`
 
     /// The debugger agent these options ask for, if any (checked: port range, HOST:PORT).
     [[nodiscard]] Result<std::optional<DebuggerAgentOptions>> debuggerAgent() const;

@@ -1,0 +1,139 @@
+// The selected entity's scripts and their fields, with a widget per kind of value. Values
+// refresh live; a widget being edited is left alone until it is applied (Enter, or leaving
+// it), and a refused value shows the host's reason beside the field.
+import { el, fill } from './dom.js';
+import { shortName } from './tree.js';
+
+const NUMBER_TYPES = new Set(['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64',
+  'uint64', 'float', 'double', 'char']);
+const VECTOR_SIZES = { vector2: 2, vector3: 3, vector4: 4, quaternion: 4, color: 4 };
+
+export class ScriptFields {
+  constructor(container, connection) {
+    this.container = container;
+    this.connection = connection;
+    this.entity = null;
+    this.widgets = new Map(); // "script/field" → {update(value), editing()}
+  }
+
+  show(entity) {
+    this.entity = entity;
+    this.widgets.clear();
+    if (!entity) { fill(this.container); return; }
+    fill(this.container, entity.scripts.map((script) => el('article', { class: 'script', dataset: { script: script.id, class: script.class } },
+      el('h3', {}, shortName(script.class), script.enabled ? '' : el('span', { class: 'tag off' }, 'disabled'),
+        script.parked ? el('span', { class: 'tag off' }, 'parked') : ''),
+      el('table', { class: 'fields' }, el('tbody', { id: `fields-${script.id}` })))));
+  }
+
+  // Reads every field of every script of the shown entity (one `get` per script).
+  async refresh() {
+    const entity = this.entity;
+    if (!entity) return;
+    await Promise.all(entity.scripts.map(async (script) => {
+      let result;
+      try {
+        result = await this.connection.request('get', { entity: entity.id, script: script.id });
+      } catch { return; }
+      if (this.entity !== entity) return;
+      const body = this.container.querySelector(`#fields-${CSS.escape(script.id)}`);
+      if (!body) return;
+      for (const field of result.fields) this.fieldRow(body, entity, script, field);
+    }));
+  }
+
+  fieldRow(body, entity, script, field) {
+    const key = `${script.id}/${field.name}`;
+    let widget = this.widgets.get(key);
+    if (!widget) {
+      widget = makeWidget(field, (value) => this.apply(entity, script, field, value, widget));
+      this.widgets.set(key, widget);
+      body.append(el('tr', { dataset: { field: field.name, type: field.type } },
+        el('th', { title: field.typeName ?? field.type }, field.displayName ?? field.name),
+        el('td', {}, widget.node, widget.error)));
+    }
+    if (!widget.editing()) widget.update(field.value);
+  }
+
+  async apply(entity, script, field, value, widget) {
+    widget.error.textContent = '';
+    try {
+      const result = await this.connection.request('set', { entity: entity.id, script: script.id, field: field.name, value });
+      widget.update(result.value);
+    } catch (error) {
+      widget.error.textContent = error.message;
+    }
+  }
+}
+
+function makeWidget(field, apply) {
+  const error = el('span', { class: 'refused', role: 'alert' });
+  const type = field.type;
+  if (type === 'bool') {
+    const box = el('input', { type: 'checkbox', onchange: () => apply(box.checked) });
+    return { node: box, error, editing: () => false, update: (v) => { box.checked = !!v; } };
+  }
+  if (VECTOR_SIZES[type]) {
+    const inputs = Array.from({ length: VECTOR_SIZES[type] }, (_, i) => numberInput(`${'xyzw'[i]}`));
+    const node = el('span', { class: 'vector' }, inputs);
+    const send = () => apply(inputs.map((input) => parseNumber(input.value)));
+    for (const input of inputs) commitOn(input, send);
+    return { node, error, editing: () => inputs.includes(document.activeElement),
+             update: (v) => inputs.forEach((input, i) => { input.value = formatNumber(v?.[i]); }) };
+  }
+  if (NUMBER_TYPES.has(type)) {
+    const input = numberInput(field.name);
+    commitOn(input, () => apply(parseNumber(input.value)));
+    return { node: input, error, editing: () => document.activeElement === input,
+             update: (v) => { input.value = formatNumber(v); } };
+  }
+  if (type === 'string' || type === 'enum' || type === 'reference') {
+    const input = el('input', { type: 'text', 'aria-label': field.name, placeholder: type === 'reference' ? 'id, or empty for none' : '' });
+    const read = () => (type === 'reference' ? (input.value.trim() ? { id: referenceId(input.value) } : null) : input.value);
+    commitOn(input, () => apply(read()));
+    return { node: input, error, editing: () => document.activeElement === input,
+             update: (v) => { input.value = type === 'reference' ? (v ? String(v.id) : '') : (v ?? ''); } };
+  }
+  // Lists, arrays, records: their JSON, edited as text.
+  const area = el('textarea', { rows: 2, 'aria-label': field.name, spellcheck: false });
+  commitOn(area, () => {
+    let value;
+    try { value = JSON.parse(area.value); } catch (e) { error.textContent = `not JSON: ${e.message}`; return; }
+    apply(value);
+  });
+  return { node: area, error, editing: () => document.activeElement === area,
+           update: (v) => { area.value = JSON.stringify(v); } };
+}
+
+function numberInput(label) {
+  return el('input', { type: 'text', inputmode: 'decimal', class: 'number', 'aria-label': label });
+}
+
+// Applies on Enter and when the widget is left after a change.
+function commitOn(input, send) {
+  let changed = false;
+  input.addEventListener('input', () => { changed = true; });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !(input.tagName === 'TEXTAREA' && event.shiftKey)) {
+      event.preventDefault(); changed = false; send();
+    }
+  });
+  input.addEventListener('blur', () => { if (changed) { changed = false; send(); } });
+}
+
+function parseNumber(text) {
+  const trimmed = text.trim();
+  if (['nan', 'inf', '-inf'].includes(trimmed)) return trimmed;
+  const number = Number(trimmed);
+  return trimmed !== '' && Number.isFinite(number) ? number : trimmed; // the host explains what it refuses
+}
+
+function formatNumber(value) {
+  if (typeof value !== 'number') return value ?? '';
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 1e5) / 1e5);
+}
+
+function referenceId(text) {
+  const number = Number(text);
+  return Number.isFinite(number) ? number : text.trim();
+}

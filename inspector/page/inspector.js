@@ -1,0 +1,97 @@
+// The inspector page: wires the connection to the panels. Everything it shows comes from the
+// control protocol's requests (status, entities, get) and events (reload, diagnostics, log,
+// module, crashed), the same ones scriptctl uses.
+import { Connection } from './connection.js';
+import { el, fill } from './dom.js';
+import { EntityTree } from './tree.js';
+import { ScriptFields } from './fields.js';
+import { BuildErrors, LogView, Timeline, showCoroutines, showFrames, showModule } from './panels.js';
+
+const STATUS_MS = 1000;
+const FIELDS_MS = 200; // live fields at 5 Hz
+
+const $ = (id) => document.getElementById(id);
+const connection = new Connection(`ws://${location.host}/ws`);
+const fields = new ScriptFields($('scripts'), connection);
+const tree = new EntityTree($('tree'), $('search'), (entity) => showEntity(entity));
+const timeline = new Timeline($('timeline'));
+const errors = new BuildErrors($('errors'));
+const log = new LogView($('log'), $('log-filter'));
+let hostUp = false;
+let selected = null;
+
+function setHostState(text, kind) {
+  const badge = $('host-state');
+  badge.textContent = text;
+  badge.className = `badge ${kind}`;
+  document.body.dataset.host = kind;
+}
+
+function showEntity(entity) {
+  selected = entity;
+  $('selected-name').textContent = entity ? entity.name : 'Select an entity';
+  fill($('selected-meta'), entity ? [
+    el('span', { class: 'tag' }, `id ${entity.id}`),
+    el('span', { class: 'tag' }, entity.active ? 'active' : 'inactive'),
+    entity.position ? el('span', { class: 'tag' }, `position ${entity.position.map((v) => v.toFixed(2)).join(', ')}`) : null,
+  ] : []);
+  fill($('components'), entity && entity.components.length
+    ? [el('h3', {}, 'Components'), el('ul', {}, entity.components.map((c) => el('li', {}, `${c.type} (${c.id})`)))] : []);
+  fields.show(entity);
+  fields.refresh();
+}
+
+async function pollStatus() {
+  if (!hostUp) return;
+  try {
+    const [status, listing] = await Promise.all([connection.request('status'), connection.request('entities')]);
+    $('summary').textContent = `generation ${status.generation} · ${status.entities} entities · ${status.scripts} scripts`;
+    showFrames($('frames'), status);
+    showModule($('module'), status);
+    setPaused(status.paused);
+    tree.update(listing.entities);
+    showCoroutines($('coroutines'), listing.entities);
+    if (selected) {
+      const now = listing.entities.find((e) => e.id === selected.id);
+      if (!now) showEntity(null);
+      else if (now.scripts.map((s) => s.id).join() !== selected.scripts.map((s) => s.id).join()) showEntity(now);
+    }
+  } catch { /* the host went; its event says so */ }
+}
+
+function setPaused(paused) {
+  document.body.dataset.paused = paused ? 'yes' : 'no';
+  $('pause').disabled = paused;
+  $('step').disabled = !paused;
+  $('resume').disabled = !paused;
+}
+
+async function onHostConnected() {
+  hostUp = true;
+  setHostState('running', 'up');
+  try {
+    await connection.request('subscribe', { topics: ['reload', 'diagnostics', 'module', 'moduleBuild', 'crashed', 'log'] });
+    const status = await connection.request('status');
+    if (status.lastReload) timeline.reload(status.lastReload);
+    errors.show(status.buildDiagnostics);
+  } catch { /* retried on the next connection */ }
+  pollStatus();
+}
+
+connection.on('inspector', (data) => {
+  if (data.host === 'connected') onHostConnected();
+  else { hostUp = false; setHostState('host not running', 'down'); timeline.note('down', `host gone: ${data.message ?? ''}`); }
+});
+connection.on('socket', (state) => { if (!state.open) { hostUp = false; setHostState('inspector unreachable', 'down'); } });
+connection.on('reload', (report) => timeline.reload(report));
+connection.on('diagnostics', (data) => errors.show(data.diagnostics));
+connection.on('log', (line) => log.add(line));
+connection.on('crashed', (data) => timeline.note('crashed', `host crashed: ${data.description} (restart ${data.restarts})`));
+connection.on('module', (data) => timeline.note('module', `game module: ${data.text ?? data.outcome}`));
+
+$('pause').addEventListener('click', () => connection.request('pause').then((r) => setPaused(r.paused)).catch(() => {}));
+$('resume').addEventListener('click', () => connection.request('resume').then((r) => setPaused(r.paused)).catch(() => {}));
+$('step').addEventListener('click', () => connection.request('step', { frames: 1 }).then(pollStatus).catch(() => {}));
+
+setInterval(pollStatus, STATUS_MS);
+setInterval(() => { if (hostUp) fields.refresh(); }, FIELDS_MS);
