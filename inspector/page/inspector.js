@@ -5,6 +5,7 @@ import { Connection } from './connection.js';
 import { el, fill } from './dom.js';
 import { EntityTree } from './tree.js';
 import { ScriptFields } from './fields.js';
+import { FramePlot } from './plot.js';
 import { BuildErrors, LogView, Timeline, showCoroutines, showFrames, showModule } from './panels.js';
 
 const STATUS_MS = 1000;
@@ -17,8 +18,18 @@ const tree = new EntityTree($('tree'), $('search'), (entity) => showEntity(entit
 const timeline = new Timeline($('timeline'));
 const errors = new BuildErrors($('errors'));
 const log = new LogView($('log'), $('log-filter'));
+const plot = new FramePlot($('frame-plot'));
 let hostUp = false;
 let selected = null;
+let crashesShown = 0; // restarts whose crash the timeline shows
+
+// A crash, from the `crashed` event or from `status.lastCrash` when the page (re)connects: the
+// event comes on the restarted host's first frame, which can be before the page subscribes.
+function noteCrash(crash) {
+  if (!crash || crash.restarts <= crashesShown) return;
+  crashesShown = crash.restarts;
+  timeline.note('crashed', `host crashed: ${crash.description} (restart ${crash.restarts})`);
+}
 
 function setHostState(text, kind) {
   const badge = $('host-state');
@@ -70,9 +81,10 @@ async function onHostConnected() {
   hostUp = true;
   setHostState('running', 'up');
   try {
-    await connection.request('subscribe', { topics: ['reload', 'diagnostics', 'module', 'moduleBuild', 'crashed', 'log'] });
+    await connection.request('subscribe', { topics: ['reload', 'diagnostics', 'module', 'moduleBuild', 'crashed', 'log', 'frames'] });
     const status = await connection.request('status');
     if (status.lastReload) timeline.reload(status.lastReload);
+    if (status.restarts > 0) noteCrash(status.lastCrash);
     errors.show(status.buildDiagnostics);
   } catch { /* retried on the next connection */ }
   pollStatus();
@@ -83,10 +95,11 @@ connection.on('inspector', (data) => {
   else { hostUp = false; setHostState('host not running', 'down'); timeline.note('down', `host gone: ${data.message ?? ''}`); }
 });
 connection.on('socket', (state) => { if (!state.open) { hostUp = false; setHostState('inspector unreachable', 'down'); } });
-connection.on('reload', (report) => timeline.reload(report));
+connection.on('reload', (report) => { timeline.reload(report); plot.reload(report); });
+connection.on('frames', (frames) => plot.add(frames));
 connection.on('diagnostics', (data) => errors.show(data.diagnostics));
 connection.on('log', (line) => log.add(line));
-connection.on('crashed', (data) => timeline.note('crashed', `host crashed: ${data.description} (restart ${data.restarts})`));
+connection.on('crashed', noteCrash);
 connection.on('module', (data) => timeline.note('module', `game module: ${data.text ?? data.outcome}`));
 
 $('pause').addEventListener('click', () => connection.request('pause').then((r) => setPaused(r.paused)).catch(() => {}));

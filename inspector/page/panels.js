@@ -26,7 +26,7 @@ export class Timeline {
         ` generation ${report.fromGeneration} → ${report.toGeneration}`,
         timings.totalMs !== undefined ? ` · ${timings.totalMs.toFixed(1)} ms, frame stall ${(timings.frameStallMs ?? 0).toFixed(2)} ms` : ''),
       counts ? el('div', { class: 'counts' }, counts) : null,
-      (report.errors ?? []).length ? el('ul', { class: 'errors' }, report.errors.map((e) => el('li', {}, e))) : null,
+      (report.errors ?? []).length ? el('ul', { class: 'errors' }, report.errors.map((e) => el('li', { title: e }, e.replace(/^\/\S*\/([^/]+\(\d+,\d+\))/, '$1')))) : null,
       fields.length ? el('details', {}, el('summary', {}, `${fields.length} field(s)`), el('ul', {}, fields)) : null));
   }
 
@@ -59,11 +59,14 @@ export class LogView {
 
   add(line) {
     const item = el('li', { class: `log ${line.level}` },
-      el('time', {}, new Date(line.time * 1000).toLocaleTimeString()), ` [${line.level}] ${line.message}`);
+      el('time', {}, new Date(line.time).toLocaleTimeString()), ` [${line.level}] ${line.message}`);
+    // Follow new lines only when the list is scrolled to its end (reading older lines stays put),
+    // and scroll the list alone, never the panel around it.
+    const atEnd = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
     this.list.append(item);
     while (this.list.children.length > MAX_LOG_LINES) this.list.firstElementChild.remove();
     this.applyFilterTo(item);
-    if (!item.hidden) item.scrollIntoView({ block: 'nearest' });
+    if (atEnd) this.list.scrollTop = this.list.scrollHeight;
   }
 
   applyFilter() { for (const item of this.list.children) this.applyFilterTo(item); }

@@ -347,6 +347,10 @@ void Daemon::afterFrame() {
         (void)logs_.controlQueue().take();
     }
     const auto now = Clock::now();
+    if (control_ && now - lastFramesEvent_ >= kFramesEventPeriod) {
+        lastFramesEvent_ = now;
+        publishFrames();
+    }
     if (options_.stateInterval > 0 &&
         now - lastStateSave_ >= std::chrono::duration<double>(options_.stateInterval)) {
         saveState("autosave");
@@ -357,6 +361,23 @@ void Daemon::afterFrame() {
     }
     if (stopRequested_ || externalStop_->load())
         stopLoop_.store(true);
+}
+
+void Daemon::publishFrames() {
+    // The frames since the last event, for the inspector's frame plot: the period the loop
+    // kept and what the scripts cost, mean and worst.
+    const FrameStats::Interval interval = host_->stats().takeInterval();
+    control_->publish(
+        "frames",
+        nlohmann::json{
+            {"frame", host_->frame()},
+            {"time",
+             std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+                 .count()},
+            {"frames", interval.frames},
+            {"frameMs", {{"mean", interval.meanFrameMs}, {"max", interval.maxFrameMs}}},
+            {"scriptMs", {{"mean", interval.meanScriptMs}, {"max", interval.maxScriptMs}}},
+            {"paused", paused_}});
 }
 
 void Daemon::onModuleReport(const ModuleReloadReport& report) {

@@ -57,6 +57,7 @@ private:
 
     bool beforeTick(double deltaSeconds);
     void afterFrame();
+    void publishFrames();
     void onReport(const ReloadReport& report);
     /// A game module reload happened: the module's build, its keys; published to clients.
     void onModuleReport(const ModuleReloadReport& report);
@@ -95,10 +96,10 @@ private:
     ReloadCoordinator* coordinator_ = nullptr; // the project's; null once reloads stopped
     std::unique_ptr<control::ControlServer> control_;
     std::unique_ptr<DebuggerPauseResponder> debuggerPause_; // with the debugger agent on
-    std::unique_ptr<StateSaver> state_; // the state file (--state, or the project's)
-    bool loadState_ = false;            // start from it (--state, --resume, a restart)
-    bool resuming_ = false;             // --resume or a restart: the saved code runs first
-    bool announcedRestart_ = false;     // the `crashed` event of a restarted host was sent
+    std::unique_ptr<StateSaver> state_;     // the state file (--state, or the project's)
+    bool loadState_ = false;                // start from it (--state, --resume, a restart)
+    bool resuming_ = false;                 // --resume or a restart: the saved code runs first
+    bool announcedRestart_ = false;         // the `crashed` event of a restarted host was sent
     std::uint64_t savedScriptsVersion_ = 0; // the running assembly last handed to state_
     std::optional<InputReplay> replay_;
     std::unique_ptr<Terminal> terminal_;
@@ -107,6 +108,8 @@ private:
 
     std::chrono::steady_clock::time_point started_;
     std::chrono::steady_clock::time_point lastStateSave_;
+    std::chrono::steady_clock::time_point lastFramesEvent_; ///< the `frames` event, once a second
+    static constexpr std::chrono::seconds kFramesEventPeriod{1};
     std::chrono::steady_clock::time_point lastDraw_;
     bool paused_ = false;
     std::int64_t stepsLeft_ = 0;

@@ -105,11 +105,12 @@ void Daemon::handle(const control::Request& request) {
                 for (const json& topic : it->is_array() ? *it : json::array()) {
                     if (!topic.is_string() ||
                         (topic != "reload" && topic != "diagnostics" && topic != "log" &&
-                         topic != "module" && topic != "moduleBuild" && topic != "crashed")) {
+                         topic != "module" && topic != "moduleBuild" && topic != "crashed" &&
+                         topic != "frames")) {
                         result = commandError(ec::badRequest,
                                               "unknown topic " + topic.dump() +
                                                   " (topics: reload, diagnostics, module, "
-                                                  "moduleBuild, crashed, log)");
+                                                  "moduleBuild, crashed, log, frames)");
                         break;
                     }
                     topics.push_back(topic.get<std::string>());

@@ -16,6 +16,21 @@ void FrameStats::record(double frameSeconds, double scriptSeconds) {
     lastFrame_ = frameSeconds;
     totalFrame_ += frameSeconds;
     totalScript_ += scriptSeconds;
+    ++interval_.frames;
+    interval_.meanFrameMs += frameSeconds * 1e3;
+    interval_.meanScriptMs += scriptSeconds * 1e3;
+    interval_.maxFrameMs = std::max(interval_.maxFrameMs, frameSeconds * 1e3);
+    interval_.maxScriptMs = std::max(interval_.maxScriptMs, scriptSeconds * 1e3);
+}
+
+FrameStats::Interval FrameStats::takeInterval() {
+    Interval taken = interval_;
+    interval_ = Interval{};
+    if (taken.frames > 0) {
+        taken.meanFrameMs /= double(taken.frames);
+        taken.meanScriptMs /= double(taken.frames);
+    }
+    return taken;
 }
 
 FrameStats::Summary FrameStats::summary() const {

@@ -299,7 +299,8 @@ void ScriptHost::tick(double deltaSeconds) {
         const int steps = fixedClock_.advance(deltaSeconds);
         const auto step = static_cast<float>(fixedClock_.step());
         // A native script on an entity inactive in the hierarchy gets no messages, as a C# one.
-        const NativeScripts::RunsFilter nativeRuns = [this](ObjectId slot) {
+        // A plain lambda: it becomes a RunsFilter only in a frame that has native scripts.
+        const auto nativeRuns = [this](ObjectId slot) {
             const ScriptSlot* s = world_.script(slot);
             return s != nullptr && world_.activeInHierarchy(s->entity);
         };

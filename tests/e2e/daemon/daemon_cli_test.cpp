@@ -171,6 +171,48 @@ TEST_CASE("daemon: with --no-prepared-domain no domain is made ahead") {
     stopHost(client, host);
 }
 
+TEST_CASE("daemon: the frames event comes once a second with the period kept and what the "
+          "scripts cost") {
+    TempDir dir("daemon-frames");
+    const fs::path scripts = copyDemoScripts(dir);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host(demoArgs(scripts, socket));
+    ControlClient client = connectTo(socket, host);
+    ControlClient events = connectTo(socket, host);
+    callOk(events, "subscribe", {{"topics", {"frames"}}});
+    std::vector<json> seen;
+    const auto started = std::chrono::steady_clock::now();
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            auto event = events.next(500ms);
+                            REQUIRE_MESSAGE(event.has_value(), errorOf(event));
+                            if (*event && (**event)["event"] == "frames")
+                                seen.push_back((**event)["data"]);
+                            return seen.size() >= 3;
+                        },
+                        30s),
+                    host.output());
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    CHECK(waited >=
+          1.0); // three events a second apart: at least two seconds, one if the first was due
+    for (const json& frames : seen) {
+        CHECK(frames["frames"].get<std::int64_t>() > 0);
+        CHECK(frames["frameMs"]["mean"].get<double>() > 0.0);
+        CHECK(frames["frameMs"]["max"].get<double>() >= frames["frameMs"]["mean"].get<double>());
+        CHECK(frames["scriptMs"]["max"].get<double>() >= frames["scriptMs"]["mean"].get<double>());
+        CHECK(frames["scriptMs"]["mean"].get<double>() > 0.0);
+        CHECK(frames["paused"] == false);
+    }
+    // Each event counts exactly the frames since the one before.
+    CHECK(seen[2]["frame"].get<std::int64_t>() - seen[1]["frame"].get<std::int64_t>() ==
+          seen[2]["frames"].get<std::int64_t>());
+    // Not a topic before: an unknown one is still refused.
+    const json refused = client.call("subscribe", {{"topics", {"framez"}}}, 10s).value();
+    CHECK(refused["error"]["code"] == "bad_request");
+    stopHost(client, host);
+}
+
 TEST_CASE("daemon: SIGTERM saves the state, and a restarted host comes back with its values") {
     TempDir dir("daemon-state");
     const fs::path scripts = copyDemoScripts(dir);

@@ -21,6 +21,22 @@ hostdir="$(dirname "$(readlink -f "$prefix/bin/scripthost")")"
 for f in ScriptCore.dll ScriptCore.xml scripthost-compile-server.exe; do
   [ -f "$hostdir/$f" ] || fail "$f is not installed beside scripthost ($hostdir)"
 done
+for f in index.html inspector.js connection.js vendor/uPlot.esm.js; do
+  [ -f "$hostdir/inspector/$f" ] || fail "the inspector's $f is not installed beside scripthost ($hostdir/inspector)"
+done
+# The installed scripthost finds the page beside itself: `scripthost inspect` serves it.
+"$prefix/bin/scripthost" inspect --control "$work/no-host.sock" >"$work/inspect.out" 2>"$work/inspect.log" &
+inspector=$!
+for _ in $(seq 100); do [ -s "$work/inspect.out" ] && break; sleep 0.1; done
+url="$(head -n1 "$work/inspect.out")"
+[[ "$url" == http://127.0.0.1:*/?token=* ]] || { kill "$inspector"; fail "scripthost inspect printed '$url'"; }
+page="$(node -e '
+  const url = new URL(process.argv[1]);
+  fetch(url, { redirect: "manual" }).then((r) => fetch(new URL("/", url), { headers: { cookie: r.headers.get("set-cookie").split(";")[0] } }))
+    .then((r) => r.text()).then((t) => console.log(t)).catch((e) => { console.error(e); process.exit(1); });' "$url")" ||
+  { kill "$inspector"; fail "the installed inspector did not serve its page"; }
+kill "$inspector"; wait "$inspector" || true
+grep -q "<title>scripthost inspector</title>" <<<"$page" || fail "the installed inspector served: $page"
 # Nothing of the build tree may leak into the installed package.
 if grep -rq "$build" "$prefix" --include='*.cmake'; then fail "the package config refers to the build tree"; fi
 

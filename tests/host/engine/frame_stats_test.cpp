@@ -39,3 +39,23 @@ TEST_CASE("FixedStepClock: whole steps, remainder carried, stalls capped") {
     CHECK(clock.dropped() == doctest::Approx(0.9));
     CHECK(clock.advance(0.02) == 1);
 }
+
+TEST_CASE("FrameStats: takeInterval gives the frames since the last call, then starts again") {
+    FrameStats stats;
+    stats.record(0.010, 0.001);
+    stats.record(0.030, 0.004);
+    const FrameStats::Interval first = stats.takeInterval();
+    CHECK(first.frames == 2);
+    CHECK(first.meanFrameMs == doctest::Approx(20.0));
+    CHECK(first.maxFrameMs == doctest::Approx(30.0));
+    CHECK(first.meanScriptMs == doctest::Approx(2.5));
+    CHECK(first.maxScriptMs == doctest::Approx(4.0));
+    const FrameStats::Interval empty = stats.takeInterval();
+    CHECK(empty.frames == 0);
+    CHECK(empty.maxFrameMs == 0.0);
+    stats.record(0.020, 0.002);
+    const FrameStats::Interval next = stats.takeInterval();
+    CHECK(next.frames == 1);
+    CHECK(next.maxScriptMs == doctest::Approx(2.0));
+    CHECK(stats.summary().frames == 3); // the run's totals are not reset
+}

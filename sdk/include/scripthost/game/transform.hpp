@@ -23,7 +23,8 @@ struct Transform {
     [[nodiscard]] glm::vec3 up() const noexcept { return rotation * glm::vec3(0, 1, 0); }
     [[nodiscard]] glm::vec3 right() const noexcept { return rotation * glm::vec3(1, 0, 0); }
 
-    /// Adds `delta` to the position (world space).
+    /// Adds `delta` to the position: the parent's space for a child, world space for a root
+    /// (the position is local: GameWorld::worldTransform gives the world's).
     void move(const glm::vec3& delta) noexcept { position += delta; }
     /// Rotates by `degrees` about `axis` in local space. Returns false (and changes nothing)
     /// when the axis has no direction or a value is not finite.

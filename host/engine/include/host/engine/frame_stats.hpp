@@ -25,6 +25,14 @@ public:
     };
     [[nodiscard]] Summary summary() const;
 
+    /// The frames recorded since the last call (or the start): what a per-second plot shows.
+    struct Interval {
+        std::uint64_t frames = 0;
+        double meanFrameMs = 0, maxFrameMs = 0;
+        double meanScriptMs = 0, maxScriptMs = 0;
+    };
+    /// Returns the interval's figures and starts the next interval.
+    [[nodiscard]] Interval takeInterval();
     /// The most recent frame's wall time in milliseconds (0 before the first).
     [[nodiscard]] double lastFrameMs() const noexcept { return lastFrame_ * 1e3; }
 
@@ -41,6 +49,7 @@ private:
     std::uint64_t frames_ = 0;
     double totalFrame_ = 0, totalScript_ = 0;
     double lastFrame_ = 0;
+    Interval interval_; ///< sums (not means) until takeInterval()
 };
 
 } // namespace scripthost

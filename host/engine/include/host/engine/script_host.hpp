@@ -213,6 +213,7 @@ public:
     [[nodiscard]] World& world() noexcept { return world_; }
     [[nodiscard]] InputState& input() noexcept { return input_; }
     [[nodiscard]] const FrameStats& stats() const noexcept { return stats_; }
+    [[nodiscard]] FrameStats& stats() noexcept { return stats_; }
     [[nodiscard]] ScriptDomain* domain() noexcept { return domain_.get(); }
     [[nodiscard]] ScriptFailureTracker& failures() noexcept { return failures_; }
     /// The watchdog that stops runaway scripts, or nullptr when it is turned off.
