@@ -40,7 +40,8 @@ Url parseUrl(const std::string& url) {
 
 std::string scriptctlOutput(const fs::path& socket, std::vector<std::string> args, int& code) {
     bp::ipstream out;
-    args.insert(args.begin(), {"--control", socket.string()});
+    // A generous timeout: a host starved of CPU (tests beside a build) answers late.
+    args.insert(args.begin(), {"--control", socket.string(), "--timeout", "60"});
     bp::child child(std::string(SCRIPTCTL_EXE), bp::args(args), bp::std_out > out,
                     bp::std_err > bp::null);
     std::string text, line;
