@@ -59,22 +59,20 @@ std::optional<std::string_view> cookieValue(std::string_view header, std::string
 
 AccessPolicy::AccessPolicy(std::uint16_t port, std::string token)
     : port_(port), token_(std::move(token)),
-      cookieName_(fmt::format("scripthost-inspector-{}", port)) {}
+      cookieName_(fmt::format("scripthost-inspector-{}", port)),
+      ownHosts_{fmt::format("127.0.0.1:{}", port), fmt::format("localhost:{}", port)},
+      ownOrigins_{"http://" + ownHosts_[0], "http://" + ownHosts_[1]} {}
 
 std::string AccessPolicy::sessionCookie() const {
     return fmt::format("{}={}; Path=/; HttpOnly; SameSite=Strict", cookieName_, token_);
 }
 
 bool AccessPolicy::isOwnHost(std::string_view host) const {
-    const std::array<std::string, 2> own = {fmt::format("127.0.0.1:{}", port_),
-                                            fmt::format("localhost:{}", port_)};
-    return host == own[0] || host == own[1];
+    return host == ownHosts_[0] || host == ownHosts_[1];
 }
 
 bool AccessPolicy::isOwnOrigin(std::string_view origin) const {
-    const std::array<std::string, 2> own = {fmt::format("http://127.0.0.1:{}", port_),
-                                            fmt::format("http://localhost:{}", port_)};
-    return origin == own[0] || origin == own[1];
+    return origin == ownOrigins_[0] || origin == ownOrigins_[1];
 }
 
 AccessDecision AccessPolicy::decide(const RequestCredentials& request) const {

@@ -5,6 +5,7 @@
 // session cookie the server sets after that, or as "Authorization: Bearer …" (tools).
 // Checked before anything else, so a refused request learns nothing about what is served.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,6 +51,8 @@ private:
     std::uint16_t port_;
     std::string token_;
     std::string cookieName_;
+    std::array<std::string, 2> ownHosts_;   ///< 127.0.0.1:PORT, localhost:PORT
+    std::array<std::string, 2> ownOrigins_; ///< the same behind http://
 };
 
 /// The value of `name` in a query string ("a=1&token=x"), if present. No percent-decoding:

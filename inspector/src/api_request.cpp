@@ -15,8 +15,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-constexpr std::size_t kMaxReplyBytes = 256 * 1024 * 1024;
-
 class ApiCall : public std::enable_shared_from_this<ApiCall> {
 public:
     ApiCall(const asio::any_io_executor& executor, std::string body, ApiDone done)
@@ -53,7 +51,7 @@ private:
     // The first line that is not an event is the reply (a `subscribe` is answered first).
     void readReply() {
         asio::async_read_until(
-            socket_, asio::dynamic_buffer(received_, kMaxReplyBytes), '\n',
+            socket_, asio::dynamic_buffer(received_, kMaxHostLineBytes), '\n',
             [self = shared_from_this()](boost::system::error_code ec, std::size_t length) {
                 if (ec) {
                     self->finish(503, hostUnavailableReply(requestIdOf(self->body_)));

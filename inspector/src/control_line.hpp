@@ -2,11 +2,17 @@
 // From a browser's message to a control request line, and the replies the inspector makes
 // itself when the host cannot answer.
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
 namespace scripthost::inspector {
+
+/// The longest line the inspector reads from the host (a reply or an event). Lines may be
+/// large (an inline snapshot); past this the host is treated as gone, so one broken line
+/// cannot take the inspector's memory.
+inline constexpr std::size_t kMaxHostLineBytes = 256 * 1024 * 1024;
 
 /// `message` as one control line ending in '\n'. A raw line break can only sit between JSON
 /// tokens (inside a string it must be escaped), so each becomes a space: pretty-printed JSON

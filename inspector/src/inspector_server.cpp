@@ -14,6 +14,14 @@ namespace scripthost::inspector {
 
 namespace asio = boost::asio;
 
+std::filesystem::path pageFolderBesideExecutable() {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        return "inspector";
+    return self.parent_path() / "inspector";
+}
+
 std::string inspectorUrl(std::uint16_t port, const std::string& token) {
     return fmt::format("http://127.0.0.1:{}/?token={}", port, token);
 }

@@ -59,12 +59,4 @@ std::optional<PageFile> PageFiles::find(std::string_view urlPath) const {
     return PageFile{std::move(file), std::move(*type)};
 }
 
-std::filesystem::path PageFiles::besideExecutable() {
-    std::error_code ec;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        return "inspector";
-    return self.parent_path() / "inspector";
-}
-
 } // namespace scripthost::inspector

@@ -25,10 +25,6 @@ public:
 
     [[nodiscard]] const std::filesystem::path& folder() const noexcept { return folder_; }
 
-    /// The page's folder beside the running binary (`<dir of /proc/self/exe>/inspector`: the
-    /// build's bin/ and an installation's lib/scripthost/ alike).
-    [[nodiscard]] static std::filesystem::path besideExecutable();
-
 private:
     std::filesystem::path folder_;
 };

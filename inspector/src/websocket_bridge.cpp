@@ -24,10 +24,6 @@ using Request = beast::http::request<beast::http::string_body>;
 
 namespace {
 
-/// Lines from the host may be large (an inline snapshot); past this the host is treated as
-/// gone, so one broken line cannot take the inspector's memory.
-constexpr std::size_t kMaxHostLineBytes = 256 * 1024 * 1024;
-
 class Bridge : public std::enable_shared_from_this<Bridge> {
 public:
     Bridge(asio::ip::tcp::socket socket, ServerContext& context, SessionSlot slot)

@@ -51,3 +51,12 @@ TEST_CASE("InspectorServer: past maxSessions a connection is closed, the rest ar
     first.send(R"({"id":1,"cmd":"status"})");
     CHECK(first.reply().has_value());
 }
+
+TEST_CASE("InspectorServer: the page's folder is found beside the running binary") {
+    // The test binary sits in the build's bin/, as scripthost does; so does the page.
+    const std::filesystem::path folder = pageFolderBesideExecutable();
+    CHECK(folder.filename() == "inspector");
+    CHECK(std::filesystem::equivalent(folder.parent_path(),
+                                      std::filesystem::canonical("/proc/self/exe").parent_path()));
+    CHECK(std::filesystem::is_regular_file(folder / "index.html"));
+}

@@ -12,6 +12,12 @@ namespace {
 Headers browser(const InspectorFixture& fixture) {
     return {{"Cookie", fixture.cookie()}, {"Origin", fixture.origin()}};
 }
+
+/// A tab's WebSocket is open and the server has reached the host for it.
+void requireConnected(WsClient& ws) {
+    REQUIRE(ws.upgraded());
+    REQUIRE(ws.waitForHost("connected"));
+}
 } // namespace
 
 TEST_CASE("Inspector WebSocket: without the token, or from a foreign Origin, the upgrade is "
@@ -43,8 +49,7 @@ TEST_CASE("Inspector WebSocket: without the token, or from a foreign Origin, the
 TEST_CASE("Inspector WebSocket: a message is a control request, replies and events come back") {
     InspectorFixture fixture;
     WsClient ws(fixture, browser(fixture));
-    REQUIRE(ws.upgraded());
-    REQUIRE(ws.waitForHost("connected"));
+    requireConnected(ws);
     ws.send(R"({"id":1,"cmd":"status"})");
     auto reply = ws.reply();
     REQUIRE(reply.has_value());
@@ -74,8 +79,7 @@ TEST_CASE("Inspector WebSocket: malformed requests get the control socket's own 
           "connection stays") {
     InspectorFixture fixture;
     WsClient ws(fixture, browser(fixture));
-    REQUIRE(ws.upgraded());
-    REQUIRE(ws.waitForHost("connected"));
+    requireConnected(ws);
     ws.send("{not json");
     auto reply = ws.reply();
     REQUIRE(reply.has_value());
@@ -117,8 +121,7 @@ TEST_CASE("Inspector WebSocket: when the host goes the tab is told, requests get
           "and it is connected again when the host is back") {
     InspectorFixture fixture;
     WsClient ws(fixture, browser(fixture));
-    REQUIRE(ws.upgraded());
-    REQUIRE(ws.waitForHost("connected"));
+    requireConnected(ws);
     fixture.stopHost();
     REQUIRE(ws.waitForHost("disconnected"));
     ws.send(R"({"id":"while-away","cmd":"status"})");

@@ -264,13 +264,15 @@ struct CommandLine {
         });
 
         auto* inspect = app.add_subcommand(
-            "inspect", "print the URL of the host's browser inspector (scripthost run --inspect)");
-        inspect->add_flag("--url", inspectUrl, "print the URL (what `inspect` prints)");
+            "inspect", "how to open the host's browser inspector (scripthost run --inspect)");
+        inspect->add_flag(
+            "--url", inspectUrl,
+            "print the URL alone (for scripts: `xdg-open $(scriptctl inspect --url)`)");
         inspect->callback([this] {
-            command = [](HostSession& session) {
+            command = [this](HostSession& session) {
                 bool missing = false;
                 const int code =
-                    session.run("status", json::object(), [&missing](const json& result) {
+                    session.run("status", json::object(), [this, &missing](const json& result) {
                         const json& inspector = result.value("inspector", json());
                         if (!inspector.is_object()) {
                             missing = true;
@@ -279,7 +281,11 @@ struct CommandLine {
                                        stderr);
                             return;
                         }
-                        printText(inspector.value("url", "") + "\n");
+                        const std::string url = inspector.value("url", "");
+                        printText(inspectUrl ? url + "\n"
+                                             : "open " + url +
+                                                   " in a browser on this machine (the token in "
+                                                   "it is this host's: keep it to yourself)\n");
                     });
                 return code == kExitOk && missing ? kExitErrorReply : code;
             };

@@ -21,9 +21,7 @@ std::filesystem::path pageFolderOf(const InspectorProcessOptions& options) {
     // The page's files as installed beside the binary (build/bin/inspector/ in a build).
     if (!options.pageFolder.empty())
         return options.pageFolder;
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::filesystem::path("inspector") : self.parent_path() / "inspector";
+    return inspector::pageFolderBesideExecutable();
 }
 
 } // namespace

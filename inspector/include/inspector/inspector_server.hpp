@@ -56,6 +56,10 @@ private:
     std::unique_ptr<State> state_;
 };
 
+/// The page's folder beside the running binary (`<dir of /proc/self/exe>/inspector`: the
+/// build's bin/ and an installation's lib/scripthost/ alike).
+[[nodiscard]] std::filesystem::path pageFolderBesideExecutable();
+
 /// The URL a user opens for an inspector on `port` with `token`.
 [[nodiscard]] std::string inspectorUrl(std::uint16_t port, const std::string& token);
 

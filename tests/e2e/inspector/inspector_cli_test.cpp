@@ -60,6 +60,20 @@ std::uint16_t freePort() {
     return acceptor.local_endpoint().port();
 }
 
+/// `scripthost run` on the test's scripts and control socket, headless, and then `extra`.
+std::vector<std::string> runArgs(const TempDir& dir, const fs::path& socket,
+                                 std::initializer_list<std::string> extra) {
+    std::vector<std::string> args = {"run",
+                                     "--control",
+                                     socket.string(),
+                                     "--scripts",
+                                     (dir.path() / "scripts").string(),
+                                     "--headless",
+                                     "--cold-compiler"};
+    args.insert(args.end(), extra);
+    return args;
+}
+
 nlohmann::json apiStatus(const Url& url) {
     const HttpResult reply =
         httpRequest(url.port, "POST", "/api", {{"Authorization", "Bearer " + url.token}},
@@ -76,10 +90,7 @@ TEST_CASE("inspector: run --inspect serves the page behind its token, and keeps 
     TempDir dir("inspect-run");
     writeFile(dir.path() / "scripts" / "Counter.cs", kCounter);
     const fs::path socket = dir.path() / "control.sock";
-    HostProcess host({"run", "--control", socket.string(), "--scripts",
-                      (dir.path() / "scripts").string(), "--headless", "--cold-compiler",
-                      "--state-interval", "0.2", "--inspect"},
-                     dir.path());
+    HostProcess host(runArgs(dir, socket, {"--state-interval", "0.2", "--inspect"}), dir.path());
     ControlClient client = connectTo(socket, host);
     nlohmann::json status = callOk(client, "status");
     REQUIRE_MESSAGE(status["inspector"].is_object(), status.dump());
@@ -89,6 +100,10 @@ TEST_CASE("inspector: run --inspect serves the page behind its token, and keeps 
 
     int code = -1;
     CHECK(scriptctlOutput(socket, {"inspect", "--url"}, code) == url + "\n");
+    CHECK(code == 0);
+    // Without --url: a sentence for people, with the same URL in it.
+    const std::string told = scriptctlOutput(socket, {"inspect"}, code);
+    CHECK_MESSAGE(told.starts_with("open " + url + " in a browser"), told);
     CHECK(code == 0);
 
     CHECK(httpRequest(parsed.port, "GET", "/").status == 403);
@@ -127,10 +142,7 @@ TEST_CASE("inspector: scripthost inspect serves a host that is already running, 
     TempDir dir("inspect-cmd");
     writeFile(dir.path() / "scripts" / "Counter.cs", kCounter);
     const fs::path socket = dir.path() / "control.sock";
-    HostProcess host({"run", "--control", socket.string(), "--scripts",
-                      (dir.path() / "scripts").string(), "--headless", "--cold-compiler",
-                      "--no-supervise"},
-                     dir.path());
+    HostProcess host(runArgs(dir, socket, {"--no-supervise"}), dir.path());
     ControlClient client = connectTo(socket, host);
     int code = -1;
     CHECK(scriptctlOutput(socket, {"inspect", "--url"}, code).empty());
