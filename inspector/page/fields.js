@@ -1,6 +1,7 @@
-// The selected entity's scripts and their fields, with a widget per kind of value. Values
-// refresh live; a widget being edited is left alone until it is applied (Enter, or leaving
-// it), and a refused value shows the host's reason beside the field.
+// The selected entity's scripts and their fields, with a widget per kind of value. The fields
+// are listed with `get` and then watched (`watchFields`): the host sends what changed, at most
+// ten times a second. A widget being edited is left alone until it is applied (Enter, or
+// leaving it), and a refused value shows the host's reason beside the field.
 import { el, fill } from './dom.js';
 import { shortName } from './tree.js';
 
@@ -14,16 +15,53 @@ export class ScriptFields {
     this.connection = connection;
     this.entity = null;
     this.widgets = new Map(); // "script/field" → {update(value), editing()}
+    this.watchId = null;
+    this.rows = []; // the watch's rows: "script/field" keys
+    connection.on('fields', (data) => this.changed(data));
   }
 
   show(entity) {
     this.entity = entity;
     this.widgets.clear();
-    if (!entity) { fill(this.container); return; }
+    this.watchId = null;
+    if (!entity) { fill(this.container); this.connection.request('watchFields', { watch: [] }).catch(() => {}); return; }
     fill(this.container, entity.scripts.map((script) => el('article', { class: 'script', dataset: { script: script.id, class: script.class } },
       el('h3', {}, shortName(script.class), script.enabled ? '' : el('span', { class: 'tag off' }, 'disabled'),
         script.parked ? el('span', { class: 'tag off' }, 'parked') : ''),
       el('table', { class: 'fields' }, el('tbody', { id: `fields-${script.id}` })))));
+  }
+
+  // Lists the shown entity's fields (again: after a reload they may be others), then watches them.
+  async showFields() {
+    await this.refresh();
+    await this.watch();
+  }
+
+  async watch() {
+    const entity = this.entity;
+    if (!entity) return;
+    const scripts = entity.scripts.filter((script) => !script.parked);
+    let result;
+    try {
+      result = await this.connection.request('watchFields', { watch: scripts.map((script) => ({ entity: entity.id, script: script.id })) });
+    } catch { return; }
+    if (this.entity !== entity) return;
+    this.rows = [];
+    for (const target of result.targets)
+      target.fields.forEach((field, i) => { this.rows[target.row + i] = `${target.scriptId}/${field.name}`; });
+    this.watchId = result.watch;
+  }
+
+  // A `fields` event: the rows that changed (and the ones that went) since the last one.
+  changed(data) {
+    if (data.watch !== this.watchId) return;
+    for (const [row, value] of data.changes) {
+      const widget = this.widgets.get(this.rows[row]);
+      if (!widget) continue;
+      widget.node.closest('tr')?.classList.remove('gone');
+      if (!widget.editing()) widget.update(value);
+    }
+    for (const row of data.gone) this.widgets.get(this.rows[row])?.node.closest('tr')?.classList.add('gone');
   }
 
   // Reads every field of every script of the shown entity (one `get` per script).

@@ -1,6 +1,6 @@
 // The inspector page: wires the connection to the panels. Everything it shows comes from the
-// control protocol's requests (status, entities, get) and events (reload, diagnostics, log,
-// module, crashed), the same ones scriptctl uses.
+// control protocol's requests (status, entities, get, watchFields) and events (reload,
+// diagnostics, log, module, crashed, frames, fields), the same ones scriptctl uses.
 import { Connection } from './connection.js';
 import { el, fill } from './dom.js';
 import { EntityTree } from './tree.js';
@@ -9,7 +9,6 @@ import { FramePlot } from './plot.js';
 import { BuildErrors, LogView, Timeline, showCoroutines, showFrames, showModule } from './panels.js';
 
 const STATUS_MS = 1000;
-const FIELDS_MS = 200; // live fields at 5 Hz
 
 const $ = (id) => document.getElementById(id);
 const connection = new Connection(`ws://${location.host}/ws`);
@@ -49,7 +48,7 @@ function showEntity(entity) {
   fill($('components'), entity && entity.components.length
     ? [el('h3', {}, 'Components'), el('ul', {}, entity.components.map((c) => el('li', {}, `${c.type} (${c.id})`)))] : []);
   fields.show(entity);
-  fields.refresh();
+  fields.showFields();
 }
 
 async function pollStatus() {
@@ -87,6 +86,7 @@ async function onHostConnected() {
     if (status.restarts > 0) noteCrash(status.lastCrash);
     errors.show(status.buildDiagnostics);
   } catch { /* retried on the next connection */ }
+  if (selected) fields.showFields(); // a new connection to the host: watch again
   pollStatus();
 }
 
@@ -95,7 +95,11 @@ connection.on('inspector', (data) => {
   else { hostUp = false; setHostState('host not running', 'down'); timeline.note('down', `host gone: ${data.message ?? ''}`); }
 });
 connection.on('socket', (state) => { if (!state.open) { hostUp = false; setHostState('inspector unreachable', 'down'); } });
-connection.on('reload', (report) => { timeline.reload(report); plot.reload(report); });
+connection.on('reload', (report) => {
+  timeline.reload(report);
+  plot.reload(report);
+  if (report.success && selected) fields.showFields(); // the fields may be others now
+});
 connection.on('frames', (frames) => plot.add(frames));
 connection.on('diagnostics', (data) => errors.show(data.diagnostics));
 connection.on('log', (line) => log.add(line));
@@ -107,4 +111,3 @@ $('resume').addEventListener('click', () => connection.request('resume').then((r
 $('step').addEventListener('click', () => connection.request('step', { frames: 1 }).then(pollStatus).catch(() => {}));
 
 setInterval(pollStatus, STATUS_MS);
-setInterval(() => { if (hostUp) fields.refresh(); }, FIELDS_MS);

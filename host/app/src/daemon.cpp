@@ -33,6 +33,7 @@ Daemon::Daemon(const RunOptions& options, LogSetup& logs) : options_(options), l
 
 Daemon::~Daemon() {
     debuggerPause_.reset(); // it answers through control_
+    watches_.reset();       // so does its encoder thread
     terminal_.reset();
     coordinator_ = nullptr;
     if (project_)
@@ -112,6 +113,7 @@ Result<void> Daemon::openControlSocket() {
     if (!server)
         return std::unexpected(server.error());
     control_ = std::move(*server);
+    watches_ = std::make_unique<FieldWatchService>(*control_);
     spdlog::info("control socket {} (scriptctl --control {} status)", path.string(), path.string());
     return {};
 }
@@ -351,6 +353,8 @@ void Daemon::afterFrame() {
         lastFramesEvent_ = now;
         publishFrames();
     }
+    if (watches_)
+        watches_->afterFrame(*host_);
     if (options_.stateInterval > 0 &&
         now - lastStateSave_ >= std::chrono::duration<double>(options_.stateInterval)) {
         saveState("autosave");

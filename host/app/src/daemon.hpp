@@ -5,6 +5,7 @@
 #include "compiler_bridge/diagnostic.hpp"
 #include "control/control_server.hpp"
 #include "debugger_pause_responder.hpp"
+#include "field_watch_service.hpp"
 #include "host/engine/game_loop.hpp"
 #include "host/engine/script_host.hpp"
 #include "host/model/reload_report.hpp"
@@ -95,6 +96,7 @@ private:
     std::optional<ModuleBuildReport> lastModuleBuild_;
     ReloadCoordinator* coordinator_ = nullptr; // the project's; null once reloads stopped
     std::unique_ptr<control::ControlServer> control_;
+    std::unique_ptr<FieldWatchService> watches_;            // with the control socket; `watch`
     std::unique_ptr<DebuggerPauseResponder> debuggerPause_; // with the debugger agent on
     std::unique_ptr<StateSaver> state_;     // the state file (--state, or the project's)
     bool loadState_ = false;                // start from it (--state, --resume, a restart)

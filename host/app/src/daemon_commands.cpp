@@ -60,6 +60,8 @@ void Daemon::handle(const control::Request& request) {
             result = getField(body);
         } else if (cmd == "set") {
             result = setField(body);
+        } else if (cmd == "watchFields") {
+            result = watches_->watch(request.client, body, *host_);
         } else if (cmd == "snapshot") {
             result = snapshot(body);
         } else if (cmd == "input") {
@@ -121,11 +123,12 @@ void Daemon::handle(const control::Request& request) {
                 result = json{{"topics", topics}};
             }
         } else {
-            result = commandError(
-                ec::unknownCommand,
-                "unknown command \"" + cmd +
-                    "\" (commands: status, reload, entities, coroutines, get, set, snapshot, "
-                    "input, active, parent, pause, resume, step, stop, subscribe)");
+            result =
+                commandError(ec::unknownCommand,
+                             "unknown command \"" + cmd +
+                                 "\" (commands: status, reload, entities, coroutines, get, set, "
+                                 "watchFields, snapshot, input, active, parent, pause, resume, "
+                                 "step, stop, subscribe)");
         }
     } catch (const std::exception& e) {
         // A bug of ours must not cost the client its answer or the loop its frame.
@@ -312,55 +315,8 @@ CommandResult Daemon::entities() const {
     return json{{"entities", list}};
 }
 
-namespace {
-
-struct FieldTarget {
-    ObjectId slot;
-    std::string entityName;
-    std::string className;
-};
-
-} // namespace
-
-// Finds the script slot a get/set names: entity by name or id, script by class (full or
-// short name) or id.
-static std::expected<FieldTarget, control::CommandError> findScript(ScriptHost& host,
-                                                                    const json& body) {
-    const World& world = host.world();
-    auto entity = findEntityArg(world, body, "entity");
-    if (!entity)
-        return std::unexpected(entity.error());
-    const Entity& e = *world.entity(*entity);
-    auto scriptArg = body.find("script");
-    if (scriptArg == body.end() || !(scriptArg->is_string() || scriptArg->is_number_unsigned()))
-        return commandError(ec::badRequest, "\"script\" must be a script class or id");
-    const ObjectId byId = parseId(*scriptArg);
-    for (ObjectId s : e.scripts) {
-        const ScriptSlot& slot = *world.script(s);
-        const bool match =
-            s == byId || (scriptArg->is_string() &&
-                          (slot.className == scriptArg->get_ref<const std::string&>() ||
-                           slot.className.ends_with("." + scriptArg->get<std::string>())));
-        if (!match)
-            continue;
-        if (slot.parked) {
-            return commandError(ec::notFound,
-                                fmt::format("{} on '{}' is parked: its class is missing from "
-                                            "the current scripts",
-                                            slot.className, e.name));
-        }
-        return FieldTarget{s, e.name, slot.className};
-    }
-    std::string have;
-    for (ObjectId s : e.scripts)
-        have += (have.empty() ? "" : ", ") + world.script(s)->className;
-    return commandError(ec::notFound,
-                        fmt::format("entity '{}' has no script {} (it has: {})", e.name,
-                                    scriptArg->dump(), have.empty() ? "none" : have));
-}
-
 CommandResult Daemon::getField(const json& body) {
-    auto target = findScript(*host_, body);
+    auto target = findScriptArg(host_->world(), body);
     if (!target)
         return std::unexpected(target.error());
     const ScriptClassInfo* info = host_->scriptClassOf(target->slot);
@@ -401,7 +357,7 @@ CommandResult Daemon::getField(const json& body) {
 }
 
 CommandResult Daemon::setField(const json& body) {
-    auto target = findScript(*host_, body);
+    auto target = findScriptArg(host_->world(), body);
     if (!target)
         return std::unexpected(target.error());
     auto fieldName = requireString(body, "field");

@@ -148,13 +148,21 @@ void ControlServer::subscribe(ClientId client, const std::vector<std::string>& t
         found->second->topics.insert(topics.begin(), topics.end());
 }
 
-void ControlServer::publish(std::string_view topic, const nlohmann::json& data) {
-    // Serialised once, outside the lock, without copying `data` into a message object.
+namespace {
+
+/// {"event":topic,"data":data} and a line break, serialised without copying `data` into a
+/// message object.
+std::string eventLine(std::string_view topic, const nlohmann::json& data) {
     constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-    const std::string line =
-        fmt::format("{{\"event\":{},\"data\":{}}}\n",
-                    nlohmann::json(std::string(topic)).dump(-1, ' ', false, kReplace),
-                    data.dump(-1, ' ', false, kReplace));
+    return fmt::format("{{\"event\":{},\"data\":{}}}\n",
+                       nlohmann::json(std::string(topic)).dump(-1, ' ', false, kReplace),
+                       data.dump(-1, ' ', false, kReplace));
+}
+
+} // namespace
+
+void ControlServer::publish(std::string_view topic, const nlohmann::json& data) {
+    const std::string line = eventLine(topic, data); // once, outside the lock
     bool queued = false;
     {
         std::lock_guard lock(state_->mutex);
@@ -167,6 +175,26 @@ void ControlServer::publish(std::string_view topic, const nlohmann::json& data) 
     }
     if (queued)
         state_->wake.notify();
+}
+
+void ControlServer::sendEvent(ClientId client, std::string_view topic, const nlohmann::json& data) {
+    const std::string line = eventLine(topic, data);
+    {
+        std::lock_guard lock(state_->mutex);
+        const auto found = state_->clients.find(client);
+        if (found == state_->clients.end())
+            return;
+        state_->enqueueLocked(*found->second, line);
+    }
+    state_->wake.notify();
+}
+
+std::optional<std::size_t> ControlServer::unsentBytes(ClientId client) const {
+    std::lock_guard lock(state_->mutex);
+    const auto found = state_->clients.find(client);
+    if (found == state_->clients.end() || !found->second->dropReason.empty())
+        return std::nullopt;
+    return found->second->outbox.pending();
 }
 
 std::size_t ControlServer::clientCount() const {

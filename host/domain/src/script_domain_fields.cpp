@@ -47,6 +47,32 @@ Result<void> ScriptDomain::setFieldAt(ObjectId script, std::size_t index, const 
     return {};
 }
 
+Result<void> ScriptDomain::readFieldsAt(ObjectId script, std::span<const std::uint32_t> indices,
+                                        std::span<Value> out) {
+    if (out.size() != indices.size())
+        return fail("readFieldsAt: as many values as fields, please");
+    auto inst = impl_->instance(script);
+    if (!inst)
+        return std::unexpected(inst.error());
+    const mono::ScriptClassEntry& entry = *(*inst)->entry;
+    impl_->domain.enter();
+    MonoObject* object = (*inst)->handle.target();
+    const auto context = impl_->marshal();
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        const std::uint32_t index = indices[i];
+        if (index >= entry.info.fields.size())
+            return fail(fmt::format("{} has no field #{}", entry.info.name, index));
+        auto value = mono::readField(object, entry.fieldHandles[index],
+                                     entry.info.fields[index].type, context);
+        if (!value) {
+            return fail(fmt::format("{}.{}: {}", entry.info.name, entry.info.fields[index].name,
+                                    value.error().message));
+        }
+        out[i] = std::move(*value);
+    }
+    return {};
+}
+
 Result<std::vector<FieldSnapshot>> ScriptDomain::readFields(ObjectId script,
                                                             std::vector<std::string>* skipped) {
     auto inst = impl_->instance(script);

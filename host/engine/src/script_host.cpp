@@ -337,6 +337,7 @@ std::unique_ptr<ScriptDomain> ScriptHost::adoptGeneration(std::unique_ptr<Script
     std::unique_ptr<ScriptDomain> old = std::move(domain_);
     domain_ = std::move(next);
     parked_ = std::move(parked);
+    ++classesVersion_;
     return old;
 }
 
@@ -385,6 +386,32 @@ Result<Value> ScriptHost::getField(ObjectId script, std::string_view field) {
         return fail("no scripts are loaded");
     ScriptContextBinding bind(context_);
     return domain_->getField(script, field);
+}
+
+Result<void> ScriptHost::readFieldsAt(ObjectId script, std::span<const std::uint32_t> indices,
+                                      std::span<Value> out) {
+    const ScriptSlot* s = world_.script(script);
+    if (s == nullptr)
+        return fail("no script " + script.toString());
+    if (s->native) {
+        // Native scripts answer by name; their classes are few and their fields short.
+        const ScriptClassInfo* info = natives_.shapeOf(s->className);
+        if (info == nullptr || out.size() != indices.size())
+            return fail("no native class " + s->className);
+        for (std::size_t i = 0; i < indices.size(); ++i) {
+            if (indices[i] >= info->fields.size())
+                return fail(fmt::format("{} has no field #{}", s->className, indices[i]));
+            auto value = natives_.getField(script, info->fields[indices[i]].name);
+            if (!value)
+                return std::unexpected(value.error());
+            out[i] = std::move(*value);
+        }
+        return {};
+    }
+    if (!domain_)
+        return fail("no scripts are loaded");
+    ScriptContextBinding bind(context_);
+    return domain_->readFieldsAt(script, indices, out);
 }
 
 Result<void> ScriptHost::setField(ObjectId script, std::string_view field, const Value& value) {

@@ -108,6 +108,7 @@ NativeScriptCarry ScriptHost::replaceNativeClasses(std::vector<game::NativeScrip
         }
     }
     natives_.setClasses(std::move(classes), world, std::move(onCrash));
+    ++classesVersion_;
 
     const auto usable = [this](ObjectId id) { return world_.isAlive(id); };
     auto rebuild = [&](ScriptSnapshot snap, bool revived) {

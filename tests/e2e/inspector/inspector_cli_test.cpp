@@ -3,6 +3,7 @@
 // `scriptctl inspect --url`; the real binaries, sockets and signals.
 #include "../support/daemon_client.hpp"
 #include "../support/http_client.hpp"
+#include "inspector_url.hpp"
 
 #include <boost/process.hpp>
 #include <csignal>
@@ -18,25 +19,6 @@ namespace bp = boost::process;
 namespace {
 
 constexpr auto kRestartDeadline = std::chrono::seconds(90);
-
-const char* kCounter = "using UEngine;\n"
-                       "public class Counter : UMonoScriptComponent {\n"
-                       "  [SerializeField] int ticks;\n"
-                       "  public override void Update(float dt) { ticks += 1; }\n"
-                       "}\n";
-
-struct Url {
-    std::uint16_t port = 0;
-    std::string token;
-};
-
-Url parseUrl(const std::string& url) {
-    std::smatch match;
-    const bool matched = std::regex_match(
-        url, match, std::regex(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64}))"));
-    REQUIRE_MESSAGE(matched, url);
-    return {static_cast<std::uint16_t>(std::stoi(match[1])), match[2]};
-}
 
 std::string scriptctlOutput(const fs::path& socket, std::vector<std::string> args, int& code) {
     bp::ipstream out;

@@ -97,3 +97,33 @@ TEST_CASE("ControlServer: log text with invalid UTF-8 is published, not thrown")
     REQUIRE(event.has_value());
     CHECK((*event)["data"]["message"] == "bad \xEF\xBF\xBD byte");
 }
+
+TEST_CASE("ControlServer: sendEvent reaches one client, subscribed or not, and unsentBytes "
+          "tells what it has not read yet") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    SocketPeer asker(server->path());
+    SocketPeer other(server->path());
+    subscribePeer(*server, other, {"fields"});
+    REQUIRE(asker.send("{\"id\":1,\"cmd\":\"watchFields\"}\n"));
+    const Request request = takeOneRequest(*server);
+    server->sendEvent(request.client, "fields", {{"watch", 1}});
+    CHECK(asker.readJson() == json::parse(R"({"event":"fields","data":{"watch":1}})"));
+    checkNothingElseQueued(*server, other);
+
+    // More than a socket buffer holds: the rest waits in the outbox until the peer reads.
+    const std::string big(4 * 1024 * 1024, 'x');
+    server->sendEvent(request.client, "fields", {{"pad", big}});
+    const auto queued = server->unsentBytes(request.client);
+    REQUIRE(queued.has_value());
+    CHECK(*queued > 0);
+    const auto line = asker.readJson();
+    REQUIRE(line.has_value());
+    CHECK((*line)["data"]["pad"].get<std::string>().size() == big.size());
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (server->unsentBytes(request.client).value_or(1) != 0 &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(server->unsentBytes(request.client) == std::optional<std::size_t>(0));
+    CHECK_FALSE(server->unsentBytes(request.client + 1000).has_value()); // no such client
+}

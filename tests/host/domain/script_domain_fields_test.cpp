@@ -71,3 +71,31 @@ TEST_CASE("ScriptDomain: bad field writes are errors and change nothing") {
           std::string::npos);
     CHECK_FALSE(host->getField(ObjectId{999, 1}, "i8"));
 }
+
+TEST_CASE("ScriptDomain: readFieldsAt reads the fields at the indices asked, in their order, "
+          "and refuses an index the class lacks") {
+    auto host = makeHost();
+    const ObjectId zoo = spawnScript(*host, "Tests.FieldZoo");
+    const ScriptClassInfo* info = host->scriptClassOf(zoo);
+    REQUIRE(info != nullptr);
+    auto indexOf = [&](const std::string& name) {
+        const auto found = std::ranges::find(info->fields, name, &FieldInfo::name);
+        REQUIRE(found != info->fields.end());
+        return static_cast<std::uint32_t>(found - info->fields.begin());
+    };
+    const std::vector<std::uint32_t> indices = {indexOf("position"), indexOf("i8"),
+                                                indexOf("text")};
+    std::vector<Value> out(3);
+    REQUIRE(host->domain()->readFieldsAt(zoo, indices, out));
+    CHECK(std::get<glm::vec3>(out[0]) == glm::vec3(1, 2, 3));
+    CHECK(std::get<std::int64_t>(out[1]) == -8);
+    CHECK(std::get<std::string>(out[2]) == "héllo");
+
+    const std::vector<std::uint32_t> beyond = {static_cast<std::uint32_t>(info->fields.size())};
+    std::vector<Value> one(1);
+    auto refused = host->domain()->readFieldsAt(zoo, beyond, one);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("has no field #") != std::string::npos);
+    CHECK_FALSE(host->domain()->readFieldsAt(zoo, indices, one)); // out too short
+    CHECK_FALSE(host->domain()->readFieldsAt(ObjectId{999, 1}, indices, out));
+}

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,12 @@ public:
     void subscribe(ClientId client, const std::vector<std::string>& topics);
     /// Sends {"event":topic,"data":data} to every client subscribed to `topic`.
     void publish(std::string_view topic, const nlohmann::json& data);
+    /// Sends {"event":topic,"data":data} to `client` alone, subscribed or not (the events a
+    /// request asked for, such as a `watch`'s field values); a no-op once it has gone.
+    void sendEvent(ClientId client, std::string_view topic, const nlohmann::json& data);
+    /// The bytes queued for `client` that it has not read yet; nullopt once it has gone or
+    /// is being dropped. Lets a sender hold back rather than fill a slow reader's outbox.
+    [[nodiscard]] std::optional<std::size_t> unsentBytes(ClientId client) const;
 
     /// Connected clients (including ones whose subscription or reply is pending).
     [[nodiscard]] std::size_t clientCount() const;

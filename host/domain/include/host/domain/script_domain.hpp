@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -125,6 +126,11 @@ public:
                                         const Value& value);
     /// Writes the field at `index` in the class's ScriptClassInfo::fields (no name lookup).
     [[nodiscard]] Result<void> setFieldAt(ObjectId script, std::size_t index, const Value& value);
+    /// Reads the fields at `indices` (in the class's ScriptClassInfo::fields) of one instance
+    /// into `out` (as long as `indices`), looking the instance up once: what a field watch
+    /// samples every tenth of a second.
+    [[nodiscard]] Result<void> readFieldsAt(ObjectId script, std::span<const std::uint32_t> indices,
+                                            std::span<Value> out);
 
     /// Prepares for `scripts` more instances (maps and the dispatcher's lists), so a
     /// reload that instantiates them all in one frame does not grow them step by step.

@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -204,6 +205,15 @@ public:
     [[nodiscard]] RefResolver worldResolver() const;
     /// Reads / writes a script's [SerializeField] field.
     [[nodiscard]] Result<Value> getField(ObjectId script, std::string_view field);
+    /// Reads the fields at `indices` of scriptClassOf(script)->fields into `out` (as long as
+    /// `indices`), finding the script once: a field watch's sample. The indices hold while
+    /// classesVersion() does.
+    [[nodiscard]] Result<void> readFieldsAt(ObjectId script, std::span<const std::uint32_t> indices,
+                                            std::span<Value> out);
+    /// Changes whenever a script class may have changed shape (a new generation, the game
+    /// module's native classes replaced), so that what was resolved against the classes
+    /// (ScriptClassInfo pointers, field indices) is resolved again.
+    [[nodiscard]] std::uint64_t classesVersion() const noexcept { return classesVersion_; }
     [[nodiscard]] Result<void> setField(ObjectId script, std::string_view field,
                                         const Value& value);
 
@@ -277,6 +287,7 @@ private:
     ParkedState parked_;
     NativeScripts natives_;
     std::uint64_t reloadCount_ = 0;
+    std::uint64_t classesVersion_ = 0;
     std::vector<std::string> componentKinds_{"Camera", "Render"};
     std::string gameModuleName_;
     std::filesystem::path activeScenePath_;

@@ -1,0 +1,133 @@
+#include "host/engine/field_watch.hpp"
+
+#include "host/engine/script_host.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace scripthost {
+
+namespace {
+
+/// The field of `info` named `name`, or nullptr.
+const FieldInfo* fieldNamed(const ScriptClassInfo& info, const std::string& name) {
+    const auto found = std::ranges::find(info.fields, name, &FieldInfo::name);
+    return found == info.fields.end() ? nullptr : &*found;
+}
+
+/// Targets are read in groups this large between looks at the clock.
+constexpr std::size_t kTargetsPerClockCheck = 16;
+
+} // namespace
+
+FieldWatch FieldWatch::make(ScriptHost& host, const std::vector<FieldWatchTarget>& targets,
+                            std::vector<Problem>& problems) {
+    FieldWatch watch;
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+        const FieldWatchTarget& target = targets[t];
+        const ScriptClassInfo* info = host.scriptClassOf(target.script);
+        if (info == nullptr) {
+            problems.push_back(
+                {t, fmt::format("script {} has no loaded class", target.script.toString())});
+            continue;
+        }
+        FieldWatchTarget kept{target.script, {}};
+        const std::size_t index = watch.targets_.size();
+        auto addRow = [&](const FieldInfo& field) {
+            kept.fields.push_back(field.name);
+            watch.rows_.push_back(FieldWatchRow{index, field.name, field.type});
+        };
+        if (target.fields.empty()) {
+            for (const FieldInfo& field : info->fields) {
+                if (!field.hidden) // [HideInInspector]: only by name, as `get` lists them
+                    addRow(field);
+            }
+        }
+        for (const std::string& name : target.fields) {
+            if (const FieldInfo* field = fieldNamed(*info, name))
+                addRow(*field);
+            else
+                problems.push_back(
+                    {t, fmt::format("{} has no serialized field '{}'", info->name, name)});
+        }
+        if (!kept.fields.empty())
+            watch.targets_.push_back(std::move(kept));
+    }
+    watch.values_.resize(watch.rows_.size());
+    watch.present_.assign(watch.rows_.size(), 0);
+    watch.nextTarget_ = watch.targets_.size(); // no sweep until beginSweep()
+    return watch;
+}
+
+void FieldWatch::resolve(ScriptHost& host) {
+    resolved_.assign(targets_.size(), Resolved{});
+    std::size_t row = 0;
+    for (std::size_t t = 0; t < targets_.size(); ++t) {
+        Resolved& r = resolved_[t];
+        r.firstRow = row;
+        r.rowCount = targets_[t].fields.size();
+        r.indices.assign(r.rowCount, kMissing);
+        const ScriptClassInfo* info = host.scriptClassOf(targets_[t].script);
+        bool whole = info != nullptr;
+        for (std::size_t i = 0; info != nullptr && i < r.rowCount; ++i) {
+            const FieldInfo* field = fieldNamed(*info, rows_[row + i].field);
+            // A field whose type changed would be sent as a value the watcher cannot read.
+            if (field != nullptr && field->type == rows_[row + i].type)
+                r.indices[i] = static_cast<std::uint32_t>(field - info->fields.data());
+            else
+                whole = false;
+        }
+        r.whole = whole;
+        row += r.rowCount;
+    }
+    classesVersion_ = host.classesVersion();
+}
+
+void FieldWatch::readTarget(ScriptHost& host, std::size_t target) {
+    const Resolved& r = resolved_[target];
+    const ObjectId script = targets_[target].script;
+    if (r.whole) {
+        const bool read =
+            host.readFieldsAt(script, r.indices, std::span(values_).subspan(r.firstRow, r.rowCount))
+                .has_value();
+        std::fill_n(present_.begin() + static_cast<std::ptrdiff_t>(r.firstRow), r.rowCount,
+                    read ? 1 : 0);
+        return;
+    }
+    for (std::size_t i = 0; i < r.rowCount; ++i) {
+        const std::size_t row = r.firstRow + i;
+        present_[row] =
+            r.indices[i] != kMissing &&
+            host.readFieldsAt(script, std::span(&r.indices[i], 1), std::span(&values_[row], 1))
+                .has_value();
+    }
+}
+
+bool FieldWatch::sample(ScriptHost& host, std::size_t maxRows,
+                        std::chrono::steady_clock::time_point deadline) {
+    if (nextTarget_ >= targets_.size())
+        return true;
+    if (classesVersion_ != host.classesVersion() || resolved_.size() != targets_.size())
+        resolve(host);
+    std::size_t read = 0;
+    std::size_t sinceClock = 0;
+    while (nextTarget_ < targets_.size() && read < maxRows) {
+        readTarget(host, nextTarget_);
+        read += resolved_[nextTarget_].rowCount;
+        ++nextTarget_;
+        if (++sinceClock == kTargetsPerClockCheck) {
+            sinceClock = 0;
+            if (std::chrono::steady_clock::now() >= deadline)
+                break;
+        }
+    }
+    return nextTarget_ >= targets_.size();
+}
+
+std::size_t FieldWatch::rowsSampled() const noexcept {
+    if (nextTarget_ >= targets_.size())
+        return rows_.size();
+    return nextTarget_ < resolved_.size() ? resolved_[nextTarget_].firstRow : 0;
+}
+
+} // namespace scripthost
