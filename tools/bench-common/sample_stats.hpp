@@ -24,6 +24,15 @@ inline double median(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
+/// The nearest-rank `q` quantile (0 < q ≤ 1; 0.99: the 99th percentile); 0 for no samples.
+inline double percentile(std::vector<double> v, double q) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+    return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
+}
+
 /// Nearest-rank 95th percentile (with fewer than 20 samples: the largest); 0 for none.
 inline double p95(std::vector<double> v) {
     if (v.empty())

@@ -150,13 +150,18 @@ void ControlServer::subscribe(ClientId client, const std::vector<std::string>& t
 
 namespace {
 
+constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+
+/// {"event":topic,"data":data} and a line break; `data` serialised already.
+std::string serializedEventLine(std::string_view topic, std::string_view data) {
+    return fmt::format("{{\"event\":{},\"data\":{}}}\n",
+                       nlohmann::json(std::string(topic)).dump(-1, ' ', false, kReplace), data);
+}
+
 /// {"event":topic,"data":data} and a line break, serialised without copying `data` into a
 /// message object.
 std::string eventLine(std::string_view topic, const nlohmann::json& data) {
-    constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-    return fmt::format("{{\"event\":{},\"data\":{}}}\n",
-                       nlohmann::json(std::string(topic)).dump(-1, ' ', false, kReplace),
-                       data.dump(-1, ' ', false, kReplace));
+    return serializedEventLine(topic, data.dump(-1, ' ', false, kReplace));
 }
 
 } // namespace
@@ -178,7 +183,12 @@ void ControlServer::publish(std::string_view topic, const nlohmann::json& data) 
 }
 
 void ControlServer::sendEvent(ClientId client, std::string_view topic, const nlohmann::json& data) {
-    const std::string line = eventLine(topic, data);
+    sendSerializedEvent(client, topic, data.dump(-1, ' ', false, kReplace));
+}
+
+void ControlServer::sendSerializedEvent(ClientId client, std::string_view topic,
+                                        std::string_view data) {
+    const std::string line = serializedEventLine(topic, data);
     {
         std::lock_guard lock(state_->mutex);
         const auto found = state_->clients.find(client);

@@ -68,6 +68,9 @@ public:
     /// Sends {"event":topic,"data":data} to `client` alone, subscribed or not (the events a
     /// request asked for, such as a `watch`'s field values); a no-op once it has gone.
     void sendEvent(ClientId client, std::string_view topic, const nlohmann::json& data);
+    /// The same with `data` serialised already (valid JSON, one line): for large events built
+    /// as text, without a JSON tree in between.
+    void sendSerializedEvent(ClientId client, std::string_view topic, std::string_view data);
     /// The bytes queued for `client` that it has not read yet; nullopt once it has gone or
     /// is being dropped. Lets a sender hold back rather than fill a slow reader's outbox.
     [[nodiscard]] std::optional<std::size_t> unsentBytes(ClientId client) const;
