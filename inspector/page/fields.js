@@ -10,9 +10,11 @@ const NUMBER_TYPES = new Set(['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint
 const VECTOR_SIZES = { vector2: 2, vector3: 3, vector4: 4, quaternion: 4, color: 4 };
 
 export class ScriptFields {
-  constructor(container, connection) {
+  // `entities()`: the host's entities as `entities` lists them (for reference pickers).
+  constructor(container, connection, entities = () => []) {
     this.container = container;
     this.connection = connection;
+    this.entities = entities;
     this.entity = null;
     this.widgets = new Map(); // "script/field" → {update(value), editing()}
     this.watchId = null;
@@ -84,7 +86,7 @@ export class ScriptFields {
     const key = `${script.id}/${field.name}`;
     let widget = this.widgets.get(key);
     if (!widget) {
-      widget = makeWidget(field, (value) => this.apply(entity, script, field, value, widget));
+      widget = makeWidget(field, (value) => this.apply(entity, script, field, value, widget), this.entities);
       this.widgets.set(key, widget);
       body.append(el('tr', { dataset: { field: field.name, type: field.type } },
         el('th', { title: field.typeName ?? field.type }, field.displayName ?? field.name),
@@ -104,7 +106,7 @@ export class ScriptFields {
   }
 }
 
-function makeWidget(field, apply) {
+function makeWidget(field, apply, entities) {
   const error = el('span', { class: 'refused', role: 'alert' });
   const type = field.type;
   if (type === 'bool') {
@@ -125,12 +127,18 @@ function makeWidget(field, apply) {
     return { node: input, error, editing: () => document.activeElement === input,
              update: (v) => { input.value = formatNumber(v); } };
   }
-  if (type === 'string' || type === 'enum' || type === 'reference') {
-    const input = el('input', { type: 'text', 'aria-label': field.name, placeholder: type === 'reference' ? 'id, or empty for none' : '' });
-    const read = () => (type === 'reference' ? (input.value.trim() ? { id: referenceId(input.value) } : null) : input.value);
-    commitOn(input, () => apply(read()));
+  if (type === 'enum' && Array.isArray(field.enumMembers)) {
+    const select = el('select', { 'aria-label': field.name, onchange: () => apply(select.value) },
+      field.enumMembers.map((name) => el('option', { value: name }, name)));
+    return { node: select, error, editing: () => document.activeElement === select,
+             update: (v) => { ensureOption(select, String(v), String(v)); select.value = String(v); } };
+  }
+  if (type === 'reference') return referencePicker(field, apply, error, entities);
+  if (type === 'string' || type === 'enum') {
+    const input = el('input', { type: 'text', 'aria-label': field.name });
+    commitOn(input, () => apply(input.value));
     return { node: input, error, editing: () => document.activeElement === input,
-             update: (v) => { input.value = type === 'reference' ? (v ? String(v.id) : '') : (v ?? ''); } };
+             update: (v) => { input.value = v ?? ''; } };
   }
   // Lists, arrays, records: their JSON, edited as text.
   const area = el('textarea', { rows: 2, 'aria-label': field.name, spellcheck: false });
@@ -171,7 +179,63 @@ function formatNumber(value) {
   return Number.isInteger(value) ? String(value) : String(Math.round(value * 1e5) / 1e5);
 }
 
-function referenceId(text) {
-  const number = Number(text);
-  return Number.isFinite(number) ? number : text.trim();
+const MAX_CHOICES = 1000; // a picker lists at most this many objects (the current one always)
+
+// "index:generation" → the packed id a reference value carries ({"id": packed}).
+export function packedId(text) {
+  const [index, generation] = String(text).split(':').map(Number);
+  return generation * 2 ** 32 + index;
+}
+
+// What a reference field may point at, from the `entities` listing: entities, or the scripts
+// or components whose class the field names.
+function referenceChoices(field, entities) {
+  const className = field.typeName ?? '';
+  const short = className.slice(className.lastIndexOf('.') + 1);
+  const choices = [];
+  for (const entity of entities()) {
+    if (field.refTarget === 'entity' || field.refTarget === undefined) {
+      choices.push({ id: packedId(entity.id), label: `${entity.name} (${entity.id})` });
+    } else if (field.refTarget === 'script') {
+      for (const script of entity.scripts)
+        if (script.class === className || script.class.endsWith(`.${short}`))
+          choices.push({ id: packedId(script.id), label: `${entity.name} / ${shortName(script.class)} (${script.id})` });
+    } else {
+      for (const component of entity.components)
+        if (short.toLowerCase().includes(component.type.toLowerCase()))
+          choices.push({ id: packedId(component.id), label: `${entity.name} / ${component.type} (${component.id})` });
+    }
+    if (choices.length >= MAX_CHOICES) break;
+  }
+  return choices;
+}
+
+// A reference: a list of what it may point at, and "none"; the list is filled when opened.
+function referencePicker(field, apply, error, entities) {
+  const select = el('select', { 'aria-label': field.name }, el('option', { value: '' }, '(none)'));
+  let current = '';
+  const fillChoices = () => {
+    const options = [el('option', { value: '' }, '(none)')];
+    for (const choice of referenceChoices(field, entities))
+      options.push(el('option', { value: String(choice.id) }, choice.label));
+    fill(select, options);
+    ensureOption(select, current, `id ${current}`);
+    select.value = current;
+  };
+  select.addEventListener('focus', fillChoices);
+  select.addEventListener('mousedown', fillChoices);
+  select.addEventListener('change', () => apply(select.value ? { id: Number(select.value) } : null));
+  return { node: select, error, editing: () => document.activeElement === select,
+           update: (v) => {
+             current = v && v.id !== undefined ? String(v.id) : '';
+             if (select.options.length <= 1) fillChoices();
+             ensureOption(select, current, `id ${current}`);
+             select.value = current;
+           } };
+}
+
+// Adds an option for `value` to `select` unless it has one (a value the list does not offer).
+function ensureOption(select, value, label) {
+  if (value !== '' && ![...select.options].some((o) => o.value === value))
+    select.append(el('option', { value }, label));
 }

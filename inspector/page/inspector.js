@@ -6,14 +6,14 @@ import { el, fill } from './dom.js';
 import { EntityTree } from './tree.js';
 import { ScriptFields } from './fields.js';
 import { FramePlot } from './plot.js';
-import { BuildErrors, LogView, Timeline, showCoroutines, showFrames, showModule } from './panels.js';
+import { BuildErrors, LogView, Timeline, describeModuleBuild, showCoroutines, showFrames, showModule } from './panels.js';
 
 const STATUS_MS = 1000;
 
 const $ = (id) => document.getElementById(id);
 const connection = new Connection(`ws://${location.host}/ws`);
-const fields = new ScriptFields($('scripts'), connection);
 const tree = new EntityTree($('tree'), $('search'), (entity) => showEntity(entity));
+const fields = new ScriptFields($('scripts'), connection, () => tree.entities);
 const timeline = new Timeline($('timeline'));
 const errors = new BuildErrors($('errors'));
 const log = new LogView($('log'), $('log-filter'));
@@ -105,6 +105,7 @@ connection.on('diagnostics', (data) => errors.show(data.diagnostics));
 connection.on('log', (line) => log.add(line));
 connection.on('crashed', noteCrash);
 connection.on('module', (data) => timeline.note('module', `game module: ${data.text ?? data.outcome}`));
+connection.on('moduleBuild', (data) => timeline.note(data.success ? 'module' : 'failed', `game module build: ${describeModuleBuild({ last: data })}`));
 
 $('pause').addEventListener('click', () => connection.request('pause').then((r) => setPaused(r.paused)).catch(() => {}));
 $('resume').addEventListener('click', () => connection.request('resume').then((r) => setPaused(r.paused)).catch(() => {}));

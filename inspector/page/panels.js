@@ -95,7 +95,17 @@ export function showModule(node, status) {
     el('dt', {}, 'module'), el('dd', { id: 'module-name' }, status.gameModule),
     el('dt', {}, 'build'), el('dd', {}, status.gameModuleGeneration ?? '—'),
     el('dt', {}, 'state'), el('dd', {}, status.gameModuleCrash ? `crashed: ${status.gameModuleCrash}` : 'running'),
-    el('dt', {}, 'last reload'), el('dd', {}, last ? (last.text ?? last.outcome) : 'none yet')));
+    el('dt', {}, 'last reload'), el('dd', {}, last ? (last.text ?? last.outcome) : 'none yet'),
+    el('dt', {}, 'its build'), el('dd', { id: 'module-build' }, describeModuleBuild(status.moduleBuild))));
+}
+
+// `status.moduleBuild` in words: the build command `run --game-build` runs on a save.
+export function describeModuleBuild(build) {
+  if (!build) return 'not built by the host (no --game-build)';
+  if (build.building) return 'building…';
+  const last = build.last;
+  if (!last) return 'no build yet';
+  return last.success ? `built in ${last.milliseconds} ms` : `failed (exit ${last.exitCode}): ${(last.outputTail ?? '').split('\n').filter(Boolean).slice(-1)[0] ?? ''}`;
 }
 
 export function showCoroutines(list, entities) {

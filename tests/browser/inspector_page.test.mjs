@@ -24,11 +24,15 @@ const CHROMIUM = process.env.CHROMIUM_EXE ?? '/usr/bin/chromium';
 const SCREENSHOT = env('INSPECTOR_SCREENSHOT');
 const DEADLINE = 60_000;
 
-// A coroutine for the coroutine panel: the demo itself runs none.
+// A coroutine for the coroutine panel, an enum and a reference for the field pickers: the demo
+// has none of them.
 const BLINKER = `using System.Collections;
 using UEngine;
+public enum Mood { Calm, Busy, Asleep }
 public class Blinker : UMonoScriptComponent {
   [SerializeField] int blinks;
+  [SerializeField] Mood mood = Mood.Busy;
+  [SerializeField] UEntity target;
   void Start() { StartCoroutine(Blink()); }
   IEnumerator Blink() { while (true) { blinks++; yield return new WaitForSeconds(30f); } }
 }
@@ -138,6 +142,30 @@ test('a value the host refuses is explained beside the field', async () => {
   await until('the refusal', async () => (await field('halfWidth').locator('.refused').textContent()).includes('number'));
 });
 
+test('an enum field is a list of its members, and picking one sets it in the host', async () => {
+  await row('Blinker').click();
+  const select = field('mood').locator('select');
+  await until('the enum list', async () => (await select.inputValue()) === 'Busy');
+  assert.deepEqual(await select.locator('option').evaluateAll((options) => options.map((o) => o.textContent)), ['Calm', 'Busy', 'Asleep']);
+  await select.selectOption('Asleep');
+  await until('the host to hold the new mood', () =>
+    JSON.parse(scriptctl('--json', 'get', 'Blinker', 'Blinker', 'mood')).value === 'Asleep');
+});
+
+test('a reference field picks from the entities and sets the reference in the host', async () => {
+  await row('Blinker').click();
+  const ballId = await row('Ball').getAttribute('data-id');
+  const [index, generation] = ballId.split(':').map(Number);
+  const select = field('target').locator('select');
+  await until('the reference list', async () => (await select.locator('option').count()) > 1);
+  await select.selectOption({ label: `Ball (${ballId})` });
+  await until('the host to hold the reference', () =>
+    JSON.parse(scriptctl('--json', 'get', 'Blinker', 'Blinker', 'target')).value?.id === generation * 2 ** 32 + index);
+  await select.selectOption({ label: '(none)' });
+  await until('the host to hold no reference', () =>
+    JSON.parse(scriptctl('--json', 'get', 'Blinker', 'Blinker', 'target')).value === null);
+});
+
 test('saving an edited script shows a new reload in the timeline with its report', async () => {
   const before = await page.locator('#timeline li.reload.ok').count();
   const file = path.join(scripts, 'Spinner.cs');
@@ -194,8 +222,10 @@ test('the frame plot draws a point per second, reloads marked', async () => {
   assert.ok(Number(await page.locator('#frame-plot').getAttribute('data-reloads')) >= 1);
 });
 
-test('the module panel shows the game module', async () => {
+test('the module panel shows the game module and its build', async () => {
   assert.equal((await page.locator('#module-name').textContent()).trim(), 'demo arena');
+  // This host was started without --game-build: the page says so rather than "no build yet".
+  assert.match(await page.locator('#module-build').textContent(), /no --game-build/);
 });
 
 test('a screenshot of the page for the README', async () => {

@@ -315,6 +315,25 @@ CommandResult Daemon::entities() const {
     return json{{"entities", list}};
 }
 
+namespace {
+
+/// What an editor offers for a value of `type`: an enum's member names, in order, and what a
+/// reference may point at ("entity", "script" or "component"; typeName says which class).
+void describeChoices(json& entry, const FieldType& type) {
+    if (type.kind == ValueKind::Enum) {
+        json names = json::array();
+        for (const auto& [name, value] : type.enumMembers)
+            names.push_back(name);
+        entry["enumMembers"] = std::move(names);
+    } else if (type.kind == ValueKind::ObjectRef) {
+        entry["refTarget"] = type.refTarget == RefTarget::Entity   ? "entity"
+                             : type.refTarget == RefTarget::Script ? "script"
+                                                                   : "component";
+    }
+}
+
+} // namespace
+
 CommandResult Daemon::getField(const json& body) {
     auto target = findScriptArg(host_->world(), body);
     if (!target)
@@ -337,6 +356,7 @@ CommandResult Daemon::getField(const json& body) {
                    {"typeName", field.type.typeName}};
         if (field.displayName != field.name)
             entry["displayName"] = field.displayName;
+        describeChoices(entry, field.type);
         if (fieldArg != body.end() && !fieldArg->is_null()) {
             entry["entity"] = target->entityName;
             entry["script"] = target->className;
