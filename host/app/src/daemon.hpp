@@ -77,7 +77,8 @@ private:
     [[nodiscard]] nlohmann::json crashJson() const;
     /// Watched folders that do not exist right now (scripts, game sources).
     [[nodiscard]] nlohmann::json missingFoldersJson() const;
-    [[nodiscard]] control::CommandResult entities() const;
+    /// The `entities` result, written as JSON text (large worlds: no JSON tree).
+    [[nodiscard]] std::string entitiesText() const;
     [[nodiscard]] control::CommandResult coroutines() const;
     [[nodiscard]] control::CommandResult getField(const nlohmann::json& body);
     [[nodiscard]] control::CommandResult setField(const nlohmann::json& body);

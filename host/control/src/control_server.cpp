@@ -25,6 +25,8 @@ namespace {
 /// starve the others.
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr int kReadChunksPerRound = 16;
+/// Text that is not UTF-8 is written with U+FFFD, never refused.
+constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
 
 } // namespace
 
@@ -135,6 +137,12 @@ void ControlServer::replyOk(ClientId client, const nlohmann::json& id, nlohmann:
     state_->sendReply(client, toLine(okReply(id, std::move(result))));
 }
 
+void ControlServer::replySerializedOk(ClientId client, const nlohmann::json& id,
+                                      std::string_view result) {
+    state_->sendReply(client, fmt::format("{{\"id\":{},\"ok\":true,\"result\":{}}}\n",
+                                          id.dump(-1, ' ', false, kReplace), result));
+}
+
 void ControlServer::replyError(ClientId client, const nlohmann::json& id, std::string_view code,
                                std::string_view message, nlohmann::json details) {
     state_->sendReply(client,
@@ -149,8 +157,6 @@ void ControlServer::subscribe(ClientId client, const std::vector<std::string>& t
 }
 
 namespace {
-
-constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
 
 /// {"event":topic,"data":data} and a line break; `data` serialised already.
 std::string serializedEventLine(std::string_view topic, std::string_view data) {

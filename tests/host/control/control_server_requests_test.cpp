@@ -174,3 +174,24 @@ TEST_CASE("ControlServer: a client that shuts down its sending side still gets i
     CHECK(peer.waitForEof(10s));
     CHECK(server->waitForClientCount(0, 10s));
 }
+
+TEST_CASE("ControlServer: a result serialised already is sent as the same reply a JSON result "
+          "makes") {
+    TempDir dir("control");
+    auto server = openServer(dir / "control.sock");
+    SocketPeer peer(server->path());
+    REQUIRE(peer.send("{\"id\":\"a\",\"cmd\":\"entities\"}\n"));
+    const Request first = takeOneRequest(*server);
+    REQUIRE(peer.send("{\"id\":7,\"cmd\":\"entities\"}\n"));
+    const Request second = takeOneRequest(*server);
+    server->replySerializedOk(first.client, first.id, R"({"entities":[{"name":"Bäll"}]})");
+    server->replyOk(second.client, second.id, json{{"entities", {{{"name", "Bäll"}}}}});
+    const auto text = peer.readJson();
+    const auto tree = peer.readJson();
+    REQUIRE(text.has_value());
+    REQUIRE(tree.has_value());
+    CHECK((*text)["id"] == "a");
+    CHECK((*tree)["id"] == 7);
+    CHECK((*text)["result"] == (*tree)["result"]);
+    CHECK((*text)["ok"] == true);
+}

@@ -57,6 +57,9 @@ public:
     void reply(const Request& request, const CommandResult& result);
     /// {"id":id,"ok":true,"result":result} to `client`.
     void replyOk(ClientId client, const nlohmann::json& id, nlohmann::json result);
+    /// The same with `result` serialised already (valid JSON, one line): for large results
+    /// written as text, without a JSON tree in between.
+    void replySerializedOk(ClientId client, const nlohmann::json& id, std::string_view result);
     /// {"id":id,"ok":false,"error":{"code":code,"message":message,<details>}} to `client`.
     void replyError(ClientId client, const nlohmann::json& id, std::string_view code,
                     std::string_view message, nlohmann::json details = nlohmann::json::object());
