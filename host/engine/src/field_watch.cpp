@@ -53,37 +53,40 @@ FieldWatch FieldWatch::make(ScriptHost& host, const std::vector<FieldWatchTarget
         if (!kept.fields.empty())
             watch.targets_.push_back(std::move(kept));
     }
+    std::size_t row = 0;
+    for (const FieldWatchTarget& target : watch.targets_) {
+        Resolved resolved;
+        resolved.firstRow = row;
+        resolved.rowCount = target.fields.size();
+        watch.resolved_.push_back(std::move(resolved));
+        row += target.fields.size();
+    }
     watch.values_.resize(watch.rows_.size());
     watch.present_.assign(watch.rows_.size(), 0);
     watch.nextTarget_ = watch.targets_.size(); // no sweep until beginSweep()
     return watch;
 }
 
-void FieldWatch::resolve(ScriptHost& host) {
-    resolved_.assign(targets_.size(), Resolved{});
-    std::size_t row = 0;
-    for (std::size_t t = 0; t < targets_.size(); ++t) {
-        Resolved& r = resolved_[t];
-        r.firstRow = row;
-        r.rowCount = targets_[t].fields.size();
-        r.indices.assign(r.rowCount, kMissing);
-        const ScriptClassInfo* info = host.scriptClassOf(targets_[t].script);
-        bool whole = info != nullptr;
-        for (std::size_t i = 0; info != nullptr && i < r.rowCount; ++i) {
-            const FieldInfo* field = fieldNamed(*info, rows_[row + i].field);
-            // A field whose type changed would be sent as a value the watcher cannot read.
-            if (field != nullptr && field->type == rows_[row + i].type)
-                r.indices[i] = static_cast<std::uint32_t>(field - info->fields.data());
-            else
-                whole = false;
-        }
-        r.whole = whole;
-        row += r.rowCount;
+void FieldWatch::resolve(ScriptHost& host, std::size_t target) {
+    Resolved& r = resolved_[target];
+    r.indices.assign(r.rowCount, kMissing);
+    const ScriptClassInfo* info = host.scriptClassOf(targets_[target].script);
+    bool whole = info != nullptr;
+    for (std::size_t i = 0; info != nullptr && i < r.rowCount; ++i) {
+        const FieldInfo* field = fieldNamed(*info, rows_[r.firstRow + i].field);
+        // A field whose type changed would be sent as a value the watcher cannot read.
+        if (field != nullptr && field->type == rows_[r.firstRow + i].type)
+            r.indices[i] = static_cast<std::uint32_t>(field - info->fields.data());
+        else
+            whole = false;
     }
-    classesVersion_ = host.classesVersion();
+    r.whole = whole;
+    r.classesVersion = host.classesVersion();
 }
 
 void FieldWatch::readTarget(ScriptHost& host, std::size_t target) {
+    if (resolved_[target].classesVersion != host.classesVersion())
+        resolve(host, target);
     const Resolved& r = resolved_[target];
     const ObjectId script = targets_[target].script;
     if (r.whole) {
@@ -107,8 +110,6 @@ bool FieldWatch::sample(ScriptHost& host, std::size_t maxRows,
                         std::chrono::steady_clock::time_point deadline) {
     if (nextTarget_ >= targets_.size())
         return true;
-    if (classesVersion_ != host.classesVersion() || resolved_.size() != targets_.size())
-        resolve(host);
     std::size_t read = 0;
     std::size_t sinceClock = 0;
     while (nextTarget_ < targets_.size() && read < maxRows) {

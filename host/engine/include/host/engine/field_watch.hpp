@@ -73,17 +73,19 @@ private:
         std::size_t rowCount = 0;
         std::vector<std::uint32_t> indices; ///< per row, its field's index; kMissing when gone
         bool whole = false;                 ///< every row resolved: one read for them all
+        /// The host's classesVersion() the indices were found under; none yet: never.
+        std::uint64_t classesVersion = ~std::uint64_t{0};
     };
     static constexpr std::uint32_t kMissing = 0xffffffffu;
 
-    /// Resolves every target's rows against the host's classes now.
-    void resolve(ScriptHost& host);
+    /// Resolves one target's rows against the host's classes now. Each target is resolved
+    /// when a sweep reaches it, so that after a reload the work is spread like the reading.
+    void resolve(ScriptHost& host, std::size_t target);
     void readTarget(ScriptHost& host, std::size_t target);
 
     std::vector<FieldWatchTarget> targets_;
     std::vector<FieldWatchRow> rows_;
     std::vector<Resolved> resolved_; ///< per target
-    std::uint64_t classesVersion_ = ~std::uint64_t{0};
     std::size_t nextTarget_ = 0;
     std::vector<Value> values_;
     std::vector<std::uint8_t> present_;
