@@ -263,7 +263,7 @@ struct FieldWatchService::ClientWatch {
     std::shared_ptr<Exchange> exchange = std::make_shared<Exchange>();
     bool sweeping = false;
     Clock::time_point sweepStarted{};
-    Clock::time_point nextSweep{};
+    Clock::time_point nextSweep{}; ///< when the next sweep is due (the grid)
 };
 
 FieldWatchService::FieldWatchService(control::ControlServer& server, FieldWatchLimits limits)
@@ -361,6 +361,11 @@ void FieldWatchService::afterFrame(ScriptHost& host) {
             w.watch.beginSweep();
             w.sweeping = true;
             w.sweepStarted = now;
+            // Sweeps start on a grid a period apart, each at the first frame on or after its
+            // time: the rate is the period's however the frames fall (a period counted from
+            // each start would lose up to a frame a sweep: 6.5 frames, not 6, at 60 Hz and
+            // 10 Hz). A sweep later than a whole period moves the grid to now.
+            w.nextSweep = (now - w.nextSweep > w.period ? now : w.nextSweep) + w.period;
         }
         // Paced: as far along as the time since the sweep began (and the coming frame) is a
         // share of the period, so that a large watch costs each frame a little.
@@ -377,7 +382,6 @@ void FieldWatchService::afterFrame(ScriptHost& host) {
         if (!w.watch.sample(host, wanted - done, deadline))
             continue;
         w.sweeping = false;
-        w.nextSweep = w.sweepStarted + w.period;
         w.exchange->busy.store(true, std::memory_order_release);
         encoder_->push(Sweep{.client = client,
                              .watchId = w.id,

@@ -25,7 +25,7 @@ class ScriptHost;
 struct FieldWatchLimits {
     double maxHz = 10;                          ///< the most sweeps a second a client may ask
     std::size_t maxRows = 100'000;              ///< watched fields per client
-    std::chrono::microseconds frameBudget{120}; ///< reading time per frame, all clients
+    std::chrono::microseconds frameBudget{150}; ///< reading time per frame, all clients
     std::size_t maxUnsentBytes = 1024 * 1024;   ///< a client's outbox past this: skip a sweep
 };
 

@@ -49,14 +49,33 @@ Result<void> ScriptDomain::setFieldAt(ObjectId script, std::size_t index, const 
 
 Result<void> ScriptDomain::readFieldsAt(ObjectId script, std::span<const std::uint32_t> indices,
                                         std::span<Value> out) {
-    if (out.size() != indices.size())
-        return fail("readFieldsAt: as many values as fields, please");
+    auto found = findInstance(script);
+    if (!found)
+        return std::unexpected(found.error());
+    return readFieldsAt(*found, indices, out);
+}
+
+Result<ScriptDomain::InstanceRef> ScriptDomain::findInstance(ObjectId script) {
     auto inst = impl_->instance(script);
     if (!inst)
         return std::unexpected(inst.error());
-    const mono::ScriptClassEntry& entry = *(*inst)->entry;
+    return InstanceRef{*inst};
+}
+
+std::uint64_t ScriptDomain::instancesVersion() const noexcept {
+    return impl_->instances.removals();
+}
+
+Result<void> ScriptDomain::readFieldsAt(InstanceRef script, std::span<const std::uint32_t> indices,
+                                        std::span<Value> out) {
+    if (out.size() != indices.size())
+        return fail("readFieldsAt: as many values as fields, please");
+    if (script.instance == nullptr || !impl_->domain.loaded())
+        return fail("readFieldsAt: no instance");
+    const auto& instance = *static_cast<const mono::ScriptInstance*>(script.instance);
+    const mono::ScriptClassEntry& entry = *instance.entry;
     impl_->domain.enter();
-    MonoObject* object = (*inst)->handle.target();
+    MonoObject* object = instance.handle.target();
     const auto context = impl_->marshal();
     for (std::size_t i = 0; i < indices.size(); ++i) {
         const std::uint32_t index = indices[i];

@@ -43,19 +43,30 @@ public:
     [[nodiscard]] bool contains(ObjectId script) const noexcept {
         return instances_.contains(script);
     }
-    void erase(ObjectId script) { instances_.erase(script); }
+    void erase(ObjectId script) {
+        instances_.erase(script);
+        ++removals_;
+    }
     /// Erases every instance whose slot `drop` names.
     template <typename Pred> void eraseIf(Pred drop) {
         std::erase_if(instances_, [&](const auto& entry) { return drop(entry.first); });
+        ++removals_;
     }
     /// Makes room for `more` instances, so a reload that creates them all in one frame
     /// does not grow the map step by step.
     void reserve(std::size_t more) { instances_.reserve(instances_.size() + more); }
     [[nodiscard]] std::size_t size() const noexcept { return instances_.size(); }
-    void clear() noexcept { instances_.clear(); }
+    void clear() noexcept {
+        instances_.clear();
+        ++removals_;
+    }
+    /// Counts erase, eraseIf and clear calls: a pointer find() returned stays valid while this
+    /// count does (the map's nodes do not move when it grows).
+    [[nodiscard]] std::uint64_t removals() const noexcept { return removals_; }
 
 private:
     std::unordered_map<ObjectId, ScriptInstance> instances_;
+    std::uint64_t removals_ = 0;
 };
 
 } // namespace scripthost::mono

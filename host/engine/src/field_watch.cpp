@@ -82,26 +82,36 @@ void FieldWatch::resolve(ScriptHost& host, std::size_t target) {
     }
     r.whole = whole;
     r.classesVersion = host.classesVersion();
+    r.found.reset(); // a new generation's instance, found when read
 }
 
 void FieldWatch::readTarget(ScriptHost& host, std::size_t target) {
     if (resolved_[target].classesVersion != host.classesVersion())
         resolve(host, target);
-    const Resolved& r = resolved_[target];
+    Resolved& r = resolved_[target];
     const ObjectId script = targets_[target].script;
+    if (!r.found || r.instancesVersion != host.instancesVersion()) {
+        r.instancesVersion = host.instancesVersion();
+        auto found = host.findScript(script);
+        r.found = found ? std::optional(*found) : std::nullopt;
+    }
+    const auto firstPresent = present_.begin() + static_cast<std::ptrdiff_t>(r.firstRow);
+    if (!r.found) { // destroyed, or not made yet: looked for again next sweep
+        std::fill_n(firstPresent, r.rowCount, 0);
+        return;
+    }
     if (r.whole) {
-        const bool read =
-            host.readFieldsAt(script, r.indices, std::span(values_).subspan(r.firstRow, r.rowCount))
-                .has_value();
-        std::fill_n(present_.begin() + static_cast<std::ptrdiff_t>(r.firstRow), r.rowCount,
-                    read ? 1 : 0);
+        const bool read = host.readFieldsAt(*r.found, r.indices,
+                                            std::span(values_).subspan(r.firstRow, r.rowCount))
+                              .has_value();
+        std::fill_n(firstPresent, r.rowCount, read ? 1 : 0);
         return;
     }
     for (std::size_t i = 0; i < r.rowCount; ++i) {
         const std::size_t row = r.firstRow + i;
         present_[row] =
             r.indices[i] != kMissing &&
-            host.readFieldsAt(script, std::span(&r.indices[i], 1), std::span(&values_[row], 1))
+            host.readFieldsAt(*r.found, std::span(&r.indices[i], 1), std::span(&values_[row], 1))
                 .has_value();
     }
 }

@@ -414,6 +414,29 @@ Result<void> ScriptHost::readFieldsAt(ObjectId script, std::span<const std::uint
     return domain_->readFieldsAt(script, indices, out);
 }
 
+Result<ScriptHost::FoundScript> ScriptHost::findScript(ObjectId script) {
+    const ScriptSlot* s = world_.script(script);
+    if (s == nullptr)
+        return fail("no script " + script.toString());
+    if (s->native)
+        return FoundScript{script, {}};
+    if (!domain_)
+        return fail("no scripts are loaded");
+    auto instance = domain_->findInstance(script);
+    if (!instance)
+        return std::unexpected(instance.error());
+    return FoundScript{script, *instance};
+}
+
+Result<void> ScriptHost::readFieldsAt(const FoundScript& script,
+                                      std::span<const std::uint32_t> indices,
+                                      std::span<Value> out) {
+    if (script.instance.instance == nullptr || !domain_)
+        return readFieldsAt(script.script, indices, out);
+    ScriptContextBinding bind(context_);
+    return domain_->readFieldsAt(script.instance, indices, out);
+}
+
 Result<void> ScriptHost::setField(ObjectId script, std::string_view field, const Value& value) {
     if (const ScriptSlot* s = world_.script(script); s != nullptr && s->native)
         return natives_.setField(script, field, value);

@@ -114,9 +114,10 @@ TEST_CASE("FieldWatchService: every value first, then only what changed, no fast
     auto second = rig.nextFields();
     REQUIRE(second.has_value());
     // 4 a second. One event may come late (the encoder runs below the loop's priority) and
-    // the next on time, so the rate is read over several: a sweep starts a period after the
-    // one before, and not before the encoder has sent that one's event, so 7 events after
-    // the first take 6 periods at least; 5 leaves a period for this thread to read late.
+    // the next on time, so the rate is read over several: sweeps start on a grid a period
+    // apart (each at the first frame on or after its time), and not before the encoder has
+    // sent the previous one's event, so 7 events after the first take 6 periods at least,
+    // less a frame; 5 leaves a period for this thread to read late.
     for (int i = 0; i < 6; ++i)
         REQUIRE(rig.nextFields().has_value());
     CHECK(Clock::now() - firstAt >= 5 * std::chrono::milliseconds(250));

@@ -99,3 +99,35 @@ TEST_CASE("ScriptDomain: readFieldsAt reads the fields at the indices asked, in 
     CHECK_FALSE(host->domain()->readFieldsAt(zoo, indices, one)); // out too short
     CHECK_FALSE(host->domain()->readFieldsAt(ObjectId{999, 1}, indices, out));
 }
+
+TEST_CASE("ScriptDomain: an instance found once is read again without the lookup, and freeing "
+          "any instance changes instancesVersion") {
+    auto host = makeHost();
+    const ObjectId zoo = spawnScript(*host, "Tests.FieldZoo");
+    const ObjectId other = spawnScript(*host, "Tests.FieldZoo");
+    const ScriptClassInfo* info = host->scriptClassOf(zoo);
+    REQUIRE(info != nullptr);
+    const auto i8 = std::ranges::find(info->fields, "i8", &FieldInfo::name);
+    REQUIRE(i8 != info->fields.end());
+    const std::vector<std::uint32_t> indices = {
+        static_cast<std::uint32_t>(i8 - info->fields.begin())};
+    auto found = host->domain()->findInstance(zoo);
+    REQUIRE(found);
+    CHECK_FALSE(host->domain()->findInstance(ObjectId{999, 1}));
+    const std::uint64_t version = host->domain()->instancesVersion();
+
+    REQUIRE(host->setField(zoo, "i8", std::int64_t{-5}));
+    std::vector<Value> out(1);
+    REQUIRE(host->domain()->readFieldsAt(*found, indices, out));
+    CHECK(std::get<std::int64_t>(out[0]) == -5); // the live value, not one copied when found
+    CHECK(host->domain()->instancesVersion() == version); // a write frees nothing
+
+    REQUIRE(host->destroyEntity(host->world().script(other)->entity));
+    CHECK(host->domain()->instancesVersion() != version);
+    // The host's reader found through the host answers the same and refuses a gone script.
+    auto viaHost = host->findScript(zoo);
+    REQUIRE(viaHost);
+    REQUIRE(host->readFieldsAt(*viaHost, indices, out));
+    CHECK(std::get<std::int64_t>(out[0]) == -5);
+    CHECK_FALSE(host->findScript(other));
+}

@@ -131,6 +131,17 @@ public:
     /// samples every tenth of a second.
     [[nodiscard]] Result<void> readFieldsAt(ObjectId script, std::span<const std::uint32_t> indices,
                                             std::span<Value> out);
+    /// A script's instance, looked up once (opaque): readFieldsAt(InstanceRef, …) reads it
+    /// again without the lookup while instancesVersion() is unchanged.
+    struct InstanceRef {
+        const void* instance = nullptr;
+    };
+    [[nodiscard]] Result<InstanceRef> findInstance(ObjectId script);
+    /// Changes whenever an instance is freed (a script destroyed, the generation torn down):
+    /// an InstanceRef found before may then be gone.
+    [[nodiscard]] std::uint64_t instancesVersion() const noexcept;
+    [[nodiscard]] Result<void>
+    readFieldsAt(InstanceRef script, std::span<const std::uint32_t> indices, std::span<Value> out);
 
     /// Prepares for `scripts` more instances (maps and the dispatcher's lists), so a
     /// reload that instantiates them all in one frame does not grow them step by step.

@@ -6,6 +6,7 @@
 // slice of it, so a caller can spread a large watch over several frames. Main thread only,
 // between frames (it reads the scripts' memory).
 
+#include "host/engine/script_host.hpp"
 #include "host/model/script_class_info.hpp"
 #include "host/model/value.hpp"
 #include "scripthost/game/object_id.hpp"
@@ -13,12 +14,11 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace scripthost {
-
-class ScriptHost;
 
 /// What to watch: some fields of one script.
 struct FieldWatchTarget {
@@ -75,6 +75,9 @@ private:
         bool whole = false;                 ///< every row resolved: one read for them all
         /// The host's classesVersion() the indices were found under; none yet: never.
         std::uint64_t classesVersion = ~std::uint64_t{0};
+        /// The script, found under `classesVersion` and the host's `instancesVersion`.
+        std::optional<ScriptHost::FoundScript> found;
+        std::uint64_t instancesVersion = 0;
     };
     static constexpr std::uint32_t kMissing = 0xffffffffu;
 

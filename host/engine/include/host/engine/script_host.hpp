@@ -210,6 +210,22 @@ public:
     /// classesVersion() does.
     [[nodiscard]] Result<void> readFieldsAt(ObjectId script, std::span<const std::uint32_t> indices,
                                             std::span<Value> out);
+    /// A script looked up once, for reading its fields again without the lookups (a field
+    /// watch's targets): valid while classesVersion() and instancesVersion() are unchanged.
+    struct FoundScript {
+        ObjectId script;
+        ScriptDomain::InstanceRef instance; ///< none: a native script, read by its id
+    };
+    [[nodiscard]] Result<FoundScript> findScript(ObjectId script);
+    [[nodiscard]] Result<void> readFieldsAt(const FoundScript& script,
+                                            std::span<const std::uint32_t> indices,
+                                            std::span<Value> out);
+    /// Changes whenever a script instance of the running generation is freed (a script
+    /// destroyed): a FoundScript found before may be gone. A new generation changes
+    /// classesVersion() instead.
+    [[nodiscard]] std::uint64_t instancesVersion() const noexcept {
+        return domain_ ? domain_->instancesVersion() : 0;
+    }
     /// Changes whenever a script class may have changed shape (a new generation, the game
     /// module's native classes replaced), so that what was resolved against the classes
     /// (ScriptClassInfo pointers, field indices) is resolved again.
