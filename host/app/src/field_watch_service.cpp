@@ -58,9 +58,61 @@ bool sameValue(const Value& a, const Value& b) {
     return static_cast<const Value::variant&>(a) == static_cast<const Value::variant&>(b);
 }
 
-/// `value` as JSON text, as valueToJson writes it (integers and booleans directly).
+/// A finite number as JSON text with the digits valueToJson's dump writes (the shortest that
+/// read back as the same double) and, as it does, ".0" after a whole number.
+void appendNumber(std::string& out, double v) {
+    const std::size_t start = out.size();
+    fmt::format_to(std::back_inserter(out), "{}", v);
+    if (out.find_first_of(".e", start) == std::string::npos)
+        out += ".0";
+}
+
+/// Floats, doubles and vectors (every component finite) written directly: most watched
+/// fields are these, and a JSON tree for each costs the encoder most of its time.
+bool appendFloats(std::string& out, const Value& value) {
+    float parts[4];
+    std::size_t count = 0;
+    if (const auto* d = std::get_if<double>(&value)) {
+        if (!std::isfinite(*d))
+            return false;
+        appendNumber(out, *d);
+        return true;
+    }
+    if (const auto* f = std::get_if<float>(&value)) {
+        parts[count++] = *f;
+    } else if (const auto* v2 = std::get_if<glm::vec2>(&value)) {
+        parts[count++] = v2->x, parts[count++] = v2->y;
+    } else if (const auto* v3 = std::get_if<glm::vec3>(&value)) {
+        parts[count++] = v3->x, parts[count++] = v3->y, parts[count++] = v3->z;
+    } else if (const auto* v4 = std::get_if<glm::vec4>(&value)) {
+        parts[count++] = v4->x, parts[count++] = v4->y, parts[count++] = v4->z;
+        parts[count++] = v4->w;
+    } else if (const auto* q = std::get_if<glm::quat>(&value)) {
+        parts[count++] = q->x, parts[count++] = q->y, parts[count++] = q->z;
+        parts[count++] = q->w;
+    } else {
+        return false;
+    }
+    if (!std::all_of(parts, parts + count, [](float p) { return std::isfinite(p); }))
+        return false; // "nan", "inf": valueToJson's words
+    const bool vector = !std::holds_alternative<float>(value);
+    if (vector)
+        out += '[';
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i > 0)
+            out += ',';
+        appendNumber(out, static_cast<double>(parts[i]));
+    }
+    if (vector)
+        out += ']';
+    return true;
+}
+
+/// `value` as JSON text, as valueToJson writes it (integers, booleans and floats directly).
 void appendValue(std::string& out, const Value& value, const FieldType& type) {
     const bool integer = type.kind >= ValueKind::Int8 && type.kind <= ValueKind::UInt64;
+    if (appendFloats(out, value))
+        return;
     if (const auto* i = std::get_if<std::int64_t>(&value); i != nullptr && integer)
         fmt::format_to(std::back_inserter(out), "{}", *i);
     else if (const auto* u = std::get_if<std::uint64_t>(&value); u != nullptr && integer)
@@ -159,6 +211,9 @@ struct FieldWatchService::Encoder {
         thread_.join();
     }
 
+    /// The encoder thread's kernel id, once it has started (0 before).
+    std::atomic<pid_t> threadId{0};
+
     void push(Sweep sweep) {
         {
             std::lock_guard lock(mutex_);
@@ -177,6 +232,7 @@ private:
 
     void run() {
         // Below the game loop: on a machine with few cores its frames come first.
+        threadId.store(::gettid(), std::memory_order_release);
         (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kEncoderNice);
         std::unique_lock lock(mutex_);
         while (true) {
@@ -271,6 +327,10 @@ FieldWatchService::FieldWatchService(control::ControlServer& server, FieldWatchL
       encoder_(std::make_unique<Encoder>(server, limits.maxUnsentBytes)) {}
 
 FieldWatchService::~FieldWatchService() = default;
+
+pid_t FieldWatchService::encoderThreadId() const noexcept {
+    return encoder_->threadId.load(std::memory_order_acquire);
+}
 
 std::size_t FieldWatchService::rowCount() const noexcept {
     std::size_t rows = 0;

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sys/types.h>
 
 namespace scripthost {
 
@@ -49,6 +50,9 @@ public:
     /// Clients with a watch, and the fields they watch in all.
     [[nodiscard]] std::size_t clientCount() const noexcept { return watches_.size(); }
     [[nodiscard]] std::size_t rowCount() const noexcept;
+    /// The encoder thread's kernel id (0 until it has started): what it costs can be read
+    /// (tools/bench inspector).
+    [[nodiscard]] pid_t encoderThreadId() const noexcept;
 
 private:
     struct ClientWatch;

@@ -24,12 +24,24 @@ public class Mover : UMonoScriptComponent {
   public override void Update(float dt) { ticks++; }
 })";
 
+constexpr const char* kNumbers = R"(using UEngine;
+public class Numbers : UMonoScriptComponent {
+  public float tenth = 0.1f;
+  public float whole = 4f;
+  public float huge = 1e20f;
+  public float tiny = -1e-7f;
+  public double precise = 2.5e-300;
+  public Vector3 where = new Vector3(1f, 0.25f, -3.5f);
+  public Quaternion turn = new Quaternion(0f, 0.70710677f, 0f, 0.70710677f);
+  public Vector3 far = new Vector3(float.PositiveInfinity, 0f, 1f);
+})";
+
 /// A host, the control server and one client, with the service between them; frames and
 /// requests run on the test's thread, as the daemon's loop runs them.
 struct Rig {
     TempDir dir{"field-watch-service"};
-    std::unique_ptr<ScriptHost> host =
-        makeHostFrom(compileScripts(dir, "Movers.dll", {{"Mover.cs", kMover}}));
+    std::unique_ptr<ScriptHost> host = makeHostFrom(
+        compileScripts(dir, "Movers.dll", {{"Mover.cs", kMover}, {"Numbers.cs", kNumbers}}));
     std::unique_ptr<control::ControlServer> server;
     std::unique_ptr<FieldWatchService> service;
     std::optional<control::ControlClient> client;
@@ -133,6 +145,43 @@ TEST_CASE("FieldWatchService: every value first, then only what changed, no fast
         withGone = rig.nextFields();
     REQUIRE(withGone.has_value());
     CHECK((*withGone)["gone"] == json({3}));
+}
+
+TEST_CASE("FieldWatchService: floats, doubles and vectors are sent as get's valueToJson writes "
+          "them, a whole number still as a float, a non-finite part as its word") {
+    Rig rig;
+    const ObjectId numbers = spawnScript(*rig.host, "Numbers");
+    json reply = rig.watch({{"watch",
+                             {{{"entity", idText(rig.host->world().script(numbers)->entity)},
+                               {"script", "Numbers"}}}}});
+    REQUIRE_MESSAGE(reply["ok"] == true, reply.dump());
+    const json& fields = reply["result"]["targets"][0]["fields"];
+    auto event = rig.nextFields();
+    REQUIRE(event.has_value());
+    const json& changes = (*event)["changes"];
+    REQUIRE(changes.size() == fields.size());
+    const ScriptClassInfo* info = rig.host->scriptClassOf(numbers);
+    REQUIRE(info != nullptr);
+    for (std::size_t row = 0; row < changes.size(); ++row) {
+        const std::string name = fields[row]["name"];
+        const auto field = std::ranges::find(info->fields, name, &FieldInfo::name);
+        REQUIRE(field != info->fields.end());
+        auto value = rig.host->getField(numbers, name);
+        REQUIRE(value);
+        INFO(name << ": sent " << changes[row][1].dump());
+        CHECK(changes[row][0] == row);
+        CHECK(changes[row][1] == valueToJson(*value, field->type));
+    }
+    auto sent = [&](const std::string& name) {
+        const auto at =
+            std::ranges::find(fields, json(name), [](const json& f) { return f["name"]; });
+        REQUIRE(at != fields.end());
+        return changes[static_cast<std::size_t>(at - fields.begin())][1];
+    };
+    CHECK(sent("whole").is_number_float()); // "4.0", not "4": a float field stays a float
+    CHECK(sent("tenth").get<double>() == static_cast<double>(0.1f));
+    CHECK(sent("where") == json({1.0, 0.25, -3.5}));
+    CHECK(sent("far") == json({"inf", 0.0, 1.0}));
 }
 
 TEST_CASE("FieldWatchService: bad requests are refused, missing scripts are problems, [] ends "
