@@ -1,0 +1,71 @@
+#pragma once
+// Script assemblies by folder, as Unity's assembly definitions lay them out: which assemblies
+// the script roots hold, the sources and references of each, in dependency order, and which
+// must be rebuilt after a change. The rules: compiler-bridge/README.md, "Assemblies by folder".
+
+#include "scripthost/game/error.hpp"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scripthost::compiler {
+
+/// One assembly to build.
+struct ScriptAssembly {
+    std::string name;
+    std::filesystem::path definition;           ///< the .asmdef; empty for the default assembly
+    std::vector<std::filesystem::path> sources; ///< sorted, absolute, never empty
+    /// Direct references, by name (GUIDs resolved), as the .asmdef lists them without
+    /// duplicates; for the default assembly every auto-referenced assembly, by name. Only
+    /// assemblies in the layout: a reference to a definition without sources (not built) is
+    /// valid and left out.
+    std::vector<std::string> references;
+    std::vector<std::filesystem::path> asmrefs; ///< .asmref files whose folders joined it, sorted
+    bool allowUnsafeCode = false;
+    bool autoReferenced = true;
+
+    bool operator==(const ScriptAssembly&) const = default;
+};
+
+struct AssemblyLayout {
+    /// Dependency order: every assembly after those it references; ties broken by name.
+    std::vector<ScriptAssembly> assemblies;
+    std::vector<std::string> warnings;          ///< each names its file
+    std::vector<std::filesystem::path> skipped; ///< sources left out (Editor/, editor-only), sorted
+
+    /// The assembly called `name`, or null.
+    [[nodiscard]] const ScriptAssembly* find(std::string_view name) const;
+    /// The assembly that builds `source` (made absolute and normal), or null.
+    [[nodiscard]] const ScriptAssembly* assemblyOf(const std::filesystem::path& source) const;
+    /// The assemblies that reference `name`, directly or not, in dependency order.
+    [[nodiscard]] std::vector<std::string> dependentsOf(std::string_view name) const;
+};
+
+struct AssemblyLayoutOptions {
+    /// The assembly of sources under no definition (Unity's Assembly-CSharp).
+    std::string defaultAssembly = "Scripts";
+};
+
+/// Reads the assembly definitions under `roots` and assigns every source (collectSources) to
+/// its assembly. An error lists every problem found, one per line, each naming its files: a
+/// file that cannot be parsed, two definition files in one folder, two definitions of a name,
+/// a definition named as the default assembly, a reference to no definition (by name or
+/// GUID), a runtime assembly referencing an editor-only one, an .asmref to no definition, a
+/// reference cycle.
+[[nodiscard]] Result<AssemblyLayout>
+readAssemblyLayout(const std::vector<std::filesystem::path>& roots,
+                   const AssemblyLayoutOptions& options = {});
+
+/// The assemblies of `next` to build after `changedFiles` (absolute, as the watcher reports
+/// them; sources, .asmdef, .asmref or .asmdef.meta files, existing or deleted), in dependency
+/// order: all of them without a `previous` layout; otherwise those that are new or differ
+/// from `previous` (definition, sources, references, flags, asmrefs), hold a changed source,
+/// or are defined or joined by a changed file, and every assembly that references one of
+/// those, directly or not.
+[[nodiscard]] std::vector<std::string>
+assembliesToRebuild(const AssemblyLayout* previous, const AssemblyLayout& next,
+                    const std::vector<std::filesystem::path>& changedFiles);
+
+} // namespace scripthost::compiler

@@ -1,0 +1,474 @@
+#include "compiler_bridge/assembly_layout.hpp"
+
+#include "compiler_bridge/assembly_definition.hpp"
+#include "compiler_bridge/source_files.hpp"
+#include "watcher/script_source_rule.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace scripthost::compiler {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Absolute and lexically normal, without a trailing separator.
+fs::path normalPath(const fs::path& path) {
+    std::error_code ec;
+    fs::path out = fs::absolute(path, ec).lexically_normal();
+    if (!out.has_filename() && out.has_relative_path()) {
+        out = out.parent_path();
+    }
+    return out;
+}
+
+std::string lowerExtension(const fs::path& file) {
+    std::string ext = file.extension().string();
+    std::ranges::transform(ext, ext.begin(),
+                           [](char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+bool isDefinitionFile(const fs::path& file) {
+    const std::string ext = lowerExtension(file);
+    return ext == ".asmdef" || ext == ".asmref";
+}
+
+/// The .asmdef and .asmref files under `root`, in folders collectSources descends into.
+std::vector<fs::path> definitionFiles(const fs::path& root) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
+    for (const fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
+        const fs::path relative = it->path().lexically_relative(root);
+        std::error_code typeError;
+        if (it->is_directory(typeError)) {
+            if (!watcher::isScriptFolder(relative)) {
+                it.disable_recursion_pending();
+            }
+            continue;
+        }
+        const std::string name = it->path().filename().string();
+        if (isDefinitionFile(it->path()) && !name.starts_with('.') &&
+            !watcher::isEditorTempFile(name) && it->is_regular_file(typeError)) {
+            files.push_back(it->path());
+        }
+    }
+    return files;
+}
+
+std::string described(const AssemblyDefinition& definition) {
+    return definition.name + " (" + definition.file.string() + ")";
+}
+
+/// Reads one layout: the definitions, their references, the sources' assemblies.
+class LayoutReader {
+public:
+    explicit LayoutReader(const AssemblyLayoutOptions& options) : options_(options) {}
+
+    Result<AssemblyLayout> read(const std::vector<fs::path>& roots);
+
+private:
+    void readDefinitions(const std::vector<fs::path>& roots);
+    void indexNames();
+    std::optional<std::size_t> resolve(const fs::path& file, const std::string& reference);
+    void resolveReferences();
+    void resolveAsmrefs();
+    void findCycles();
+    void assignSources(const std::vector<fs::path>& roots);
+    void assignSource(const fs::path& root, const fs::path& source);
+    std::vector<ScriptAssembly> assemblies();
+
+    const AssemblyLayoutOptions& options_;
+    std::vector<std::string> errors_;
+    AssemblyLayout layout_;
+    std::vector<AssemblyDefinition> definitions_;          // sorted by file
+    std::vector<AssemblyDefinitionReference> asmrefFiles_; // sorted by file
+    std::map<std::string, std::vector<std::size_t>> byName_;
+    std::map<std::string, std::vector<std::size_t>> byGuid_;
+    std::vector<std::vector<std::size_t>> edges_;           // resolved references, per definition
+    std::map<fs::path, std::size_t> folderOwner_;           // folder -> definition
+    std::map<std::size_t, std::vector<fs::path>> joinedBy_; // definition -> its asmrefs
+    std::vector<std::vector<fs::path>> sources_;            // per definition
+    std::vector<fs::path> defaultSources_;
+};
+
+void LayoutReader::readDefinitions(const std::vector<fs::path>& roots) {
+    std::map<fs::path, std::vector<fs::path>> byFolder;
+    for (const fs::path& root : roots) {
+        for (fs::path& file : definitionFiles(root)) {
+            byFolder[file.parent_path()].push_back(std::move(file));
+        }
+    }
+    for (auto& [folder, files] : byFolder) {
+        std::ranges::sort(files);
+        files.erase(std::unique(files.begin(), files.end()), files.end());
+        if (files.size() > 1) {
+            std::string message = "more than one assembly definition file in " + folder.string();
+            for (const fs::path& file : files) {
+                message += (&file == &files.front() ? ": " : ", ") + file.string();
+            }
+            errors_.push_back(std::move(message));
+            continue;
+        }
+        const fs::path& file = files.front();
+        if (lowerExtension(file) == ".asmdef") {
+            auto definition = readAssemblyDefinition(file);
+            if (!definition) {
+                errors_.push_back(definition.error().message);
+                continue;
+            }
+            std::ranges::move(definition->warnings, std::back_inserter(layout_.warnings));
+            folderOwner_[folder] = definitions_.size();
+            definitions_.push_back(std::move(*definition));
+        } else {
+            auto asmref = readAssemblyDefinitionReference(file);
+            if (!asmref) {
+                errors_.push_back(asmref.error().message);
+                continue;
+            }
+            std::ranges::move(asmref->warnings, std::back_inserter(layout_.warnings));
+            asmrefFiles_.push_back(std::move(*asmref));
+        }
+    }
+}
+
+void LayoutReader::indexNames() {
+    for (std::size_t i = 0; i < definitions_.size(); ++i) {
+        byName_[definitions_[i].name].push_back(i);
+        if (!definitions_[i].guid.empty()) {
+            byGuid_[definitions_[i].guid].push_back(i);
+        }
+        if (definitions_[i].name == options_.defaultAssembly) {
+            errors_.push_back(definitions_[i].file.string() + ": the name " + definitions_[i].name +
+                              " is the default assembly's (sources under no definition)");
+        }
+    }
+    for (const auto& [name, indices] : byName_) {
+        if (indices.size() > 1) {
+            std::string message = "assembly " + name + " is defined more than once:";
+            for (std::size_t i : indices) {
+                message += " " + definitions_[i].file.string();
+            }
+            errors_.push_back(std::move(message));
+        }
+    }
+}
+
+std::optional<std::size_t> LayoutReader::resolve(const fs::path& file,
+                                                 const std::string& reference) {
+    const std::optional<std::string> guid = referencedGuid(reference);
+    const auto& index = guid ? byGuid_ : byName_;
+    const auto found = index.find(guid ? *guid : reference);
+    if (found == index.end()) {
+        errors_.push_back(
+            file.string() + ": missing reference: " + reference +
+            (guid ? " (no .asmdef.meta has this guid)" : " (no .asmdef has this name)"));
+        return std::nullopt;
+    }
+    if (found->second.size() > 1) {
+        // Two definitions of one name are reported by indexNames; two metas of one GUID here.
+        if (guid) {
+            std::string message = file.string() + ": " + reference + " is the guid of";
+            for (std::size_t i : found->second) {
+                message += " " + definitions_[i].file.string() + ".meta";
+            }
+            errors_.push_back(std::move(message));
+        }
+        return std::nullopt;
+    }
+    return found->second.front();
+}
+
+void LayoutReader::resolveReferences() {
+    edges_.assign(definitions_.size(), {});
+    for (std::size_t i = 0; i < definitions_.size(); ++i) {
+        const AssemblyDefinition& definition = definitions_[i];
+        if (definition.editorOnly) {
+            continue; // not built: its references are Unity's business
+        }
+        for (const std::string& reference : definition.references) {
+            const std::optional<std::size_t> target = resolve(definition.file, reference);
+            if (!target || std::ranges::find(edges_[i], *target) != edges_[i].end()) {
+                continue;
+            }
+            if (definitions_[*target].editorOnly) {
+                errors_.push_back(definition.file.string() + ": the runtime assembly " +
+                                  definition.name + " references the editor-only assembly " +
+                                  described(definitions_[*target]));
+                continue;
+            }
+            edges_[i].push_back(*target);
+        }
+    }
+}
+
+void LayoutReader::resolveAsmrefs() {
+    for (const AssemblyDefinitionReference& asmref : asmrefFiles_) {
+        const std::optional<std::size_t> target = resolve(asmref.file, asmref.reference);
+        if (target) {
+            folderOwner_[asmref.file.parent_path()] = *target;
+            joinedBy_[*target].push_back(asmref.file);
+        }
+    }
+}
+
+void LayoutReader::findCycles() {
+    std::set<std::set<std::size_t>> reported;
+    std::vector<std::size_t> order(definitions_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    std::ranges::sort(order, {}, [&](std::size_t i) { return definitions_[i].name; });
+    for (std::size_t start : order) {
+        // Breadth first from `start` to the shortest way back to it, if there is one.
+        std::vector<std::optional<std::size_t>> cameFrom(definitions_.size());
+        std::deque<std::size_t> queue{start};
+        std::optional<std::size_t> last;
+        while (!queue.empty() && !last) {
+            const std::size_t at = queue.front();
+            queue.pop_front();
+            for (std::size_t next : edges_[at]) {
+                if (next == start) {
+                    last = at;
+                    break;
+                }
+                if (!cameFrom[next]) {
+                    cameFrom[next] = at;
+                    queue.push_back(next);
+                }
+            }
+        }
+        if (!last) {
+            continue;
+        }
+        std::vector<std::size_t> cycle{*last};
+        while (cycle.back() != start) {
+            cycle.push_back(*cameFrom[cycle.back()]);
+        }
+        std::ranges::reverse(cycle);
+        if (!reported.insert(std::set<std::size_t>(cycle.begin(), cycle.end())).second) {
+            continue;
+        }
+        std::string message = "reference cycle:";
+        for (std::size_t i : cycle) {
+            message += " " + described(definitions_[i]) + " ->";
+        }
+        errors_.push_back(message + " " + definitions_[start].name);
+    }
+}
+
+void LayoutReader::assignSource(const fs::path& root, const fs::path& source) {
+    bool inEditorFolder = false;
+    for (fs::path folder = source.parent_path();; folder = folder.parent_path()) {
+        const auto owner = folderOwner_.find(folder);
+        if (owner != folderOwner_.end()) {
+            if (definitions_[owner->second].editorOnly) {
+                layout_.skipped.push_back(source);
+            } else {
+                sources_[owner->second].push_back(source);
+            }
+            return;
+        }
+        if (folder == root || !folder.has_relative_path()) {
+            break;
+        }
+        inEditorFolder = inEditorFolder || folder.filename() == "Editor";
+    }
+    if (inEditorFolder) {
+        layout_.skipped.push_back(source);
+    } else {
+        defaultSources_.push_back(source);
+    }
+}
+
+void LayoutReader::assignSources(const std::vector<fs::path>& roots) {
+    sources_.assign(definitions_.size(), {});
+    std::set<fs::path> seen; // a root inside another root lists its sources twice
+    for (const fs::path& root : roots) {
+        for (const fs::path& source : collectSources(root)) {
+            if (seen.insert(source).second) {
+                assignSource(root, source);
+            }
+        }
+    }
+}
+
+std::vector<ScriptAssembly> LayoutReader::assemblies() {
+    std::vector<ScriptAssembly> out;
+    ScriptAssembly fallback;
+    fallback.name = options_.defaultAssembly;
+    for (std::size_t i = 0; i < definitions_.size(); ++i) {
+        const AssemblyDefinition& definition = definitions_[i];
+        if (definition.editorOnly) {
+            continue;
+        }
+        if (sources_[i].empty()) {
+            layout_.warnings.push_back(definition.file.string() + ": assembly " + definition.name +
+                                       " has no sources and is not built");
+            continue;
+        }
+        ScriptAssembly assembly;
+        assembly.name = definition.name;
+        assembly.definition = definition.file;
+        assembly.sources = sources_[i];
+        std::ranges::sort(assembly.sources);
+        for (std::size_t target : edges_[i]) {
+            if (!sources_[target].empty()) {
+                assembly.references.push_back(definitions_[target].name);
+            }
+        }
+        assembly.asmrefs = joinedBy_[i];
+        std::ranges::sort(assembly.asmrefs);
+        assembly.allowUnsafeCode = definition.allowUnsafeCode;
+        assembly.autoReferenced = definition.autoReferenced;
+        if (assembly.autoReferenced) {
+            fallback.references.push_back(assembly.name);
+        }
+        out.push_back(std::move(assembly));
+    }
+    if (!defaultSources_.empty()) {
+        std::ranges::sort(fallback.references);
+        fallback.sources = std::move(defaultSources_);
+        std::ranges::sort(fallback.sources);
+        out.push_back(std::move(fallback));
+    }
+    return out;
+}
+
+/// `assemblies` in dependency order, ties broken by name (references form no cycle).
+std::vector<ScriptAssembly> dependencyOrder(std::vector<ScriptAssembly> assemblies) {
+    std::map<std::string, std::size_t> waitingOn; // name -> references not yet placed
+    std::map<std::string, std::vector<std::string>> referencedBy;
+    std::map<std::string, ScriptAssembly*> byName;
+    for (ScriptAssembly& assembly : assemblies) {
+        byName[assembly.name] = &assembly;
+        waitingOn[assembly.name] = assembly.references.size();
+        for (const std::string& reference : assembly.references) {
+            referencedBy[reference].push_back(assembly.name);
+        }
+    }
+    std::set<std::string> ready;
+    for (const auto& [name, count] : waitingOn) {
+        if (count == 0) {
+            ready.insert(name);
+        }
+    }
+    std::vector<ScriptAssembly> ordered;
+    while (!ready.empty()) {
+        const std::string name = *ready.begin();
+        ready.erase(ready.begin());
+        ordered.push_back(std::move(*byName[name]));
+        for (const std::string& dependent : referencedBy[name]) {
+            if (--waitingOn[dependent] == 0) {
+                ready.insert(dependent);
+            }
+        }
+    }
+    return ordered;
+}
+
+Result<AssemblyLayout> LayoutReader::read(const std::vector<fs::path>& givenRoots) {
+    std::vector<fs::path> roots;
+    for (const fs::path& root : givenRoots) {
+        roots.push_back(normalPath(root));
+    }
+    std::ranges::sort(roots);
+    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+    readDefinitions(roots);
+    indexNames();
+    resolveReferences();
+    resolveAsmrefs();
+    findCycles();
+    if (!errors_.empty()) {
+        std::string message;
+        for (const std::string& error : errors_) {
+            message += (message.empty() ? "" : "\n") + error;
+        }
+        return fail(std::move(message));
+    }
+    assignSources(roots);
+    layout_.assemblies = dependencyOrder(assemblies());
+    std::ranges::sort(layout_.skipped);
+    return std::move(layout_);
+}
+
+} // namespace
+
+const ScriptAssembly* AssemblyLayout::find(std::string_view name) const {
+    const auto it = std::ranges::find(assemblies, name, &ScriptAssembly::name);
+    return it == assemblies.end() ? nullptr : &*it;
+}
+
+const ScriptAssembly* AssemblyLayout::assemblyOf(const fs::path& source) const {
+    const fs::path path = normalPath(source);
+    for (const ScriptAssembly& assembly : assemblies) {
+        if (std::ranges::binary_search(assembly.sources, path)) {
+            return &assembly;
+        }
+    }
+    return nullptr;
+}
+
+std::vector<std::string> AssemblyLayout::dependentsOf(std::string_view name) const {
+    std::set<std::string, std::less<>> reached{std::string(name)};
+    std::vector<std::string> out;
+    for (const ScriptAssembly& assembly : assemblies) {
+        const bool dependent = std::ranges::any_of(
+            assembly.references, [&](const auto& ref) { return reached.contains(ref); });
+        if (dependent && reached.insert(assembly.name).second) {
+            out.push_back(assembly.name);
+        }
+    }
+    return out;
+}
+
+Result<AssemblyLayout> readAssemblyLayout(const std::vector<fs::path>& roots,
+                                          const AssemblyLayoutOptions& options) {
+    return LayoutReader(options).read(roots);
+}
+
+std::vector<std::string> assembliesToRebuild(const AssemblyLayout* previous,
+                                             const AssemblyLayout& next,
+                                             const std::vector<fs::path>& changedFiles) {
+    std::set<std::string, std::less<>> dirty;
+    for (const ScriptAssembly& assembly : next.assemblies) {
+        const ScriptAssembly* before = previous ? previous->find(assembly.name) : nullptr;
+        if (!before || !(*before == assembly)) {
+            dirty.insert(assembly.name);
+        }
+    }
+    for (const fs::path& changed : changedFiles) {
+        fs::path file = normalPath(changed);
+        if (lowerExtension(file) == ".meta") {
+            file.replace_extension(); // X.asmdef.meta changes X.asmdef's assembly
+        }
+        for (const AssemblyLayout* layout : {previous, &next}) {
+            if (!layout) {
+                continue;
+            }
+            for (const ScriptAssembly& assembly : layout->assemblies) {
+                if (assembly.definition == file ||
+                    std::ranges::find(assembly.asmrefs, file) != assembly.asmrefs.end() ||
+                    std::ranges::binary_search(assembly.sources, file)) {
+                    dirty.insert(assembly.name);
+                }
+            }
+        }
+    }
+    std::vector<std::string> out;
+    for (const ScriptAssembly& assembly : next.assemblies) {
+        const bool referencesDirty = std::ranges::any_of(
+            assembly.references, [&](const std::string& ref) { return dirty.contains(ref); });
+        if (dirty.contains(assembly.name) || referencesDirty) {
+            dirty.insert(assembly.name);
+            out.push_back(assembly.name);
+        }
+    }
+    return out;
+}
+
+} // namespace scripthost::compiler
