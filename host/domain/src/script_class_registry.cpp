@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <mono/metadata/appdomain.h>
 #include <mono/metadata/attrdefs.h>
 #include <mono/metadata/reflection.h>
@@ -146,13 +147,13 @@ Result<std::size_t> ScriptClassEntry::fieldIndex(std::string_view field) const {
     return fail(fmt::format("{} has no serialized field named {}", info.name, field));
 }
 
-ScriptClassRegistry ScriptClassRegistry::discover(MonoImage* scripts, const ScriptCoreClasses& core,
-                                                  std::string_view assemblyName) {
-    ScriptClassRegistry registry;
-    const int rows = mono_image_get_table_rows(scripts, MONO_TABLE_TYPEDEF);
+void ScriptClassRegistry::addClassesOf(MonoImage* image, const ScriptCoreClasses& core,
+                                       std::string_view assemblyName) {
+    const std::size_t before = entries_.size();
+    const int rows = mono_image_get_table_rows(image, MONO_TABLE_TYPEDEF);
     std::vector<std::string> unloadable;
     for (int row = 2; row <= rows; ++row) { // row 1 is <Module>
-        MonoClass* klass = mono_class_get(scripts, MONO_TOKEN_TYPE_DEF | row);
+        MonoClass* klass = mono_class_get(image, MONO_TOKEN_TYPE_DEF | row);
         if (klass == nullptr) {
             unloadable.push_back(fmt::format("type #{}", row));
             continue;
@@ -165,21 +166,42 @@ ScriptClassRegistry ScriptClassRegistry::discover(MonoImage* scripts, const Scri
             std::string_view(mono_class_get_name(klass)).find('`') != std::string_view::npos) {
             continue;
         }
-        registry.entries_.push_back(describeClass(klass, core));
+        entries_.push_back(describeClass(klass, core));
+        entries_.back()->info.assembly = std::string(assemblyName);
     }
     if (!unloadable.empty()) {
         spdlog::warn("{}: {} types could not be loaded (missing references?)", assemblyName,
                      unloadable.size());
     }
-    std::sort(registry.entries_.begin(), registry.entries_.end(),
-              [](const auto& a, const auto& b) { return a->info.name < b->info.name; });
-    for (const auto& entry : registry.entries_) {
-        registry.infos_.push_back(entry->info);
-        for (const std::string& method : entry->info.uncalledMessages)
+    for (std::size_t i = before; i < entries_.size(); ++i) {
+        for (const std::string& method : entries_[i]->info.uncalledMessages)
             spdlog::warn("{}: {} looks like a Unity message, but this host never calls it (it "
                          "has no physics, mouse, rendering or GUI events)",
                          assemblyName, method);
     }
+}
+
+Result<ScriptClassRegistry> ScriptClassRegistry::discover(const ScriptImages& scripts,
+                                                          const ScriptCoreClasses& core) {
+    ScriptClassRegistry registry;
+    for (std::size_t i = 0; i < scripts.images.size(); ++i)
+        registry.addClassesOf(scripts.images[i], core, scripts.names.at(i));
+    std::stable_sort(registry.entries_.begin(), registry.entries_.end(),
+                     [](const auto& a, const auto& b) { return a->info.name < b->info.name; });
+    std::vector<std::string> clashes;
+    for (std::size_t i = 1; i < registry.entries_.size(); ++i) {
+        const ScriptClassInfo& a = registry.entries_[i - 1]->info;
+        const ScriptClassInfo& b = registry.entries_[i]->info;
+        if (a.name == b.name)
+            clashes.push_back(fmt::format("script class {} is in both {} and {}: a script is "
+                                          "found by its full class name, so it may be in one "
+                                          "assembly only",
+                                          a.name, a.assembly, b.assembly));
+    }
+    if (!clashes.empty())
+        return fail(fmt::format("{}", fmt::join(clashes, "; ")));
+    for (const auto& entry : registry.entries_)
+        registry.infos_.push_back(entry->info);
     return registry;
 }
 
@@ -200,14 +222,16 @@ const ScriptClassEntry* ScriptClassRegistry::find(std::string_view className) co
     return shortMatches == 1 ? shortMatch : nullptr;
 }
 
-std::string ScriptClassRegistry::explainMissing(std::string_view name, MonoImage* scripts,
-                                                MonoClass* scriptBase,
-                                                std::string_view assemblyName) const {
+std::string ScriptClassRegistry::explainMissing(std::string_view name, const ScriptImages& scripts,
+                                                MonoClass* scriptBase) const {
     const std::string full(name);
     const auto dot = full.rfind('.');
     const std::string ns = dot == std::string::npos ? "" : full.substr(0, dot);
     const std::string shortName = dot == std::string::npos ? full : full.substr(dot + 1);
-    if (MonoClass* klass = mono_class_from_name(scripts, ns.c_str(), shortName.c_str())) {
+    for (MonoImage* image : scripts.images) {
+        MonoClass* klass = mono_class_from_name(image, ns.c_str(), shortName.c_str());
+        if (klass == nullptr)
+            continue;
         if (!mono_class_is_subclass_of(klass, scriptBase, false)) {
             return fmt::format("class {} does not derive from UEngine.UMonoScriptComponent", full);
         }
@@ -219,8 +243,8 @@ std::string ScriptClassRegistry::explainMissing(std::string_view name, MonoImage
     for (const auto& entry : entries_) {
         known += (known.empty() ? "" : ", ") + entry->info.name;
     }
-    return fmt::format("no script class named {} in {} (script classes: {})", full, assemblyName,
-                       known.empty() ? "none" : known);
+    return fmt::format("no script class named {} in {} (script classes: {})", full,
+                       fmt::join(scripts.names, ", "), known.empty() ? "none" : known);
 }
 
 void ScriptClassRegistry::clear() noexcept {

@@ -33,15 +33,22 @@ struct ScriptClassEntry {
     [[nodiscard]] Result<std::size_t> fieldIndex(std::string_view field) const;
 };
 
+/// The scripts assemblies of a generation (in dependency order) and their names.
+struct ScriptImages {
+    std::vector<MonoImage*> images;
+    std::vector<std::string> names; ///< assembly names, for messages
+};
+
 /// Every concrete class deriving from UEngine.UMonoScriptComponent in the scripts
-/// assembly, sorted by full name, with their [SerializeField] fields (base classes first),
+/// assemblies, sorted by full name, with their [SerializeField] fields (base classes first),
 /// their [PreserveStatic] statics and which messages they override. Plain pointers into
 /// the domain: clear() before it unloads. Main thread only.
 class ScriptClassRegistry {
 public:
-    /// Finds the script classes of `scripts` (named `assemblyName` in warnings).
-    [[nodiscard]] static ScriptClassRegistry
-    discover(MonoImage* scripts, const ScriptCoreClasses& core, std::string_view assemblyName);
+    /// Finds the script classes of every one of `scripts`. One full class name in two of
+    /// them is an error naming both: a script is found by its class name.
+    [[nodiscard]] static Result<ScriptClassRegistry> discover(const ScriptImages& scripts,
+                                                              const ScriptCoreClasses& core);
 
     /// The classes as plain data, sorted by name.
     [[nodiscard]] const std::vector<ScriptClassInfo>& infos() const noexcept { return infos_; }
@@ -51,14 +58,17 @@ public:
     }
     /// The class with this full (or, when unambiguous, short) name, or nullptr.
     [[nodiscard]] const ScriptClassEntry* find(std::string_view name) const noexcept;
-    /// Why `name` is not a usable script class of `scripts` (named `assemblyName`).
-    [[nodiscard]] std::string explainMissing(std::string_view name, MonoImage* scripts,
-                                             MonoClass* scriptBase,
-                                             std::string_view assemblyName) const;
+    /// Why `name` is not a usable script class of `scripts`.
+    [[nodiscard]] std::string explainMissing(std::string_view name, const ScriptImages& scripts,
+                                             MonoClass* scriptBase) const;
     /// Forgets every class (before the domain unloads).
     void clear() noexcept;
 
 private:
+    /// Adds the script classes of `image` (named `assemblyName` in warnings).
+    void addClassesOf(MonoImage* image, const ScriptCoreClasses& core,
+                      std::string_view assemblyName);
+
     std::vector<std::unique_ptr<ScriptClassEntry>> entries_;
     std::vector<ScriptClassInfo> infos_; // copies for the public view
 };

@@ -41,27 +41,36 @@ Result<void> ScriptDomain::Impl::loadScriptCore(const AssemblyFile& scriptCore) 
     return mono::installUnhandledExceptionReporting(domain.get(), coreImage);
 }
 
-Result<void> ScriptDomain::Impl::loadScripts(const AssemblyFile& scripts) {
-    auto image = domain.load(scripts, false);
-    if (!image)
-        return std::unexpected(image.error());
-    scriptsImage = *image;
-    if (auto forbidden = mono::findForbiddenCalls(scriptsImage); !forbidden.empty()) {
-        std::vector<std::string> lines;
-        for (const mono::ForbiddenCall& call : forbidden)
-            lines.push_back(call.message());
-        return fail(fmt::format("{} was not loaded: {}", scripts.path.filename().string(),
-                                fmt::join(lines, "; ")));
+Result<void> ScriptDomain::Impl::loadScripts(std::span<const AssemblyFile> assemblies) {
+    if (assemblies.empty())
+        return fail("no scripts assembly to load");
+    // In dependency order: each assembly's references to the ones before it resolve in this
+    // domain (the preload hook finds them by name).
+    for (const AssemblyFile& file : assemblies) {
+        auto image = domain.load(file, false);
+        if (!image)
+            return std::unexpected(image.error());
+        if (auto forbidden = mono::findForbiddenCalls(*image); !forbidden.empty()) {
+            std::vector<std::string> lines;
+            for (const mono::ForbiddenCall& call : forbidden)
+                lines.push_back(call.message());
+            return fail(fmt::format("{} was not loaded: {}", file.path.filename().string(),
+                                    fmt::join(lines, "; ")));
+        }
+        scripts.images.push_back(*image);
+        scripts.names.push_back(file.name);
+        core.collectComponentKinds(*image); // game modules' scripts may add kinds
     }
-    scriptsAssemblyName = scripts.name;
-    core.collectComponentKinds(scriptsImage); // game modules' scripts may add kinds
     bridge = std::make_unique<mono::ObjectBridge>(
         domain.get(), std::move(core.proxyClasses), [this](ObjectId id) -> MonoObject* {
             const mono::ScriptInstance* found = instances.find(id);
             return found == nullptr ? nullptr : found->handle.target();
         });
     mono::runtimeState().domains.registerBridge(domain.get(), bridge.get());
-    classes = mono::ScriptClassRegistry::discover(scriptsImage, core, scriptsAssemblyName);
+    auto discovered = mono::ScriptClassRegistry::discover(scripts, core);
+    if (!discovered)
+        return std::unexpected(discovered.error());
+    classes = std::move(*discovered);
     return {};
 }
 
@@ -108,6 +117,13 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generat
                                                            const AssemblyFile& scriptCore,
                                                            const AssemblyFile& scripts,
                                                            World& world) {
+    return create(generation, scriptCore, std::span(&scripts, 1), world);
+}
+
+Result<std::unique_ptr<ScriptDomain>> ScriptDomain::create(std::uint32_t generation,
+                                                           const AssemblyFile& scriptCore,
+                                                           std::span<const AssemblyFile> scripts,
+                                                           World& world) {
     auto impl = makeDomainWithScriptCore(generation, scriptCore, world);
     if (!impl)
         return std::unexpected(impl.error());
@@ -131,8 +147,13 @@ Result<std::unique_ptr<ScriptDomain>> ScriptDomain::prepare(std::uint32_t expect
 }
 
 Result<void> ScriptDomain::loadScripts(std::uint32_t generation, const AssemblyFile& scripts) {
+    return loadScripts(generation, std::span(&scripts, 1));
+}
+
+Result<void> ScriptDomain::loadScripts(std::uint32_t generation,
+                                       std::span<const AssemblyFile> scripts) {
     Impl& m = *impl_;
-    if (m.scriptsImage != nullptr || !m.domain.loaded())
+    if (!m.scripts.images.empty() || !m.domain.loaded())
         return fail("a prepared domain takes scripts once");
     m.generation = generation;
     m.domain.enter();
@@ -140,7 +161,7 @@ Result<void> ScriptDomain::loadScripts(std::uint32_t generation, const AssemblyF
 }
 
 bool ScriptDomain::scriptsLoaded() const noexcept {
-    return impl_->scriptsImage != nullptr;
+    return !impl_->scripts.images.empty();
 }
 
 std::uint32_t ScriptDomain::generation() const noexcept {
@@ -161,8 +182,7 @@ std::string ScriptDomain::explainMissingClass(std::string_view name) const {
         return "the script domain is unloaded";
     }
     impl_->domain.enter();
-    return impl_->classes.explainMissing(name, impl_->scriptsImage, impl_->core.scriptBase,
-                                         impl_->scriptsAssemblyName);
+    return impl_->classes.explainMissing(name, impl_->scripts, impl_->core.scriptBase);
 }
 
 bool ScriptDomain::hasLiveProxy(ObjectId id) const {

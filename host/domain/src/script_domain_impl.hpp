@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <future>
 #include <memory>
+#include <span>
 #include <string>
 
 namespace scripthost {
@@ -28,8 +29,7 @@ struct ScriptDomain::Impl {
 
     mono::GenerationDomain domain; ///< the app domain and the assemblies loaded into it
     MonoImage* coreImage = nullptr;
-    MonoImage* scriptsImage = nullptr;
-    std::string scriptsAssemblyName;
+    mono::ScriptImages scripts; ///< the scripts assemblies, in dependency order
 
     mono::ScriptCoreClasses core;               ///< ScriptCore's classes in this domain
     mono::ManagedDispatcher dispatcher;         ///< ScriptRuntime's thunks
@@ -50,9 +50,9 @@ struct ScriptDomain::Impl {
 
     /// Loads ScriptCore and binds its classes and the dispatcher (create's first half).
     [[nodiscard]] Result<void> loadScriptCore(const AssemblyFile& scriptCore);
-    /// Loads the scripts, checks them for forbidden calls, makes the object bridge and
-    /// finds the script classes (create's second half).
-    [[nodiscard]] Result<void> loadScripts(const AssemblyFile& scripts);
+    /// Loads the scripts assemblies (in dependency order), checks them for forbidden calls,
+    /// makes the object bridge and finds the script classes (create's second half).
+    [[nodiscard]] Result<void> loadScripts(std::span<const AssemblyFile> assemblies);
 
     /// What marshaling values in this generation needs.
     [[nodiscard]] mono::MarshalContext marshal() const noexcept {

@@ -21,7 +21,8 @@ MonoDomain* ScriptDomain::Impl::release() {
         classes.clear();
         dispatcher = {};
         carryPlans.clear();
-        coreImage = scriptsImage = nullptr;
+        coreImage = nullptr;
+        scripts = {};
         bridge.reset(); // frees every proxy handle of this generation
         core = {};
     });

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <ranges>
 #include <spdlog/spdlog.h>
 
 namespace scripthost {
@@ -67,6 +69,10 @@ ScriptHost::~ScriptHost() {
 }
 
 Result<void> ScriptHost::loadScripts(const AssemblyFile& scripts) {
+    return loadScripts(std::span(&scripts, 1));
+}
+
+Result<void> ScriptHost::loadScripts(std::span<const AssemblyFile> scripts) {
     if (domain_) {
         return fail("scripts are already loaded (generation " +
                     std::to_string(domain_->generation()) + ")");
@@ -78,7 +84,11 @@ Result<void> ScriptHost::loadScripts(const AssemblyFile& scripts) {
     ++nextGeneration_;
     domain_ = std::move(*domain);
     spdlog::info("generation {} loaded: {} script classes from {}", domain_->generation(),
-                 domain_->scriptClasses().size(), scripts.path.string());
+                 domain_->scriptClasses().size(),
+                 fmt::join(scripts | std::views::transform([](const AssemblyFile& file) {
+                               return file.path.string();
+                           }),
+                           ", "));
     return {};
 }
 

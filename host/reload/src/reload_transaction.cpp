@@ -53,7 +53,9 @@ enum class RebindMode {
 /// Everything one reload holds between its stages.
 struct ReloadTransaction::State {
     ScriptHost& host;
-    AssemblyFile scripts; // released once loaded (after the rebind pass's load, with a rebind)
+    /// The scripts assemblies, in dependency order; released once loaded (after the rebind
+    /// pass's load, with a rebind).
+    std::vector<AssemblyFile> scripts;
     ReloadStage next = ReloadStage::Load;
     ReloadReport report;
     std::unique_ptr<ScriptDomain> incoming; // loaded, not yet adopted (rolled back if dropped)
@@ -69,7 +71,7 @@ struct ReloadTransaction::State {
     bool rebinding = false;
     ReloadReport rebindReport;
 
-    State(ScriptHost& h, AssemblyFile s) : host(h), scripts(std::move(s)) {}
+    State(ScriptHost& h, std::vector<AssemblyFile> s) : host(h), scripts(std::move(s)) {}
 
     /// The report the running pass writes into.
     ReloadReport& active() { return rebinding ? rebindReport : report; }
@@ -298,6 +300,11 @@ void ReloadTransaction::State::rollBack(std::string phase, std::string error) {
 }
 
 ReloadTransaction::ReloadTransaction(ScriptHost& host, AssemblyFile scripts,
+                                     std::vector<std::string> trigger, double buildMs)
+    : ReloadTransaction(host, std::vector<AssemblyFile>{std::move(scripts)}, std::move(trigger),
+                        buildMs) {}
+
+ReloadTransaction::ReloadTransaction(ScriptHost& host, std::vector<AssemblyFile> scripts,
                                      std::vector<std::string> trigger, double buildMs)
     : state_(std::make_unique<State>(host, std::move(scripts))) {
     if (MonoRuntime::debuggerAttached())

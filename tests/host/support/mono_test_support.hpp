@@ -109,11 +109,13 @@ template <typename T> T fieldOf(ScriptHost& host, ObjectId script, const std::st
     return std::get<T>(*value);
 }
 
-/// Compiles C# `sources` (name → text) against ScriptCore into dir/out with the real mcs.
-inline AssemblyFile
-compileScripts(const TempDir& dir, const std::string& out,
-               const std::vector<std::pair<std::string, std::string>>& sources) {
+/// Compiles C# `sources` (name → text) against ScriptCore (and `references`) into dir/out with
+/// the real mcs.
+inline AssemblyFile compileScripts(const TempDir& dir, const std::string& out,
+                                   const std::vector<std::pair<std::string, std::string>>& sources,
+                                   const std::vector<std::filesystem::path>& references = {}) {
     compiler::CompileRequest request;
+    request.references = references;
     for (const auto& [name, text] : sources) {
         writeFile(dir / ("src-" + out) / name, text);
         request.sources.push_back(dir / ("src-" + out) / name);

@@ -55,6 +55,11 @@ public:
     [[nodiscard]] static Result<std::unique_ptr<ScriptDomain>>
     create(std::uint32_t generation, const AssemblyFile& scriptCore, const AssemblyFile& scripts,
            World& world);
+    /// The same with several scripts assemblies (assemblies by folder), in dependency order:
+    /// each after the ones it references. One script class name in two of them is an error.
+    [[nodiscard]] static Result<std::unique_ptr<ScriptDomain>>
+    create(std::uint32_t generation, const AssemblyFile& scriptCore,
+           std::span<const AssemblyFile> scripts, World& world);
 
     /// create()'s first half, made ahead of the reload that will use it: the app domain with
     /// ScriptCore loaded, and ScriptCore's part of warmUp (the domain's first JIT, ~15 ms of
@@ -67,6 +72,8 @@ public:
     /// `generation`, loads the scripts and finds the script classes. Once; after a failure
     /// the domain is of no further use (drop it: it is unloaded).
     [[nodiscard]] Result<void> loadScripts(std::uint32_t generation, const AssemblyFile& scripts);
+    [[nodiscard]] Result<void> loadScripts(std::uint32_t generation,
+                                           std::span<const AssemblyFile> scripts);
     /// Whether the scripts are loaded (always, for a domain made by create()).
     [[nodiscard]] bool scriptsLoaded() const noexcept;
 

@@ -77,6 +77,8 @@ public:
     /// Loads a scripts assembly as the first generation. (Swapping in a new generation
     /// while scripts run is ReloadTransaction's job.)
     [[nodiscard]] Result<void> loadScripts(const AssemblyFile& scripts);
+    /// The same with several scripts assemblies (assemblies by folder), in dependency order.
+    [[nodiscard]] Result<void> loadScripts(std::span<const AssemblyFile> scripts);
 
     /// Builds the scene's entities, components and scripts, sets their fields, then runs
     /// every new script's Initialize. Checked before anything is created: an unknown

@@ -22,7 +22,8 @@ struct FieldInfo {
 
 /// A concrete class deriving from UEngine.UMonoScriptComponent.
 struct ScriptClassInfo {
-    std::string name; ///< full name, "Namespace.Class" (nested: "Outer+Inner")
+    std::string name;     ///< full name, "Namespace.Class" (nested: "Outer+Inner")
+    std::string assembly; ///< the scripts assembly it is in, e.g. "Scripts" (none: native)
     bool overridesUpdate = false;
     bool overridesFixedUpdate = false;
     /// The Unity message methods the class declares (UnityMessage bits, unity_message.hpp):

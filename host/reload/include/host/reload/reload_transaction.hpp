@@ -56,6 +56,9 @@ public:
     /// (MonoRuntime::debuggerAttached()).
     ReloadTransaction(ScriptHost& host, AssemblyFile scripts, std::vector<std::string> trigger = {},
                       double buildMs = 0);
+    /// The same with several scripts assemblies (assemblies by folder), in dependency order.
+    ReloadTransaction(ScriptHost& host, std::vector<AssemblyFile> scripts,
+                      std::vector<std::string> trigger = {}, double buildMs = 0);
     /// A transaction dropped before it is done rolls back (the new generation, if any, is
     /// unloaded); one dropped after its swap still lets go of the old generation.
     ~ReloadTransaction();
