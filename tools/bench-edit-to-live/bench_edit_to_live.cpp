@@ -396,8 +396,9 @@ struct ModuleSamples {
 /// Runs `program` with `args` and waits for it to exit; throws unless it succeeded.
 void runTool(const std::string& program, const std::vector<std::string>& args) {
     bp::ipstream out;
-    const fs::path path =
-        fs::path(program).is_absolute() ? fs::path(program) : bp::search_path(program).string();
+    const fs::path path = fs::path(program).is_absolute()
+                              ? fs::path(program)
+                              : fs::path(bp::search_path(program).string());
     bp::child tool(path.string(), bp::args(args), bp::std_in.close(),
                    (bp::std_out & bp::std_err) > out);
     std::string text, line;

@@ -33,7 +33,9 @@ struct LibraryWatchOptions {
 /// lease): when one still has it open, stillBeingWritten() waits for a later close. A change
 /// with no such event (a hard link, a file system without inotify, events lost) is ready once
 /// the file has not changed for `settle`, and — as a linker that writes the ELF header last may
-/// pause — once it starts like an ELF file or has waited 3 s more.
+/// pause — once it is a whole ELF file (checkElf) or has waited 3 s more. A library reached
+/// through a symbolic link is watched under the link's name, so a build written to the link's
+/// target settles too.
 class LibraryWatch {
 public:
     using Clock = std::chrono::steady_clock;
