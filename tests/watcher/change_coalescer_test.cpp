@@ -101,14 +101,14 @@ TEST_SUITE("ChangeCoalescer") {
     TEST_CASE("deadline: at once when every pending file was closed or moved into place") {
         ChangeCoalescer coalescer({}, 30ms, 1s, /*flushCompleteSaves*/ true);
         const auto t0 = Clock::now();
-        coalescer.noteExists("/r/a.cs", t0);               // IN_MODIFY: still being written
+        coalescer.noteExists("/r/a.cs", t0); // IN_MODIFY: still being written
         CHECK(coalescer.deadline() == t0 + 30ms);
-        coalescer.noteExists("/r/a.cs", t0 + 2ms, true);   // IN_CLOSE_WRITE: the save is done
+        coalescer.noteExists("/r/a.cs", t0 + 2ms, true); // IN_CLOSE_WRITE: the save is done
         CHECK(coalescer.deadline() == t0 + 2ms);
         CHECK(coalescer.due(t0 + 2ms));
-        coalescer.noteExists("/r/b.cs", t0 + 3ms);         // another file opened for writing
+        coalescer.noteExists("/r/b.cs", t0 + 3ms); // another file opened for writing
         CHECK(coalescer.deadline() == t0 + 33ms);
-        coalescer.noteExists("/r/b.cs", t0 + 4ms, true);   // renamed into place
+        coalescer.noteExists("/r/b.cs", t0 + 4ms, true); // renamed into place
         CHECK(coalescer.deadline() == t0 + 4ms);
     }
 
@@ -141,6 +141,24 @@ TEST_SUITE("ChangeCoalescer") {
         const ChangeSet changes = coalescer.flush();
         CHECK(changes.modified == Paths{temp / "a.cs"});
         CHECK(changes.removed.empty());
+    }
+
+    TEST_CASE("flush lists as complete the files whose last note said they are whole") {
+        TempFolder temp;
+        writeFile(temp / "closed.so", "v2");
+        writeFile(temp / "written.so", "v2");
+        writeFile(temp / "reopened.so", "v2");
+        ChangeCoalescer coalescer(indexOf({temp / "reopened.so"}), 30ms, 1s, true);
+        const auto t0 = Clock::now();
+        coalescer.noteExists(temp / "closed.so", t0);
+        coalescer.noteExists(temp / "closed.so", t0 + 1ms, true); // IN_CLOSE_WRITE
+        coalescer.noteExists(temp / "written.so", t0 + 2ms);      // IN_MODIFY, still open
+        coalescer.noteExists(temp / "reopened.so", t0 + 3ms, true);
+        coalescer.noteExists(temp / "reopened.so", t0 + 4ms); // written again after the close
+        const ChangeSet set = coalescer.flush();
+        CHECK(set.added == Paths{temp / "closed.so", temp / "written.so"});
+        CHECK(set.modified == Paths{temp / "reopened.so"});
+        CHECK(set.complete == Paths{temp / "closed.so"});
     }
 
     TEST_CASE("deadline: without flushCompleteSaves a complete save still waits the quiet window") {

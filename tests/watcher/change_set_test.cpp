@@ -41,9 +41,29 @@ TEST_SUITE("ChangeSet") {
         later.rescanned = true;
 
         earlier.mergeLater(later);
+        CHECK(earlier.complete.empty());
         CHECK(earlier.added == Paths{"/r/new-then-edited.cs", "/r/only-later.cs"});
         CHECK(earlier.modified == Paths{"/r/edited-twice.cs", "/r/removed-then-back.cs"});
         CHECK(earlier.removed == Paths{"/r/edited-then-removed.cs"});
         CHECK(earlier.rescanned);
+    }
+
+    TEST_CASE("normalize() and mergeLater() keep complete to what the latest set said") {
+        ChangeSet earlier;
+        earlier.modified = {"/r/closed-then-written.so", "/r/closed-then-quiet.so",
+                            "/r/closed-then-removed.so", "/r/written-then-closed.so"};
+        earlier.complete = {"/r/closed-then-written.so", "/r/closed-then-quiet.so",
+                            "/r/closed-then-removed.so", "/r/closed-then-quiet.so"};
+        earlier.normalize();
+        CHECK(earlier.complete == Paths{"/r/closed-then-quiet.so", "/r/closed-then-removed.so",
+                                        "/r/closed-then-written.so"});
+
+        ChangeSet later;
+        later.modified = {"/r/closed-then-written.so", "/r/written-then-closed.so"};
+        later.complete = {"/r/written-then-closed.so"};
+        later.removed = {"/r/closed-then-removed.so"};
+        earlier.mergeLater(later);
+        CHECK(earlier.complete == Paths{"/r/closed-then-quiet.so", "/r/written-then-closed.so"});
+        CHECK(earlier.removed == Paths{"/r/closed-then-removed.so"});
     }
 }

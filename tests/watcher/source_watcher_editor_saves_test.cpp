@@ -138,12 +138,35 @@ TEST_SUITE("SourceWatcher complete saves") {
         auto set = watcher->waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(10));
         REQUIRE(set.has_value());
         CHECK(set->modified == Paths{temp / "Hot.cs"});
+        CHECK(set->complete == Paths{temp / "Hot.cs"});
         CHECK(set->firstSeen.has_value());
 
         // A second save right after it (within a quiet window of the flushed one) is taken for
         // part of a burst: it waits for the window.
         writeWithSyscalls(temp / "Hot.cs", O_WRONLY | O_TRUNC, "// written ", "in place");
         CHECK_FALSE(watcher->waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(2)));
+    }
+
+    TEST_CASE("a file closed after writing is complete - one still open is not") {
+        TempFolder temp;
+        writeFile(temp / "Hot.cs", "0");
+        WatchOptions options = testOptions(temp.path(), Backend::Inotify);
+        options.flushCompleteSaves = true;
+        auto watcher = startOrFail(options);
+        const int fd = ::open((temp / "Hot.cs").c_str(), O_WRONLY | O_TRUNC);
+        REQUIRE(fd >= 0);
+        CHECK(::write(fd, "// half", 7) == 7);
+        // Still open: flushed after the quiet window, not complete.
+        auto open = watcher->waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(10));
+        REQUIRE(open.has_value());
+        CHECK(open->modified == Paths{temp / "Hot.cs"});
+        CHECK(open->complete.empty());
+        CHECK(::write(fd, " and the rest", 13) == 13);
+        CHECK(::close(fd) == 0);
+        auto closed = watcher->waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(10));
+        REQUIRE(closed.has_value());
+        CHECK(closed->modified == Paths{temp / "Hot.cs"});
+        CHECK(closed->complete == Paths{temp / "Hot.cs"});
     }
 
     TEST_CASE("without flushCompleteSaves the same save waits for the quiet window") {

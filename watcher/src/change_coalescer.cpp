@@ -81,6 +81,9 @@ ChangeSet ChangeCoalescer::flush() {
         const bool wasKnown = knownIt != known_.end();
         if (stamp) {
             (wasKnown ? changes.modified : changes.added).push_back(file);
+            if (observed.complete) {
+                changes.complete.push_back(file);
+            }
             known_.insert_or_assign(file, *stamp);
         } else if (wasKnown) {
             changes.removed.push_back(file);

@@ -20,9 +20,9 @@ namespace scripthost::watcher::detail {
 // With flushCompleteSaves: when every pending file is known to be completely written (the
 // writer closed it, or it was renamed into place: editors' saves end one of these two ways)
 // and the files had been quiet for a quiet window before, the changes are due at once:
-// nothing is gained by waiting, and a later save supersedes the build anyway. A file still being written, any
-// deletion (the first half of a backup rename, say), and saves that follow the last flush
-// closely (an autosave burst) wait for the quiet window as before.
+// nothing is gained by waiting, and a later save supersedes the build anyway. A file still being
+// written, any deletion (the first half of a backup rename, say), and saves that follow the last
+// flush closely (an autosave burst) wait for the quiet window as before.
 class ChangeCoalescer {
 public:
     using Clock = std::chrono::steady_clock;
@@ -59,8 +59,9 @@ public:
 
     // Resolves the pending changes into a ChangeSet and makes them the known state.
     // Files noted as existing are stat'ed for their stamp; one that has vanished meanwhile
-    // counts as gone (its delete event will find nothing left to report). The set is
-    // flagged `rescanned` (and has no firstSeen) when a rescan was noted.
+    // counts as gone (its delete event will find nothing left to report); one whose last note
+    // said it is whole is listed in `complete` too. The set is flagged `rescanned` (and has no
+    // firstSeen) when a rescan was noted.
     [[nodiscard]] ChangeSet flush();
 
     // Drops pending observations (and a noted rescan) and diffs a full scan against the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace scripthost::watcher {
 
@@ -23,6 +24,7 @@ void ChangeSet::normalize() {
     sortUnique(added);
     sortUnique(modified);
     sortUnique(removed);
+    sortUnique(complete);
 }
 
 void ChangeSet::mergeLater(const ChangeSet& later) {
@@ -66,10 +68,19 @@ void ChangeSet::mergeLater(const ChangeSet& later) {
     for (const auto& p : later.removed) {
         apply(p, Kind::Removed);
     }
+    // Whole as the later set says for the files it lists, as this one says for the others.
+    std::set<fs::path> whole(complete.begin(), complete.end());
+    for (const auto* list : {&later.added, &later.modified, &later.removed}) {
+        for (const auto& p : *list) {
+            whole.erase(p);
+        }
+    }
+    whole.insert(later.complete.begin(), later.complete.end());
 
     added.clear();
     modified.clear();
     removed.clear();
+    complete.clear();
     for (const auto& [p, kind] : state) { // map order: lists come out sorted
         switch (kind) {
         case Kind::Added:
@@ -80,7 +91,10 @@ void ChangeSet::mergeLater(const ChangeSet& later) {
             break;
         case Kind::Removed:
             removed.push_back(p);
-            break;
+            continue;
+        }
+        if (whole.contains(p)) {
+            complete.push_back(p);
         }
     }
     rescanned = rescanned || later.rescanned;

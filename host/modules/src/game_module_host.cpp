@@ -1,6 +1,7 @@
 #include "host/modules/game_module_host.hpp"
 
 #include "host/engine/script_host.hpp"
+#include "host/modules/elf_check.hpp"
 #include "host/modules/native_proxy_source.hpp"
 #include "host/runtime/mono_runtime.hpp"
 #include "host_game_world.hpp"
@@ -134,6 +135,10 @@ GameModuleHost::load(const std::filesystem::path& library, ScriptHost& host,
     module->path_ = library;
     module->host_ = &host;
     const std::filesystem::path& file = loadFrom.empty() ? library : loadFrom;
+    // A library cut short (its writer stopped before the end) would be mapped past the end of
+    // the file, and the loader would die of SIGBUS on the missing pages.
+    if (const ElfCheck check = checkElf(file, library); check.shape == ElfCheck::Shape::CutShort)
+        return fail("cannot load game module " + library.string() + ": " + check.why);
     // A bare name would make dlopen search the library path; a path is what users mean.
     const std::string path = file.has_parent_path() ? file.string() : ("./" + file.string());
     ::dlerror();

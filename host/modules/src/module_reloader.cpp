@@ -1,12 +1,10 @@
 #include "host/modules/module_reloader.hpp"
 
 #include "host/engine/script_host.hpp"
+#include "host/modules/library_watch.hpp"
 
-#include <array>
 #include <fmt/format.h>
-#include <fstream>
 #include <spdlog/spdlog.h>
-#include <sys/stat.h>
 
 namespace scripthost {
 
@@ -15,19 +13,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-/// How often update() looks at the library file.
-constexpr auto kLookEvery = std::chrono::milliseconds(100);
-/// A settled file that is not (yet) an ELF library is waited for this long before it is
-/// refused: GNU ld writes the ELF header last, and a slow link can pause longer than the
-/// settle time.
-constexpr auto kNotElfPatience = std::chrono::seconds(3);
-
-/// Whether `file` starts like an ELF shared object (a linker may still be writing it).
-bool looksLikeElf(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::array<char, 4> magic{};
-    return in.read(magic.data(), magic.size()) &&
-           magic == std::array<char, 4>{'\x7f', 'E', 'L', 'F'};
+/// `<copies>/<stem>.<build><extension>`: a name of its own for each build (the loader caches
+/// by path).
+fs::path copyPathFor(const fs::path& library, const fs::path& copies, std::uint32_t build) {
+    return copies /
+           fmt::format("{}.{}{}", library.stem().string(), build, library.extension().string());
 }
 
 /// "; 3 native script(s) carried, …" when the module has native scripts, else "".
@@ -47,7 +37,10 @@ ModuleReloader::ModuleReloader(std::unique_ptr<GameModuleHost> first, ScriptHost
                                ModuleReloaderOptions options, std::function<void()> reloadScripts)
     : host_(host), options_(std::move(options)),
       reloadScripts_(std::move(reloadScripts)), current_{std::move(first), 1} {
-    loaded_ = stampOf(current_.module->path());
+    if (options_.watch)
+        watch_ = std::make_unique<LibraryWatch>(
+            current_.module->path(),
+            LibraryWatchOptions{options_.completionEvents, options_.settle});
 }
 
 ModuleReloader::~ModuleReloader() = default;
@@ -56,8 +49,7 @@ Result<fs::path> ModuleReloader::privateCopy(const fs::path& library, const fs::
                                              std::uint32_t build) {
     std::error_code ec;
     fs::create_directories(copies, ec);
-    const fs::path copy = copies / fmt::format("{}.{}{}", library.stem().string(), build,
-                                               library.extension().string());
+    const fs::path copy = copyPathFor(library, copies, build);
     if (!ec)
         fs::copy_file(library, copy, fs::copy_options::overwrite_existing, ec);
     if (ec)
@@ -66,51 +58,41 @@ Result<fs::path> ModuleReloader::privateCopy(const fs::path& library, const fs::
     return copy;
 }
 
-std::optional<ModuleReloader::FileStamp> ModuleReloader::stampOf(const fs::path& file) {
-    struct stat info {};
-    if (::stat(file.c_str(), &info) != 0)
-        return std::nullopt;
-    return FileStamp{
-        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
-        static_cast<std::uintmax_t>(info.st_size), static_cast<std::uintmax_t>(info.st_ino)};
-}
-
 std::optional<ModuleReloadReport> ModuleReloader::update(std::int64_t frame) {
     if (!current_.module->crashed().empty() && previous_.module &&
         frame - swappedAtFrame_ <= options_.rollbackFrames) {
         return publish(rollBack());
     }
-    if (!options_.watch)
+    if (!watch_)
         return std::nullopt;
     const auto now = Clock::now();
-    if (now < nextLook_)
+    if (watch_->poll(now) == LibraryWatch::Ready::No)
         return std::nullopt;
-    nextLook_ = now + kLookEvery;
-    const auto stamp = stampOf(current_.module->path());
-    if (!stamp || stamp == loaded_) { // missing while the linker replaces it, or unchanged
-        pending_.reset();
-        return std::nullopt;
-    }
-    if (stamp != pending_) {
-        pending_ = stamp;
-        pendingSince_ = now;
+    const auto started = Clock::now();
+    const Copied copy = copyNextBuild();
+    if (!copy && copy.error().reason == LibraryCopyRefusal::Reason::BeingWritten) {
+        watch_->stillBeingWritten(now); // a second writer: its close comes later
         return std::nullopt;
     }
-    if (now - pendingSince_ < options_.settle)
-        return std::nullopt;
-    if (!looksLikeElf(current_.module->path()) && now - pendingSince_ < kNotElfPatience)
-        return std::nullopt;
-    return reloadNow(frame);
+    watch_->taken(copy ? std::optional(copy->stamp) : copy.error().stamp);
+    return publish(swapIn(frame, copy, started));
 }
 
 ModuleReloadReport ModuleReloader::reloadNow(std::int64_t frame) {
-    loaded_ = stampOf(current_.module->path());
-    pending_.reset();
-    return publish(swapIn(frame));
+    const auto started = Clock::now();
+    const Copied copy = copyNextBuild();
+    if (watch_ && (copy || copy.error().reason != LibraryCopyRefusal::Reason::BeingWritten))
+        watch_->taken(copy ? std::optional(copy->stamp) : copy.error().stamp);
+    return publish(swapIn(frame, copy, started));
 }
 
-ModuleReloadReport ModuleReloader::swapIn(std::int64_t frame) {
-    const auto started = Clock::now();
+ModuleReloader::Copied ModuleReloader::copyNextBuild() const {
+    const fs::path& library = current_.module->path();
+    return copyLibraryBuild(library, copyPathFor(library, options_.copies, builds_ + 1));
+}
+
+ModuleReloadReport ModuleReloader::swapIn(std::int64_t frame, const Copied& copy,
+                                          Clock::time_point started) {
     GameModuleHost& running = *current_.module;
     const fs::path& library = running.path();
     ModuleReloadReport report;
@@ -124,14 +106,11 @@ ModuleReloadReport ModuleReloader::swapIn(std::int64_t frame) {
         report.milliseconds = millisecondsSince(started);
         return report;
     };
-    if (!looksLikeElf(library))
-        return refuse(library.string() + " is not an ELF shared library (still being written?)");
-
-    const std::uint32_t generation = ++builds_;
-    auto copy = privateCopy(library, options_.copies, generation);
     if (!copy)
         return refuse(copy.error().message);
-    auto loaded = GameModuleHost::load(library, host_, *copy);
+
+    const std::uint32_t generation = ++builds_; // the copy's name is taken, loaded or not
+    auto loaded = GameModuleHost::load(library, host_, copy->path);
     if (!loaded)
         return refuse(loaded.error().message);
     std::unique_ptr<GameModuleHost> next = std::move(*loaded);

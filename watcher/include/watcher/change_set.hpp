@@ -20,6 +20,10 @@ struct ChangeSet {
     // When the watcher saw the first event of this set (none for a rescan): where a reload's
     // edit-to-live time starts.
     std::optional<std::chrono::steady_clock::time_point> firstSeen;
+    // Of `added` and `modified`, the files whose last event said they are whole: closed after
+    // writing or renamed into place (inotify only; the polling backend and a rescan cannot
+    // tell). A file listed there but not here was last seen being written, created or linked.
+    std::vector<std::filesystem::path> complete;
 
     // True when no file is listed (a rescanned set may still be empty).
     [[nodiscard]] bool empty() const noexcept {
@@ -32,13 +36,16 @@ struct ChangeSet {
     }
 
     // Folds a later change set into this one, as if both had been one window:
-    // added+removed cancels, removed+added becomes modified, added+modified stays added.
+    // added+removed cancels, removed+added becomes modified, added+modified stays added; a
+    // file the later set lists is complete as the later set says, one it does not list as
+    // this one says.
     void mergeLater(const ChangeSet& later);
 
-    // Sorts and deduplicates the three lists.
+    // Sorts and deduplicates the lists.
     void normalize();
 
-    // The same files and the same flag (when they were seen is not part of what changed).
+    // The same files and the same flag (when they were seen, and how their last write ended,
+    // are not part of what changed).
     friend bool operator==(const ChangeSet& a, const ChangeSet& b) {
         return a.added == b.added && a.modified == b.modified && a.removed == b.removed &&
                a.rescanned == b.rescanned;

@@ -1,14 +1,17 @@
 #pragma once
-// ModuleReloader: the game module's live reload. It watches the `--game` library, loads a
-// new build from a private copy, hands the module's state over, swaps it in between frames
-// and has the scripts reloaded so their internal calls bind to the new build; it puts the
-// previous build back when the new one crashes in its first frames (as cr.h does).
+// ModuleReloader: the game module's live reload. It watches the `--game` library
+// (LibraryWatch), loads a new build from a private copy made once the build is done
+// (copyLibraryBuild), hands the module's state over, swaps it in between frames and has the
+// scripts reloaded so their internal calls bind to the new build; it puts the previous build
+// back when the new one crashes in its first frames (as cr.h does).
 
 #include "host/modules/game_module_host.hpp"
+#include "host/modules/library_copy.hpp"
 #include "scripthost/game/error.hpp"
 
 #include <chrono>
 #include <cstdint>
+#include <expected>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -19,6 +22,7 @@
 namespace scripthost {
 
 class ScriptHost;
+class LibraryWatch;
 
 /// What one module reload did.
 struct ModuleReloadReport {
@@ -33,7 +37,7 @@ struct ModuleReloadReport {
     /// Swapped: the module handed its state over (SCRIPTHOST_GAME_STATE); false: it started
     /// fresh.
     bool stateCarried = false;
-    double milliseconds = 0; ///< main-thread time of the swap (load, attach, state)
+    double milliseconds = 0; ///< main-thread time of the swap (copy, load, attach, state)
     /// Swapped or RolledBack: what became of the native scripts (carried, parked, revived).
     NativeScriptCarry nativeScripts;
 
@@ -43,7 +47,12 @@ struct ModuleReloadReport {
 struct ModuleReloaderOptions {
     std::filesystem::path copies; ///< where the private copies of each build go
     bool watch = true;            ///< watch the library file; false: reloadNow() only
-    /// A build is taken once the file has not changed for this long (linkers write in place).
+    /// A build is taken as soon as it is done: the library closed after writing or renamed
+    /// into place (inotify), with no process still writing it (a read lease). False — as when
+    /// inotify cannot be used — only `settle` applies (LibraryWatch).
+    bool completionEvents = true;
+    /// A change that comes without a close or a rename (every change, without events) is
+    /// taken once the file has not changed for this long.
     std::chrono::milliseconds settle{300};
     /// A crash this many frames after a swap puts the previous build back.
     std::int64_t rollbackFrames = 300;
@@ -66,11 +75,13 @@ public:
     /// Which build that is: 1 for the one loaded at start, counting every build loaded.
     [[nodiscard]] std::uint32_t generation() const noexcept { return current_.generation; }
 
-    /// Between frames (`frame`: the host's frame count): looks at the library file, and
-    /// reloads once a new build has settled; puts the previous build back if the running
-    /// one crashed within `rollbackFrames` of its swap. The report of what it did, if any.
+    /// Between frames (`frame`: the host's frame count): reads the library's events and
+    /// reloads once a new build is done (LibraryWatch: closed after writing or renamed into
+    /// place, or settled) and no process still has it open for writing; puts the previous
+    /// build back if the running one crashed within `rollbackFrames` of its swap. The report
+    /// of what it did, if any: a build still being written is waited for, not reported.
     std::optional<ModuleReloadReport> update(std::int64_t frame);
-    /// Loads the library file now, changed or not.
+    /// Loads the library file now, changed or not (refused while a process writes it).
     ModuleReloadReport reloadNow(std::int64_t frame);
 
     /// Copies `library` to `<copies>/<stem>.<build><extension>` (the loader caches by path,
@@ -83,18 +94,16 @@ public:
     std::function<void(const ModuleReloadReport&)> onReport;
 
 private:
-    struct FileStamp {
-        std::int64_t modified = 0;
-        std::uintmax_t size = 0;
-        std::uintmax_t inode = 0;
-        bool operator==(const FileStamp&) const = default;
-    };
-    [[nodiscard]] static std::optional<FileStamp> stampOf(const std::filesystem::path& file);
     struct Loaded {
         std::unique_ptr<GameModuleHost> module;
         std::uint32_t generation = 0;
     };
-    ModuleReloadReport swapIn(std::int64_t frame);
+    using Copied = std::expected<LibraryCopy, LibraryCopyRefusal>;
+    /// The library copied whole as the next build (copyLibraryBuild).
+    [[nodiscard]] Copied copyNextBuild() const;
+    /// `started`: when the copy began (the report's time counts it).
+    ModuleReloadReport swapIn(std::int64_t frame, const Copied& copy,
+                              std::chrono::steady_clock::time_point started);
     ModuleReloadReport rollBack();
     ModuleReloadReport publish(ModuleReloadReport report);
 
@@ -106,10 +115,7 @@ private:
     std::vector<std::unique_ptr<GameModuleHost>> retired_;
     std::uint32_t builds_ = 1; ///< builds loaded so far
     std::int64_t swappedAtFrame_ = -1;
-    std::optional<FileStamp> loaded_;  ///< the file as it was when last loaded (or refused)
-    std::optional<FileStamp> pending_; ///< a change seen, waiting to settle
-    std::chrono::steady_clock::time_point pendingSince_{};
-    std::chrono::steady_clock::time_point nextLook_{};
+    std::unique_ptr<LibraryWatch> watch_; ///< none unless options.watch
 };
 
 } // namespace scripthost
