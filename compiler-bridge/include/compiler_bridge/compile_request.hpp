@@ -29,6 +29,7 @@ struct CompileRequest {
     std::vector<std::string> defines;
     std::filesystem::path output; ///< the .dll to write; its .mdb goes beside it
     bool debugSymbols = true;     ///< -debug: writes output.mdb for file:line in stack traces
+    bool allowUnsafeCode = false; ///< -unsafe: `unsafe` blocks and pointers (an .asmdef's flag)
     std::chrono::milliseconds timeout{60000};
 };
 
