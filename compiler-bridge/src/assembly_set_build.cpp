@@ -152,6 +152,7 @@ AssemblySetResult buildAssemblySet(Compiler& compiler, const AssemblySetRequest&
     const std::vector<std::string> toBuild = assembliesToBuild(request);
     std::map<std::string, fs::path> outputs;
     bool going = true; // no failure and no stop yet
+    bool compiledOne = false;
     for (const ScriptAssembly& assembly : request.layout.assemblies) {
         AssemblyBuild& entry = result.assemblies.emplace_back();
         entry.name = assembly.name;
@@ -170,6 +171,10 @@ AssemblySetResult buildAssemblySet(Compiler& compiler, const AssemblySetRequest&
             continue;
         }
         entry.request = assemblyCompileRequest(request, assembly, outputs);
+        // Only the first compile's references are all reused ones, which the next set may
+        // reuse as well: the compile server is to prepare for that one.
+        entry.request->prepareNext = !compiledOne;
+        compiledOne = true;
         entry.result = compiler.compile(*entry.request);
         if (entry.result->success) {
             entry.outcome = AssemblyOutcome::Built;

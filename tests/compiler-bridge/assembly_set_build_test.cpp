@@ -208,6 +208,20 @@ TEST_CASE("assembly set: a Leaf rebuild rebuilds Scripts, which references it, a
     CHECK(result.find("Scripts")->request->references ==
           Paths{core, request.outputFolder / "Leaf.dll"});
     CHECK(fileContains(request.outputFolder / "Leaf.dll", utf16("core-v1/leaf-v2")));
+    // Only the first compile is the one the server prepares the next for: Scripts references
+    // the Leaf just built, new at every set.
+    CHECK(result.find("Leaf")->request->prepareNext);
+    CHECK_FALSE(result.find("Scripts")->request->prepareNext);
+
+    age(first.outputs()); // Core, which Leaf references
+    REQUIRE(compiler.settle());
+    project.leaf("leaf-v3");
+    const AssemblySetRequest next = project.request({"Leaf"}, result.outputs());
+    const AssemblySetResult again = buildAssemblySet(compiler, next);
+    REQUIRE_MESSAGE(again.success, describe(again));
+    CHECK(again.find("Leaf")->result->referencesPrepared);
+    CHECK_FALSE(again.find("Scripts")->result->referencesPrepared);
+    CHECK(fileContains(next.outputFolder / "Leaf.dll", utf16("core-v1/leaf-v3")));
 }
 
 TEST_CASE("assembly set: a Core rebuild rebuilds its dependents against the new Core") {

@@ -1,4 +1,5 @@
 // bench_assembly_set [--runs N] [--pause-ms N] [--files-per-assembly N] [--script-core PATH]
+//                    [--no-prepare]
 // Warm build time of script assemblies by folder (buildAssemblySet) against one assembly, on
 // a generated project: Core and 19 leaves that reference it (100 files each: 2,000 files in
 // 20 assemblies), and the same with 7 loose files beside them (the default assembly, Scripts,
@@ -10,7 +11,10 @@
 //   set, leaf + Scripts    — the same with the default assembly: the leaf, then Scripts
 //   set, core edit         — Core, then the 19 leaves against the new Core
 //   single, 2,000 files    — every file as one assembly (what the host builds today)
-// Not a test: the figures depend on the machine and its load.
+// For each case: the median of the whole build, of its first compile and of each later one
+// (a set's), and how many compiles used references imported ahead. --no-prepare: a server
+// that never imports ahead (the baseline). Not a test: the figures depend on the machine and
+// its load.
 
 #include "compiler_bridge/assembly_set_build.hpp"
 #include "compiler_bridge/compile_failure.hpp"
@@ -88,14 +92,22 @@ fs::path makeProject(const fs::path& root, int perAssembly, int loose) {
 /// Medians and how many measured builds used references imported ahead.
 struct Samples {
     std::vector<double> ms;
+    std::vector<double> firstMs; ///< each build's first compile (CompileResult::duration)
+    std::vector<double> laterMs; ///< each later compile of a set
     int prepared = 0; ///< builds (every compile of a set) whose references were imported ahead
     int compiles = 0;
-    [[nodiscard]] double median() const {
-        std::vector<double> sorted = ms;
+    [[nodiscard]] static double median(std::vector<double> sorted) {
         std::sort(sorted.begin(), sorted.end());
         const std::size_t n = sorted.size();
         return n == 0 ? 0 : n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
+    [[nodiscard]] double median() const { return median(ms); }
+};
+
+/// What one timed build did: its compiles' durations and how many were prepared.
+struct Built {
+    std::vector<double> compileMs;
+    int prepared = 0;
 };
 
 struct Bench {
@@ -106,8 +118,7 @@ struct Bench {
     std::chrono::milliseconds pause{0};
 
     /// Runs `edit` then (untimed) the server's idle work, then times `build`, runs + 2 times.
-    Samples measure(const std::function<void(int)>& edit,
-                    const std::function<std::pair<int, int>()>& build) {
+    Samples measure(const std::function<void(int)>& edit, const std::function<Built()>& build) {
         Samples samples;
         for (int run = -2; run < runs; ++run) {
             edit(run + 100);
@@ -116,20 +127,22 @@ struct Bench {
             else
                 (void)warm.settle();
             const auto started = Clock::now();
-            const auto [prepared, compiles] = build();
+            const Built built = build();
             if (run >= 0) {
                 samples.ms.push_back(
                     std::chrono::duration<double, std::milli>(Clock::now() - started).count());
-                samples.prepared += prepared;
-                samples.compiles += compiles;
+                samples.prepared += built.prepared;
+                samples.compiles += static_cast<int>(built.compileMs.size());
+                samples.firstMs.push_back(built.compileMs.front());
+                samples.laterMs.insert(samples.laterMs.end(), built.compileMs.begin() + 1,
+                                       built.compileMs.end());
             }
         }
         return samples;
     }
 
-    /// One CompileRequest of `sources`; returns {prepared, 1}.
-    std::pair<int, int> single(const std::vector<fs::path>& sources,
-                               const std::vector<fs::path>& extra = {}) {
+    /// One CompileRequest of `sources`.
+    Built single(const std::vector<fs::path>& sources, const std::vector<fs::path>& extra = {}) {
         compiler::CompileRequest request;
         request.sources = sources;
         request.references = references;
@@ -138,13 +151,12 @@ struct Bench {
         const compiler::CompileResult result = warm.compile(request);
         if (!result.success || result.backend != compiler::Backend::Warm)
             throw std::runtime_error(compiler::failureText(result) + result.fallbackReason);
-        return {result.referencesPrepared ? 1 : 0, 1};
+        return {{static_cast<double>(result.duration.count())}, result.referencesPrepared ? 1 : 0};
     }
 
-    /// One set build; `previous` becomes its outputs. Returns {prepared, compiles}.
-    std::pair<int, int> set(const compiler::AssemblyLayout& layout,
-                            std::vector<std::string> rebuild,
-                            std::map<std::string, fs::path>& previous) {
+    /// One set build; `previous` becomes its outputs.
+    Built set(const compiler::AssemblyLayout& layout, std::vector<std::string> rebuild,
+              std::map<std::string, fs::path>& previous) {
         compiler::AssemblySetRequest request;
         request.layout = layout;
         request.rebuild = std::move(rebuild);
@@ -157,18 +169,17 @@ struct Bench {
                 result.error +
                 (result.failed() ? compiler::failureText(*result.failed()->result) : ""));
         }
-        int prepared = 0;
-        int compiles = 0;
+        Built built;
         for (const compiler::AssemblyBuild& assembly : result.assemblies) {
             if (!assembly.result)
                 continue;
-            ++compiles;
-            prepared += assembly.result->referencesPrepared ? 1 : 0;
+            built.compileMs.push_back(static_cast<double>(assembly.result->duration.count()));
+            built.prepared += assembly.result->referencesPrepared ? 1 : 0;
             if (assembly.result->backend != compiler::Backend::Warm)
                 throw std::runtime_error("a build fell back to cold");
         }
         previous = result.outputs();
-        return {prepared, compiles};
+        return built;
     }
 };
 
@@ -239,6 +250,23 @@ std::vector<Row> run(Bench& bench, const fs::path& scratch, int perAssembly) {
     return rows;
 }
 
+void print(const std::vector<Row>& rows, int runs, const std::string& between, bool noPrepare,
+           bool scriptCore) {
+    fmt::print("bench_assembly_set: {} runs per case (after 2 unmeasured), {}{}, references: {}\n",
+               runs, between, noPrepare ? ", --no-prepare" : "",
+               scriptCore ? "ScriptCore.dll, mscorlib" : "mscorlib");
+    fmt::print("{:<22} {:>9} {:>9} {:>8} {:>8} {:>9}\n", "case", "median ms", "/ 7 files", "1st ms",
+               "later ms", "prepared");
+    for (const Row& row : rows) {
+        const Samples& s = row.samples;
+        fmt::print("{:<22} {:>9.1f} {:>9.2f} {:>8.1f} {:>8} {:>9}\n", row.what, s.median(),
+                   s.median() / rows.front().samples.median(), Samples::median(s.firstMs),
+                   s.laterMs.empty() ? std::string("-")
+                                     : fmt::format("{:.1f}", Samples::median(s.laterMs)),
+                   fmt::format("{}/{}", s.prepared, s.compiles));
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -247,6 +275,7 @@ int main(int argc, char** argv) {
     int pauseMs = 0;
     int perAssembly = 100;
     fs::path scriptCore = compiler::executableDirectory() / "ScriptCore.dll";
+    bool noPrepare = false;
     app.add_option("--runs", runs, "Measured runs per case")->capture_default_str();
     app.add_option("--pause-ms", pauseMs,
                    "Idle time before each build instead of WarmCompiler::settle (0: settle)")
@@ -255,13 +284,16 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--script-core", scriptCore, "A reference of every build (none if missing)")
         ->capture_default_str();
+    app.add_flag("--no-prepare", noPrepare, "A server that never imports references ahead");
     CLI11_PARSE(app, argc, argv);
 
     const fs::path scratch =
         fs::temp_directory_path() / fmt::format("scripthost-bench-assembly-set-{}", ::getpid());
     int status = 0;
     try {
-        compiler::WarmCompiler warm;
+        compiler::WarmCompilerOptions options;
+        options.prepareReferences = !noPrepare;
+        compiler::WarmCompiler warm(options);
         warm.warmUp();
         Bench bench{warm,
                     compiler::OutputGenerations(scratch / "out", "unused"),
@@ -271,19 +303,10 @@ int main(int argc, char** argv) {
         if (fs::exists(scriptCore))
             bench.references.push_back(scriptCore);
         const std::vector<Row> rows = run(bench, scratch, perAssembly);
-        fmt::print("bench_assembly_set: {} runs per case (after 2 unmeasured), {}, references: "
-                   "{}\n",
-                   runs,
-                   pauseMs > 0 ? fmt::format("{} ms idle before each", pauseMs)
-                               : std::string("settled before each"),
-                   bench.references.empty() ? "mscorlib" : "ScriptCore.dll, mscorlib");
-        fmt::print("{:<24} {:>10} {:>10} {:>22}\n", "case", "median ms", "/ 7 files",
-                   "compiles prepared");
-        for (const Row& row : rows) {
-            fmt::print("{:<24} {:>10.1f} {:>10.2f} {:>22}\n", row.what, row.samples.median(),
-                       row.samples.median() / rows.front().samples.median(),
-                       fmt::format("{}/{}", row.samples.prepared, row.samples.compiles));
-        }
+        print(rows, runs,
+              pauseMs > 0 ? fmt::format("{} ms idle before each", pauseMs)
+                          : std::string("settled before each"),
+              noPrepare, !bench.references.empty());
     } catch (const std::exception& e) {
         fmt::print(stderr, "bench_assembly_set: {}\n", e.what());
         status = 1;
