@@ -4,8 +4,11 @@
 //
 // Protocol (UTF-8, '\n'-terminated lines; stdin = requests, stdout = responses):
 //   server → READY <protocol-version> <mcs-path>                     once, after start-up
-//   client → BUILD <id> <argc>   then one escaped line with the working folder for the build,
-//                                then argc lines, one escaped mcs argument each
+//   client → BUILD <id> <argc> [keep]   then one escaped line with the working folder for
+//                                the build, then argc lines, one escaped mcs argument each;
+//                                "keep": the next build is not likely to look like this one
+//                                (an assembly set's compiles after its first): keep preparing
+//                                for the last build without it
 //   server → "| <text>"         zero or more lines of compiler output (escaped)
 //   server → END <id> <status> <elapsed-ms> <references>
 //                         status: 0 ok, 1 build failed, 2 server error; references: "prepared"
@@ -30,7 +33,7 @@
 // so the next build, typically seconds later after a save, starts with no collection due.
 //
 // Between builds: after that collection, the references of a build with the last request's
-// arguments are read and imported (PreparedImport, ~20 ms), and the nursery emptied again so
+// arguments (the last without "keep") are read and imported (PreparedImport, ~20 ms), and the nursery emptied again so
 // that import sits in the old generation. The next request with the same arguments only
 // parses, compiles and writes: a one-file build takes ~3 ms instead of ~24 ms.
 // --no-prepare turns this off (the baseline in benchmarks and tests).
@@ -44,7 +47,7 @@ using System.Threading;
 
 static class CompileServer
 {
-    const int ProtocolVersion = 2;
+    const int ProtocolVersion = 3;
     const int IdleCollectMs = 100;
     const long CollectAtGrowth = 24L << 20; // 3/4 of the nursery the client asks for (32 MB)
     static long s_HeapAfterCollect;
@@ -52,8 +55,9 @@ static class CompileServer
     static MethodInfo s_Invoke, s_Reset;    // mcs's public entry point
     static StringWriter s_Stray;            // whatever mcs writes to the process's console
     static string s_Scratch;                // where prepared builds write before the copy
-    static string s_NextCwd;                // the last request, as the next one will likely be
-    static string[] s_NextArgs;
+    static string s_NextCwd;                // the last request without "keep", as the next
+    static string[] s_NextArgs;             // one will likely be (its arguments as asked)
+    static bool s_NextPending;              // and its references are not imported yet
     static PreparedImport s_Prepared;       // its references, imported; null when none
     static string s_Unsuitable;             // arguments whose sources cannot use one (Key)
 
@@ -140,7 +144,8 @@ static class CompileServer
             } else if (parts[0] == "SETTLE" && parts.Length == 2) {
                 BetweenBuilds();
                 output.WriteLine("SETTLED " + parts[1] + " " + (s_Prepared != null ? "prepared" : "none"));
-            } else if (parts[0] == "BUILD" && parts.Length == 3) {
+            } else if (parts[0] == "BUILD" &&
+                       (parts.Length == 3 || (parts.Length == 4 && parts[3] == "keep"))) {
                 int argc;
                 if (!int.TryParse(parts[2], out argc) || argc < 0) return Protocol(output, line);
                 var cwd = next();
@@ -151,7 +156,7 @@ static class CompileServer
                     if (arg == null) return 0;
                     args[i] = Unescape(arg);
                 }
-                Build(parts[1], Unescape(cwd), args, output);
+                Build(parts[1], Unescape(cwd), args, output, parts.Length == 4);
                 s_Garbage = true;
             } else {
                 return Protocol(output, line);
@@ -193,16 +198,18 @@ static class CompileServer
     }
 
     // Empties the nursery if a build left garbage, then imports the references of a build with
-    // the last request's arguments (once per request) and empties the nursery again, so that
+    // the arguments of the last request without "keep" (once per request, and once more when a
+    // "keep" build came and the import had to go) and empties the nursery again, so that
     // import is in the old generation when the build copies nothing of it.
     static void BetweenBuilds()
     {
         if (s_Garbage) Collect();
-        if (s_NextArgs == null || !PreparedImport.Available) return;
+        if (!s_NextPending || s_NextArgs == null || !PreparedImport.Available) return;
+        s_NextPending = false;
         var cwd = s_NextCwd;
-        var args = s_NextArgs;
-        s_NextArgs = null;
+        var args = LeanArguments(s_NextArgs, s_LeanLevel) ?? s_NextArgs;
         if (Key(cwd, args) == s_Unsuitable) return;
+        if (s_Prepared != null) s_Prepared.Dispose();
         try {
             s_Prepared = PreparedImport.Prepare(cwd, args, s_Scratch);
         } finally {
@@ -225,6 +232,7 @@ static class CompileServer
         var p = s_Prepared;
         s_Prepared = null;
         if (p == null) return Prepared.NotUsed;
+        s_NextPending = true; // used or gone: prepare again, for this build or the last model
         var result = Prepared.NotUsed;
         try {
             if (p.Fits(cwd, args)) {
@@ -243,7 +251,7 @@ static class CompileServer
         return result;
     }
 
-    static void Build(string id, string cwd, string[] args, StreamWriter output)
+    static void Build(string id, string cwd, string[] args, StreamWriter output, bool keep)
     {
         var watch = Stopwatch.StartNew();
         var log = new StringWriter();
@@ -297,9 +305,12 @@ static class CompileServer
         }
         output.WriteLine("END " + id + " " + status + " " + watch.ElapsedMilliseconds + " " +
                          (prepared == Prepared.Built ? "prepared" : "imported"));
-        // The next save most likely builds the same files the same way.
-        s_NextCwd = cwd;
-        s_NextArgs = LeanArguments(args, s_LeanLevel) ?? args;
+        // The next save most likely builds the same files the same way (unless told "keep").
+        if (!keep) {
+            s_NextCwd = cwd;
+            s_NextArgs = args;
+            s_NextPending = true;
+        }
     }
 
     // mcs references mscorlib, System, System.Xml, System.Core and Microsoft.CSharp unless told

@@ -1,16 +1,23 @@
 #include "compiler_bridge/build_queue.hpp"
 
+#include "result_support.hpp"
+
 #include <condition_variable>
 #include <mutex>
+#include <variant>
 
 namespace scripthost::compiler {
+
+struct BuildQueue::Submission {
+    std::variant<CompileRequest, AssemblySetRequest> request;
+};
 
 struct BuildQueue::Shared {
     mutable std::mutex mutex;
     std::condition_variable wake;     // the worker: a request arrived or stop
     std::condition_variable finished; // waitFor(): a result arrived
     BuildId latest = 0;               // newest id handed out by submit()
-    std::optional<std::pair<BuildId, CompileRequest>> waiting;
+    std::optional<std::pair<BuildId, Submission>> waiting;
     bool building = false;
     std::optional<FinishedBuild> ready;
     bool stopping = false;
@@ -32,6 +39,14 @@ BuildQueue::~BuildQueue() {
 }
 
 BuildId BuildQueue::submit(CompileRequest request) {
+    return enqueue(Submission{std::move(request)});
+}
+
+BuildId BuildQueue::submit(AssemblySetRequest request) {
+    return enqueue(Submission{std::move(request)});
+}
+
+BuildId BuildQueue::enqueue(Submission submission) {
     BuildId id = 0;
     {
         const std::lock_guard lock(shared_->mutex);
@@ -44,7 +59,7 @@ BuildId BuildQueue::submit(CompileRequest request) {
             ++shared_->stats.superseded; // built but stale now: never delivered
             shared_->ready.reset();
         }
-        shared_->waiting.emplace(id, std::move(request));
+        shared_->waiting.emplace(id, std::move(submission));
     }
     shared_->wake.notify_one();
     return id;
@@ -89,22 +104,54 @@ void BuildQueue::run() {
         if (shared_->stopping) {
             return;
         }
-        auto [id, request] = std::move(*shared_->waiting);
+        auto [id, submission] = std::move(*shared_->waiting);
         shared_->waiting.reset();
         shared_->building = true;
         lock.unlock();
-        CompileResult result = compiler_->compile(request);
+        FinishedBuild finished = build(id, submission);
         lock.lock();
         shared_->building = false;
         ++shared_->stats.built;
+        if (finished.set && finished.set->result.stopped) {
+            ++shared_->stats.setsStopped;
+        }
         if (id != shared_->latest) {
             ++shared_->stats.superseded; // a newer request arrived while this one built
             continue;
         }
-        shared_->ready = FinishedBuild{id, std::move(request), std::move(result),
-                                       std::chrono::steady_clock::now()};
+        finished.finishedAt = std::chrono::steady_clock::now();
+        shared_->ready = std::move(finished);
         shared_->finished.notify_all();
     }
+}
+
+FinishedBuild BuildQueue::build(BuildId id, Submission& submission) {
+    FinishedBuild finished;
+    finished.id = id;
+    if (auto* single = std::get_if<CompileRequest>(&submission.request)) {
+        finished.result = compiler_->compile(*single);
+        finished.request = std::move(*single);
+        return finished;
+    }
+    auto& request = std::get<AssemblySetRequest>(submission.request);
+    const auto superseded = [&] {
+        const std::lock_guard lock(shared_->mutex);
+        return id != shared_->latest || shared_->stopping;
+    };
+    AssemblySetResult result = buildAssemblySet(*compiler_, request, superseded);
+    if (const AssemblyBuild* last = result.lastCompiled()) {
+        finished.request = *last->request;
+        finished.result = *last->result;
+    } else {
+        finished.result = result.error.empty()
+                              ? CompileResult{}
+                              : detail::failedResult({}, compiler_->backend(), result.error);
+        finished.result.success = result.success;
+        finished.result.nothingToBuild = true;
+        finished.result.backend = compiler_->backend();
+    }
+    finished.set = FinishedSet{std::move(request), std::move(result)};
+    return finished;
 }
 
 } // namespace scripthost::compiler

@@ -19,6 +19,9 @@ std::vector<std::string> ColdCompiler::arguments(const CompileRequest& request) 
     if (request.debugSymbols) {
         args.emplace_back("-debug");
     }
+    if (request.allowUnsafeCode) {
+        args.emplace_back("-unsafe");
+    }
     for (const auto& reference : request.references) {
         args.push_back("-r:" + reference.string());
     }

@@ -133,14 +133,15 @@ std::expected<void, std::string> CompileServerProcess::waitReady(Deadline deadli
 
 std::expected<ServerReply, std::string>
 CompileServerProcess::build(const std::vector<std::string>& args, Deadline deadline,
-                            const std::function<void()>& onSent) {
+                            const std::function<void()>& onSent, bool prepareNext) {
     if (auto ready = waitReady(deadline); !ready) {
         return std::unexpected(ready.error());
     }
     const std::uint64_t id = nextId_++;
     std::error_code ec;
     const std::string cwd = std::filesystem::current_path(ec).string();
-    if (auto written = writeAll(protocol::encodeBuild(id, cwd, args), deadline); !written) {
+    if (auto written = writeAll(protocol::encodeBuild(id, cwd, args, prepareNext), deadline);
+        !written) {
         return std::unexpected(written.error());
     }
     if (onSent) {

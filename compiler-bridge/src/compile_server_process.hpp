@@ -31,8 +31,8 @@ struct ServerCommand {
 
 /// The server's answer to one BUILD.
 struct ServerReply {
-    int status = 0;     ///< 0 built, 1 compile errors, 2 the server's mcs threw
-    std::string output; ///< the compiler's messages, one per line
+    int status = 0;                  ///< 0 built, 1 compile errors, 2 the server's mcs threw
+    std::string output;              ///< the compiler's messages, one per line
     bool referencesPrepared = false; ///< imported before the request came (see PreparedImport.cs)
 };
 
@@ -54,11 +54,12 @@ public:
     /// Waits for the READY line (only the first call waits).
     [[nodiscard]] std::expected<void, std::string> waitReady(Deadline deadline);
 
-    /// Runs one build. `onSent` runs once the request is written. Any error (timeout, exit,
-    /// garbage) leaves the process unusable: the caller kills it.
+    /// Runs one build. `onSent` runs once the request is written; `prepareNext` as
+    /// CompileRequest's. Any error (timeout, exit, garbage) leaves the process unusable: the
+    /// caller kills it.
     [[nodiscard]] std::expected<ServerReply, std::string>
     build(const std::vector<std::string>& args, Deadline deadline,
-          const std::function<void()>& onSent);
+          const std::function<void()>& onSent, bool prepareNext = true);
 
     /// Lets the server do its between-builds work now (collect, import the references of a
     /// build like the last one) instead of after its idle time. Returns whether the next build

@@ -45,19 +45,37 @@ OutputGenerations::OutputGenerations(std::filesystem::path folder, std::string n
 }
 
 std::filesystem::path OutputGenerations::next() {
+    return nextFolder() / (name_ + ".dll");
+}
+
+std::filesystem::path OutputGenerations::nextFolder() {
     std::error_code ec;
     // Skip anything that appeared meanwhile (another process, a stale folder).
     while (std::filesystem::exists(folder_ / ("gen" + std::to_string(next_)), ec)) {
         ++next_;
     }
-    return folder_ / ("gen" + std::to_string(next_++)) / (name_ + ".dll");
+    return folder_ / ("gen" + std::to_string(next_++));
 }
 
-std::size_t OutputGenerations::prune(std::size_t keep) {
+std::size_t OutputGenerations::prune(std::size_t keep,
+                                     const std::vector<std::filesystem::path>& inUse) {
     keep = std::max<std::size_t>(keep, 1);
     const auto existing = generations(folder_);
+    const auto normal = [](const std::filesystem::path& path) {
+        std::error_code ec;
+        const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+        return (ec ? path : absolute).lexically_normal();
+    };
+    const auto holdsOneInUse = [&](const std::filesystem::path& generation) {
+        return std::ranges::any_of(inUse, [&](const std::filesystem::path& file) {
+            return normal(file).parent_path() == normal(generation);
+        });
+    };
     std::size_t removed = 0;
     for (std::size_t i = 0; i + keep < existing.size(); ++i) {
+        if (holdsOneInUse(existing[i].second)) {
+            continue;
+        }
         std::error_code ec;
         std::filesystem::remove_all(existing[i].second, ec);
         removed += ec ? 0 : 1;

@@ -64,8 +64,9 @@ std::string unescape(std::string_view text) {
 }
 
 std::string encodeBuild(std::uint64_t id, std::string_view workingFolder,
-                        const std::vector<std::string>& args) {
-    std::string request = "BUILD " + std::to_string(id) + " " + std::to_string(args.size()) + "\n";
+                        const std::vector<std::string>& args, bool prepareNext) {
+    std::string request = "BUILD " + std::to_string(id) + " " + std::to_string(args.size()) +
+                          (prepareNext ? "\n" : " keep\n");
     request += escape(workingFolder);
     request += '\n';
     for (const std::string& arg : args) {

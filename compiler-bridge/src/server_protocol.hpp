@@ -10,7 +10,7 @@
 namespace scripthost::compiler::protocol {
 
 /// Version the server announces in its READY line; a mismatch means the wrong server exe.
-inline constexpr int version = 2;
+inline constexpr int version = 3;
 
 /// Escapes '\\', '\n' and '\r' so any text fits on one protocol line.
 [[nodiscard]] std::string escape(std::string_view text);
@@ -19,8 +19,11 @@ inline constexpr int version = 2;
 [[nodiscard]] std::string unescape(std::string_view text);
 
 /// "BUILD <id> <argc>\n", the escaped working folder, then one escaped argument per line.
+/// Without `prepareNext`, "BUILD <id> <argc> keep": the server does not take this build as the
+/// one to prepare the next for (CompileRequest::prepareNext).
 [[nodiscard]] std::string encodeBuild(std::uint64_t id, std::string_view workingFolder,
-                                      const std::vector<std::string>& args);
+                                      const std::vector<std::string>& args,
+                                      bool prepareNext = true);
 
 /// "SETTLE <id>\n": do the between-builds work now and say whether the next build's
 /// references are imported.

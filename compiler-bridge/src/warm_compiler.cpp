@@ -176,8 +176,8 @@ CompileResult WarmCompiler::compile(const CompileRequest& request) {
     if (s.options.onRequestSent) {
         onSent = [&] { s.options.onRequestSent(pid); };
     }
-    auto reply =
-        (*server)->build(ColdCompiler::arguments(request), started + request.timeout, onSent);
+    auto reply = (*server)->build(ColdCompiler::arguments(request), started + request.timeout,
+                                  onSent, request.prepareNext);
     if (!reply || (reply->status != 0 && reply->status != 1)) {
         std::string reason = reply ? "compile server error: " + reply->output.substr(0, 2000)
                                    : "compile server " + reply.error();

@@ -41,6 +41,29 @@ private:
     std::shared_ptr<Gate> gate_;
 };
 
+/// A set of `names`, each referencing the one before it, none built before: all are built.
+AssemblySetRequest chainOf(const std::vector<std::string>& names, const std::string& folder) {
+    AssemblySetRequest request;
+    for (const std::string& name : names) {
+        ScriptAssembly assembly;
+        assembly.name = name;
+        assembly.sources = {name + ".cs"};
+        if (!request.layout.assemblies.empty())
+            assembly.references = {request.layout.assemblies.back().name};
+        request.layout.assemblies.push_back(std::move(assembly));
+    }
+    request.outputFolder = folder;
+    return request;
+}
+
+void openGate(GatedCompiler::Gate& gate) {
+    {
+        std::lock_guard lock(gate.mutex);
+        gate.open = true;
+    }
+    gate.changed.notify_all();
+}
+
 CompileRequest requestFor(const std::string& output) {
     CompileRequest request;
     request.sources = {"unused.cs"};
@@ -142,4 +165,92 @@ TEST_CASE("queue: nothing to build is delivered as a clear result") {
     CHECK(finished->result.nothingToBuild);
     CHECK_FALSE(finished->result.success);
     CHECK(finished->result.diagnostics.at(0).message.find("nothing to build") != std::string::npos);
+}
+
+TEST_CASE("queue: a newer submission stops an assembly set before its next assembly") {
+    auto gate = std::make_shared<GatedCompiler::Gate>();
+    BuildQueue queue(std::make_unique<GatedCompiler>(gate));
+    const BuildId set = queue.submit(chainOf({"Core", "Leaf", "Scripts"}, "old"));
+    {
+        std::unique_lock lock(gate->mutex);
+        REQUIRE(gate->changed.wait_for(lock, std::chrono::seconds(10),
+                                       [&] { return gate->started.size() == 1; }));
+    }
+    // Core is building; a newer set (a save meanwhile) supersedes the rest of this one.
+    const BuildId newer = queue.submit(chainOf({"Core", "Leaf"}, "new"));
+    openGate(*gate);
+    const auto finished = queue.waitFor(Clock::now() + std::chrono::seconds(10));
+    REQUIRE(finished.has_value());
+    CHECK(finished->id == newer);
+    CHECK(newer > set);
+    REQUIRE(finished->set.has_value());
+    CHECK(finished->set->request.outputFolder == "new");
+    CHECK(finished->set->result.success);
+    CHECK(finished->set->result.outputs() ==
+          std::map<std::string, std::filesystem::path>{{"Core", "new/Core.dll"},
+                                                       {"Leaf", "new/Leaf.dll"}});
+    // The set's own request and result are its last compile's.
+    CHECK(finished->request.output == "new/Leaf.dll");
+    CHECK(finished->result.success);
+    CHECK(waitUntil([&] { return queue.idle(); }));
+    {
+        std::lock_guard lock(gate->mutex);
+        CHECK(gate->started ==
+              std::vector<std::filesystem::path>{"old/Core.dll", "new/Core.dll", "new/Leaf.dll"});
+    }
+    const BuildQueueStats stats = queue.stats();
+    CHECK(stats.built == 2);
+    CHECK(stats.setsStopped == 1);
+    CHECK(stats.superseded == 1);
+    CHECK(stats.delivered == 1);
+}
+
+TEST_CASE("queue: a single request after a set is delivered without a set, and a bad set says "
+          "why") {
+    auto gate = std::make_shared<GatedCompiler::Gate>();
+    openGate(*gate);
+    BuildQueue queue(std::make_unique<GatedCompiler>(gate));
+    AssemblySetRequest bad = chainOf({"Core"}, "out");
+    bad.rebuild = {"Nope"};
+    (void)queue.submit(bad);
+    const auto refused = queue.waitFor(Clock::now() + std::chrono::seconds(10));
+    REQUIRE(refused.has_value());
+    REQUIRE(refused->set.has_value());
+    CHECK_FALSE(refused->result.success);
+    CHECK(refused->result.nothingToBuild);
+    CHECK(refused->result.diagnostics.at(0).message == refused->set->result.error);
+    CHECK(refused->set->result.error.find("Nope") != std::string::npos);
+
+    (void)queue.submit(requestFor("single"));
+    const auto single = queue.waitFor(Clock::now() + std::chrono::seconds(10));
+    REQUIRE(single.has_value());
+    CHECK_FALSE(single->set.has_value());
+    CHECK(single->result.output == "single");
+    std::lock_guard lock(gate->mutex);
+    CHECK(gate->started == std::vector<std::filesystem::path>{"single"});
+}
+
+TEST_CASE("queue: an assembly set on the compile server is delivered with every output path") {
+    TempDir dir("queue-set");
+    writeFile(dir / "Core" / "Core.cs", "namespace Game { public class CoreThing {} }\n");
+    writeFile(dir / "Leaf" / "Leaf.cs",
+              "namespace Game { public class LeafThing : CoreThing {} }\n");
+    AssemblySetRequest request = chainOf({"Core", "Leaf"}, (dir / "gen1").string());
+    request.layout.assemblies[0].sources = {dir / "Core" / "Core.cs"};
+    request.layout.assemblies[1].sources = {dir / "Leaf" / "Leaf.cs"};
+    request.timeout = std::chrono::seconds(30);
+    BuildQueue queue(std::make_unique<WarmCompiler>());
+    const BuildId id = queue.submit(request);
+    const auto finished = queue.waitFor(Clock::now() + std::chrono::seconds(60));
+    REQUIRE(finished.has_value());
+    CHECK(finished->id == id);
+    REQUIRE(finished->set.has_value());
+    const AssemblySetResult& result = finished->set->result;
+    REQUIRE_MESSAGE(result.success, describe(finished->result));
+    CHECK(result.outputs() ==
+          std::map<std::string, std::filesystem::path>{{"Core", dir / "gen1" / "Core.dll"},
+                                                       {"Leaf", dir / "gen1" / "Leaf.dll"}});
+    CHECK(fileContains(dir / "gen1" / "Leaf.dll", "LeafThing"));
+    CHECK(finished->result.output == dir / "gen1" / "Leaf.dll");
+    CHECK(finished->result.backend == Backend::Warm);
 }

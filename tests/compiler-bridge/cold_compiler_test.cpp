@@ -135,4 +135,25 @@ TEST_CASE("cold: the command line carries outputs, references, defines and sourc
         "-nologo", "-target:library",      "-langversion:7.2", "-out:/o/S.dll",
         "-debug",  "-r:/x/ScriptCore.dll", "-define:DEBUG",    "a b.cs"};
     CHECK(args == expected);
+    request.allowUnsafeCode = true;
+    request.debugSymbols = false;
+    const std::vector<std::string> unsafeArgs{
+        "-nologo", "-target:library",      "-langversion:7.2", "-out:/o/S.dll",
+        "-unsafe", "-r:/x/ScriptCore.dll", "-define:DEBUG",    "a b.cs"};
+    CHECK(ColdCompiler::arguments(request) == unsafeArgs);
+}
+
+TEST_CASE("cold: unsafe code builds only when the request allows it") {
+    TempDir dir("cold-unsafe");
+    writeFile(dir / "A.cs", "public class A { public unsafe int Peek() { int x = 3; int* p = &x; "
+                            "return *p; } }\n");
+    ColdCompiler compiler;
+    CompileRequest request = libraryRequest(dir.path(), {dir / "A.cs"});
+    const CompileResult refused = compiler.compile(request);
+    CHECK_FALSE(refused.success);
+    REQUIRE(refused.errorCount() == 1);
+    CHECK(refused.diagnostics[0].code == "CS0227");
+    request.allowUnsafeCode = true;
+    const CompileResult built = compiler.compile(request);
+    CHECK_MESSAGE(built.success, describe(built));
 }

@@ -140,6 +140,21 @@ TEST_CASE("prepared: other arguments or a rebuilt reference build without the pr
         CHECK(next.referencesPrepared);
         CHECK(fileContains(next.output, "Second"));
     }
+    SUBCASE("a build that says prepareNext = false leaves the one before it prepared for") {
+        REQUIRE(compiler.settle());
+        writeFile(dir / "B.cs", scriptSource("Second", 2));
+        CompileRequest aside = scriptsRequest(dir.path(), "g2", {dir / "B.cs"}, shapes);
+        aside.prepareNext = false;
+        const CompileResult r = compiler.compile(aside);
+        CHECK_MESSAGE(r.success, describe(r));
+        CHECK_FALSE(r.referencesPrepared); // prepared for A's arguments, not these
+        // That import went with the build; A's references are imported again.
+        REQUIRE(compiler.settle());
+        writeFile(a, scriptSource("First", 5));
+        const CompileResult next = compiler.compile(scriptsRequest(dir.path(), "g3", {a}, shapes));
+        CHECK_MESSAGE(next.success, describe(next));
+        CHECK(next.referencesPrepared);
+    }
     SUBCASE("a define added") {
         REQUIRE(compiler.settle());
         auto request = scriptsRequest(dir.path(), "g2", {a}, shapes);

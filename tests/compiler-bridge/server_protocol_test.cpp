@@ -18,6 +18,8 @@ TEST_CASE("escape keeps any text on one line and unescape reverses it") {
 TEST_CASE("a BUILD request is a header, the working folder, then one argument per line") {
     CHECK(encodeBuild(7, "/w d", {"-out:/a b/x.dll", "line\nbreak.cs"}) ==
           "BUILD 7 2\n/w d\n-out:/a b/x.dll\nline\\nbreak.cs\n");
+    // Not the build to prepare the next one for (an assembly set's later compiles).
+    CHECK(encodeBuild(8, "/w", {"a.cs"}, false) == "BUILD 8 1 keep\n/w\na.cs\n");
 }
 
 TEST_CASE("a SETTLE request is one line") {

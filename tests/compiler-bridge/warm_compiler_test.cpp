@@ -418,3 +418,20 @@ TEST_CASE("warm: a failing build reports exactly what cold mcs reports") {
         CHECK(format(w.diagnostics[i]) == format(c.diagnostics[i]));
     }
 }
+
+TEST_CASE("warm: unsafe code builds only when the request allows it") {
+    TempDir dir("warm-unsafe");
+    writeFile(dir / "A.cs", "public class A { public unsafe int Peek() { int x = 3; int* p = &x; "
+                            "return *p; } }\n");
+    WarmCompiler compiler;
+    CompileRequest request = libraryRequest(dir.path(), {dir / "A.cs"});
+    const CompileResult refused = compiler.compile(request);
+    CHECK_FALSE(refused.success);
+    CHECK(refused.backend == Backend::Warm);
+    REQUIRE(refused.errorCount() == 1);
+    CHECK(refused.diagnostics[0].code == "CS0227");
+    request.allowUnsafeCode = true;
+    const CompileResult built = compiler.compile(request);
+    CHECK_MESSAGE(built.success, describe(built));
+    CHECK(built.backend == Backend::Warm);
+}

@@ -29,7 +29,14 @@ struct CompileRequest {
     std::vector<std::string> defines;
     std::filesystem::path output; ///< the .dll to write; its .mdb goes beside it
     bool debugSymbols = true;     ///< -debug: writes output.mdb for file:line in stack traces
+    bool allowUnsafeCode = false; ///< -unsafe: `unsafe` blocks and pointers (an .asmdef's flag)
     std::chrono::milliseconds timeout{60000};
+    /// Warm only: the next build is likely to look like this one, so the compile server imports
+    /// its references while it waits ("Imported between builds", compiler-bridge/README.md).
+    /// False: the server keeps preparing for the last build that said true. An assembly set
+    /// says false for all but its first compile, the only one whose references it did not
+    /// just rebuild.
+    bool prepareNext = true;
 };
 
 /// What a build produced.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace scripthost::compiler {
 
@@ -18,9 +19,15 @@ public:
     /// The next unused path; its folder is created (empty) by the build, not here.
     [[nodiscard]] std::filesystem::path next();
 
-    /// Deletes every gen<N> folder older than the newest `keep` ones (keep >= 1). Returns
-    /// how many were removed; folders that cannot be removed are skipped.
-    std::size_t prune(std::size_t keep);
+    /// The next unused folder, `<folder>/gen<N>`, for a build that writes several assemblies
+    /// (an assembly set: `<Name>.dll` each); shares the numbering with next().
+    [[nodiscard]] std::filesystem::path nextFolder();
+
+    /// Deletes every gen<N> folder older than the newest `keep` ones (keep >= 1), except
+    /// those holding a file of `inUse` (an assembly set's reused outputs: their paths must stay
+    /// as they are, see AssemblySetRequest::previous). Returns how many were removed; folders
+    /// that cannot be removed are skipped.
+    std::size_t prune(std::size_t keep, const std::vector<std::filesystem::path>& inUse = {});
 
     /// The folder holding the generations.
     [[nodiscard]] const std::filesystem::path& folder() const noexcept { return folder_; }

@@ -1,0 +1,407 @@
+// buildAssemblySet: the assemblies of a layout built in dependency order against each other's
+// new or reused outputs, over real temp folders with the real compile server (and mcs).
+#include "compiler_bridge/assembly_set_build.hpp"
+#include "compiler_bridge/output_generations.hpp"
+#include "compiler_bridge/warm_compiler.hpp"
+#include "compiler_test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace scripthost::compiler;
+using namespace scripthost::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Names = std::vector<std::string>;
+using Paths = std::vector<fs::path>;
+
+/// Core (Core/, Game.CoreThing with a const string `tag`), Leaf (Leaf/, references Core,
+/// returns that const) and the default assembly Scripts (Main.cs, uses both) under one root.
+struct Project {
+    TempDir dir{"assembly-set"};
+    fs::path root = dir / "Assets";
+    OutputGenerations generations{dir / "build", "unused"};
+
+    Project() {
+        writeFile(root / "Core" / "Core.asmdef", R"({ "name": "Core" })");
+        writeFile(root / "Leaf" / "Leaf.asmdef", R"({ "name": "Leaf", "references": ["Core"] })");
+        core("core-v1");
+        leaf("leaf-v1");
+        main(1);
+    }
+    void core(const std::string& tag, const std::string& extra = "") const {
+        writeFile(root / "Core" / "CoreThing.cs",
+                  "namespace Game {\n  public class CoreThing {\n    public const string Tag = \"" +
+                      tag + "\";\n    public virtual int Value() { return 1; }\n" + extra +
+                      "  }\n}\n");
+    }
+    void leaf(const std::string& tag, const std::string& extra = "") const {
+        writeFile(root / "Leaf" / "LeafThing.cs",
+                  "namespace Game {\n  public class LeafThing : CoreThing {\n"
+                  "    public string Tags() { return CoreThing.Tag + \"/" +
+                      tag + "\"; }\n" + extra + "  }\n}\n");
+    }
+    void main(int value) const {
+        writeFile(root / "Main.cs", "public class Main {\n  public int Run() { return new "
+                                    "Game.LeafThing().Value() + " +
+                                        std::to_string(value) + "; }\n}\n");
+    }
+    [[nodiscard]] AssemblyLayout layout() const {
+        auto layout = readAssemblyLayout({root});
+        REQUIRE_MESSAGE(layout, (layout ? "" : layout.error().message));
+        return std::move(*layout);
+    }
+    /// A set request into the next gen<N> folder.
+    AssemblySetRequest request(Names rebuild, std::map<std::string, fs::path> previous = {}) {
+        AssemblySetRequest request;
+        request.layout = layout();
+        request.rebuild = std::move(rebuild);
+        request.previous = std::move(previous);
+        request.outputFolder = generations.nextFolder();
+        request.timeout = std::chrono::seconds(30);
+        return request;
+    }
+};
+
+/// The UTF-16 bytes mcs stores a string literal as (a const string is copied into every
+/// assembly that uses it, so they show which Core an assembly was compiled against).
+std::string utf16(const std::string& ascii) {
+    std::string bytes;
+    for (const char c : ascii) {
+        bytes += c;
+        bytes += '\0';
+    }
+    return bytes;
+}
+
+Names namesOf(const AssemblySetResult& result) {
+    Names names;
+    for (const AssemblyBuild& assembly : result.assemblies)
+        names.push_back(assembly.name);
+    return names;
+}
+
+std::vector<AssemblyOutcome> outcomesOf(const AssemblySetResult& result) {
+    std::vector<AssemblyOutcome> outcomes;
+    for (const AssemblyBuild& assembly : result.assemblies)
+        outcomes.push_back(assembly.outcome);
+    return outcomes;
+}
+
+std::string describe(const AssemblySetResult& result) {
+    std::string text = result.error;
+    for (const AssemblyBuild& assembly : result.assemblies) {
+        if (assembly.result)
+            text += "\n" + assembly.name + ": " + scripthost::testing::describe(*assembly.result);
+    }
+    return text;
+}
+
+/// Sets the outputs' times 10 s back: the compile server prepares no import with an assembly
+/// written in the last second (it may have been read half-written), and a test's builds come
+/// faster than a developer's saves.
+void age(const std::map<std::string, fs::path>& outputs) {
+    const auto past = fs::file_time_type::clock::now() - std::chrono::seconds(10);
+    for (const auto& [name, dll] : outputs) {
+        fs::last_write_time(dll, past);
+        if (fs::exists(dll.string() + ".mdb"))
+            fs::last_write_time(dll.string() + ".mdb", past);
+    }
+}
+
+/// A compiler that records what it was asked and succeeds without building anything.
+class RecordingCompiler final : public Compiler {
+public:
+    std::vector<CompileRequest> requests;
+    CompileResult compile(const CompileRequest& request) override {
+        requests.push_back(request);
+        CompileResult result;
+        result.success = true;
+        result.output = request.output;
+        return result;
+    }
+    Backend backend() const noexcept override { return Backend::Cold; }
+};
+
+ScriptAssembly assembly(const std::string& name, Names references = {}) {
+    ScriptAssembly a;
+    a.name = name;
+    a.sources = {"/src/" + name + ".cs"};
+    a.references = std::move(references);
+    return a;
+}
+
+} // namespace
+
+TEST_CASE("assembly set: built from nothing in dependency order, each against the new dlls") {
+    Project project;
+    WarmCompiler compiler;
+    const AssemblySetRequest request = project.request({});
+    const AssemblySetResult result = buildAssemblySet(compiler, request);
+    REQUIRE_MESSAGE(result.success, describe(result));
+    CHECK(result.failedAssembly.empty());
+    CHECK(namesOf(result) == Names{"Core", "Leaf", "Scripts"});
+    CHECK(outcomesOf(result) == std::vector<AssemblyOutcome>(3, AssemblyOutcome::Built));
+    const fs::path gen = request.outputFolder;
+    CHECK(result.outputs() == std::map<std::string, fs::path>{{"Core", gen / "Core.dll"},
+                                                              {"Leaf", gen / "Leaf.dll"},
+                                                              {"Scripts", gen / "Scripts.dll"}});
+    // Scripts references Core and Leaf; Leaf's class derives from Core's, so it needs both.
+    CHECK(result.find("Core")->request->references.empty());
+    CHECK(result.find("Leaf")->request->references == Paths{gen / "Core.dll"});
+    CHECK(result.find("Scripts")->request->references == Paths{gen / "Core.dll", gen / "Leaf.dll"});
+    for (const AssemblyBuild& built : result.assemblies) {
+        CHECK(fs::is_regular_file(built.output));
+        CHECK(built.result->symbols == fs::path(built.output.string() + ".mdb"));
+        CHECK(built.result->backend == Backend::Warm);
+    }
+    CHECK(fileContains(gen / "Leaf.dll", utf16("core-v1/leaf-v1")));
+    CHECK(result.lastCompiled() == result.find("Scripts"));
+}
+
+TEST_CASE("assembly set: a Scripts rebuild reuses Core and Leaf where they are and a repeated "
+          "edit uses references imported ahead") {
+    Project project;
+    WarmCompiler compiler;
+    const AssemblySetResult first = buildAssemblySet(compiler, project.request({}));
+    REQUIRE_MESSAGE(first.success, describe(first));
+    age(first.outputs());
+    const fs::path core = first.find("Core")->output;
+    const fs::path leaf = first.find("Leaf")->output;
+
+    project.main(2);
+    const AssemblySetResult edited =
+        buildAssemblySet(compiler, project.request({"Scripts"}, first.outputs()));
+    REQUIRE_MESSAGE(edited.success, describe(edited));
+    CHECK(outcomesOf(edited) ==
+          std::vector{AssemblyOutcome::Reused, AssemblyOutcome::Reused, AssemblyOutcome::Built});
+    CHECK(edited.find("Core")->output == core); // the very path: never copied
+    CHECK(edited.find("Leaf")->output == leaf);
+    CHECK_FALSE(edited.find("Core")->result.has_value());
+    CHECK(edited.find("Scripts")->request->references == Paths{core, leaf});
+    CHECK(edited.find("Scripts")->output.parent_path() != core.parent_path());
+
+    // The server imports the references of a build like the last one while it waits.
+    REQUIRE(compiler.settle());
+    project.main(3);
+    const AssemblySetResult again =
+        buildAssemblySet(compiler, project.request({"Scripts"}, edited.outputs()));
+    REQUIRE_MESSAGE(again.success, describe(again));
+    CHECK(again.find("Scripts")->result->referencesPrepared);
+    CHECK(again.find("Scripts")->request->references == Paths{core, leaf});
+    CHECK(again.find("Core")->output == core);
+}
+
+TEST_CASE("assembly set: a Leaf rebuild rebuilds Scripts, which references it, and reuses Core") {
+    Project project;
+    WarmCompiler compiler;
+    const AssemblySetResult first = buildAssemblySet(compiler, project.request({}));
+    REQUIRE_MESSAGE(first.success, describe(first));
+    age(first.outputs()); // before the server prepares an import with Core, which stays
+    project.leaf("leaf-v2");
+    const AssemblySetRequest request = project.request({"Leaf"}, first.outputs());
+    const AssemblySetResult result = buildAssemblySet(compiler, request);
+    REQUIRE_MESSAGE(result.success, describe(result));
+    CHECK(outcomesOf(result) ==
+          std::vector{AssemblyOutcome::Reused, AssemblyOutcome::Built, AssemblyOutcome::Built});
+    const fs::path core = first.find("Core")->output;
+    CHECK(result.find("Scripts")->request->references ==
+          Paths{core, request.outputFolder / "Leaf.dll"});
+    CHECK(fileContains(request.outputFolder / "Leaf.dll", utf16("core-v1/leaf-v2")));
+    // Only the first compile is the one the server prepares the next for: Scripts references
+    // the Leaf just built, new at every set.
+    CHECK(result.find("Leaf")->request->prepareNext);
+    CHECK_FALSE(result.find("Scripts")->request->prepareNext);
+
+    REQUIRE(compiler.settle());
+    project.leaf("leaf-v3");
+    const AssemblySetRequest next = project.request({"Leaf"}, result.outputs());
+    const AssemblySetResult again = buildAssemblySet(compiler, next);
+    REQUIRE_MESSAGE(again.success, describe(again));
+    CHECK(again.find("Leaf")->result->referencesPrepared);
+    CHECK_FALSE(again.find("Scripts")->result->referencesPrepared);
+    CHECK(fileContains(next.outputFolder / "Leaf.dll", utf16("core-v1/leaf-v3")));
+}
+
+TEST_CASE("assembly set: a Core rebuild rebuilds its dependents against the new Core") {
+    Project project;
+    WarmCompiler compiler;
+    const AssemblySetResult first = buildAssemblySet(compiler, project.request({}));
+    REQUIRE_MESSAGE(first.success, describe(first));
+
+    SUBCASE("they take the new Core's constant") {
+        project.core("core-v2");
+        const AssemblySetRequest request = project.request({"Core"}, first.outputs());
+        const AssemblySetResult result = buildAssemblySet(compiler, request);
+        REQUIRE_MESSAGE(result.success, describe(result));
+        CHECK(outcomesOf(result) == std::vector<AssemblyOutcome>(3, AssemblyOutcome::Built));
+        const fs::path gen = request.outputFolder;
+        CHECK(result.find("Leaf")->request->references == Paths{gen / "Core.dll"});
+        CHECK(fileContains(gen / "Leaf.dll", utf16("core-v2/leaf-v1")));
+        CHECK_FALSE(fileContains(gen / "Leaf.dll", utf16("core-v1")));
+    }
+    SUBCASE("a member Leaf uses is gone: Leaf fails, against the new Core") {
+        project.leaf("leaf-v1", "    public int Twice() { return Value() * 2; }\n");
+        const AssemblySetResult withTwice =
+            buildAssemblySet(compiler, project.request({"Leaf"}, first.outputs()));
+        REQUIRE_MESSAGE(withTwice.success, describe(withTwice));
+        // Value(), which Leaf calls, is renamed: Leaf's text is as it was.
+        writeFile(project.root / "Core" / "CoreThing.cs",
+                  "namespace Game { public class CoreThing { public const string Tag = \"c\"; "
+                  "public virtual int Renamed() { return 1; } } }\n");
+        const AssemblySetResult result =
+            buildAssemblySet(compiler, project.request({"Core"}, withTwice.outputs()));
+        CHECK_FALSE(result.success);
+        CHECK(result.failedAssembly == "Leaf");
+        CHECK(outcomesOf(result) == std::vector{AssemblyOutcome::Built, AssemblyOutcome::Failed,
+                                                AssemblyOutcome::NotBuilt});
+        REQUIRE(result.failed() != nullptr);
+        CHECK(result.failed()->result->errorCount() >= 1);
+        CHECK(result.failed()->result->diagnostics[0].file.ends_with("LeafThing.cs"));
+    }
+}
+
+TEST_CASE("assembly set: a compile error in Core stops the set and names Core") {
+    Project project;
+    WarmCompiler compiler;
+    const AssemblySetResult first = buildAssemblySet(compiler, project.request({}));
+    REQUIRE_MESSAGE(first.success, describe(first));
+    project.core("core-v2", "    public int Broken() { return notDeclared; }\n");
+    const AssemblySetResult result =
+        buildAssemblySet(compiler, project.request({"Core"}, first.outputs()));
+    CHECK_FALSE(result.success);
+    CHECK_FALSE(result.stopped);
+    CHECK(result.failedAssembly == "Core");
+    CHECK(outcomesOf(result) == std::vector{AssemblyOutcome::Failed, AssemblyOutcome::NotBuilt,
+                                            AssemblyOutcome::NotBuilt});
+    REQUIRE(result.failed() == result.find("Core"));
+    const CompileResult& failure = *result.failed()->result;
+    REQUIRE(failure.errorCount() == 1);
+    CHECK(failure.diagnostics[0].code == "CS0103");
+    CHECK(failure.diagnostics[0].file.ends_with("CoreThing.cs"));
+    CHECK(result.lastCompiled() == result.find("Core"));
+    CHECK(result.outputs().empty()); // nothing of it is to be loaded
+    for (const AssemblyBuild& assembly : result.assemblies)
+        CHECK(assembly.output.empty());
+}
+
+TEST_CASE("assembly set: allowUnsafeCode lets unsafe code build in that assembly only") {
+    Project project;
+    const std::string unsafeMember = "    public unsafe int Peek() { int x = 3; int* p = &x; "
+                                     "return *p; }\n";
+    writeFile(project.root / "Core" / "Core.asmdef",
+              R"({ "name": "Core", "allowUnsafeCode": true })");
+    project.core("core-v1", unsafeMember);
+    project.leaf("leaf-v1", unsafeMember);
+    WarmCompiler compiler;
+    const AssemblySetResult result = buildAssemblySet(compiler, project.request({}));
+    CHECK(result.failedAssembly == "Leaf");
+    CHECK(result.find("Core")->outcome == AssemblyOutcome::Built);
+    CHECK(result.find("Core")->request->allowUnsafeCode);
+    CHECK_FALSE(result.find("Leaf")->request->allowUnsafeCode);
+    REQUIRE(result.failed() != nullptr);
+    CHECK(result.failed()->result->diagnostics[0].code == "CS0227"); // unsafe needs -unsafe
+
+    project.leaf("leaf-v1");
+    const AssemblySetResult fixed = buildAssemblySet(compiler, project.request({}));
+    CHECK_MESSAGE(fixed.success, describe(fixed));
+}
+
+TEST_CASE("assembly set: generated sources go into the assembly the request names") {
+    Project project;
+    const fs::path generated = project.dir / "generated" / "Native.g.cs";
+    writeFile(generated, "namespace Game { public sealed class NativeProbe { public int N() { "
+                         "return 7; } } }\n");
+    project.leaf("leaf-v1", "    public int Native() { return new NativeProbe().N(); }\n");
+    WarmCompiler compiler;
+    AssemblySetRequest request = project.request({});
+    request.generated = {"Core", {generated}};
+    const AssemblySetResult result = buildAssemblySet(compiler, request);
+    REQUIRE_MESSAGE(result.success, describe(result));
+    CHECK(result.find("Core")->request->sources.back() == generated);
+    CHECK(fileContains(result.find("Core")->output, "NativeProbe"));
+    CHECK(std::ranges::find(result.find("Leaf")->request->sources, generated) ==
+          result.find("Leaf")->request->sources.end());
+}
+
+TEST_CASE("assembly set: what is built: the asked, those with no output on disk and their "
+          "dependents, in layout order") {
+    AssemblySetRequest request;
+    // A <- B <- C, and D alone; the layout is in dependency order.
+    request.layout.assemblies = {assembly("A"), assembly("D"), assembly("B", {"A"}),
+                                 assembly("C", {"B"})};
+    request.outputFolder = "/out/gen2";
+    CHECK(assembliesToBuild(request) == Names{"A", "D", "B", "C"}); // no previous outputs
+
+    TempDir dir("assembly-set-plan");
+    for (const char* name : {"A", "B", "C", "D"}) {
+        writeFile(dir / "gen1" / (std::string(name) + ".dll"), "dll");
+        request.previous[name] = dir / "gen1" / (std::string(name) + ".dll");
+    }
+    CHECK(assembliesToBuild(request).empty());
+    request.rebuild = {"C", "B"}; // any order
+    CHECK(assembliesToBuild(request) == Names{"B", "C"});
+    request.rebuild = {"A"};
+    CHECK(assembliesToBuild(request) == Names{"A", "B", "C"});
+    request.rebuild = {};
+    fs::remove(dir / "gen1" / "B.dll"); // pruned, say: built again, with what references it
+    CHECK(assembliesToBuild(request) == Names{"B", "C"});
+
+    RecordingCompiler compiler;
+    request.references = {"/engine/ScriptCore.dll"};
+    request.defines = {"GAME"};
+    const AssemblySetResult result = buildAssemblySet(compiler, request);
+    REQUIRE(result.success);
+    REQUIRE(compiler.requests.size() == 2);
+    CHECK(compiler.requests[0].output == "/out/gen2/B.dll");
+    CHECK(compiler.requests[0].references ==
+          Paths{"/engine/ScriptCore.dll", dir / "gen1" / "A.dll"});
+    // C references B directly and A through B: both, in layout order.
+    CHECK(compiler.requests[1].references ==
+          Paths{"/engine/ScriptCore.dll", dir / "gen1" / "A.dll", "/out/gen2/B.dll"});
+    CHECK(compiler.requests[1].defines == Names{"GAME"});
+    CHECK(result.outputs().at("D") == dir / "gen1" / "D.dll");
+}
+
+TEST_CASE("assembly set: a request that cannot be built says why and compiles nothing") {
+    AssemblySetRequest request;
+    request.layout.assemblies = {assembly("A")};
+    request.outputFolder = "/out/gen1";
+    RecordingCompiler compiler;
+
+    SUBCASE("an unknown name to rebuild") {
+        request.rebuild = {"Nope"};
+        const AssemblySetResult result = buildAssemblySet(compiler, request);
+        CHECK(result.error.find("Nope") != std::string::npos);
+        CHECK_FALSE(result.success);
+    }
+    SUBCASE("generated sources into an assembly the layout does not have") {
+        request.generated = {"Proxies", {"/gen/Native.g.cs"}};
+        const AssemblySetResult result = buildAssemblySet(compiler, request);
+        CHECK(result.error.find("'Proxies'") != std::string::npos);
+        CHECK_FALSE(result.success);
+    }
+    SUBCASE("no output folder") {
+        request.outputFolder.clear();
+        const AssemblySetResult result = buildAssemblySet(compiler, request);
+        CHECK(result.error.find("output folder") != std::string::npos);
+        CHECK(result.assemblies.empty());
+    }
+    CHECK(compiler.requests.empty());
+}
+
+TEST_CASE("assembly set: stopRequested stops it before the next assembly") {
+    AssemblySetRequest request;
+    request.layout.assemblies = {assembly("A"), assembly("B", {"A"}), assembly("C", {"B"})};
+    request.outputFolder = "/out/gen1";
+    RecordingCompiler compiler;
+    const AssemblySetResult result =
+        buildAssemblySet(compiler, request, [&] { return compiler.requests.size() == 1; });
+    CHECK(compiler.requests.size() == 1);
+    CHECK(result.stopped);
+    CHECK_FALSE(result.success);
+    CHECK(result.failedAssembly.empty());
+    CHECK(outcomesOf(result) == std::vector{AssemblyOutcome::Built, AssemblyOutcome::NotBuilt,
+                                            AssemblyOutcome::NotBuilt});
+}
