@@ -55,3 +55,17 @@ TEST_SUITE("script source rule") {
         }
     }
 }
+
+TEST_CASE("assembly definition files are watched under the script folder rules, and are not "
+          "script sources") {
+    CHECK(isAssemblyDefinitionFile("Core/Core.asmdef"));
+    CHECK(isAssemblyDefinitionFile("Core/Core.ASMDEF"));
+    CHECK(isAssemblyDefinitionFile("Ext/Ext.asmref"));
+    CHECK(isAssemblyDefinitionFile("Core/Core.asmdef.meta"));
+    CHECK_FALSE(isAssemblyDefinitionFile("Core/Core.cs.meta"));
+    CHECK_FALSE(isAssemblyDefinitionFile("Core/Core.asmdef~"));   // an editor's backup
+    CHECK_FALSE(isAssemblyDefinitionFile("obj/Core.asmdef"));     // build output
+    CHECK_FALSE(isAssemblyDefinitionFile(".hidden/Core.asmdef")); // hidden folder
+    CHECK_FALSE(isAssemblyDefinitionFile("../Core.asmdef"));      // not below the root
+    CHECK_FALSE(isScriptSource("Core/Core.asmdef"));
+}

@@ -1,6 +1,7 @@
 #include "watcher/script_source_rule.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <span>
 #include <string>
@@ -94,6 +95,20 @@ bool isScriptSource(const fs::path& relativeToRoot) {
     const std::string& name = components.back();
     return !isHidden(name) && hasCSharpExtension(name) && name.size() > 3 &&
            !isEditorTempFile(name) &&
+           allAreScriptFolders(std::span(components).first(components.size() - 1));
+}
+
+bool isAssemblyDefinitionFile(const fs::path& relativeToRoot) {
+    std::vector<std::string> components;
+    if (!splitBelowRoot(relativeToRoot, components) || components.empty()) {
+        return false;
+    }
+    std::string name = components.back();
+    for (char& c : name)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool definition =
+        name.ends_with(".asmdef") || name.ends_with(".asmref") || name.ends_with(".asmdef.meta");
+    return definition && !isHidden(name) && !isEditorTempFile(name) &&
            allAreScriptFolders(std::span(components).first(components.size() - 1));
 }
 

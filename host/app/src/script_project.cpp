@@ -1,8 +1,8 @@
-#include "host/glue/engine_internal_calls.hpp"
 #include "script_project.hpp"
 
 #include "compiler_bridge/warm_compiler.hpp"
 #include "host/engine/script_sources.hpp"
+#include "host/glue/engine_internal_calls.hpp"
 #include "host/model/assembly_file.hpp"
 #include "host/modules/native_proxy_source.hpp"
 
@@ -55,8 +55,7 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     auto game = loadGameModule(options);
     if (!game)
         return failure(game.error().message);
-    if (auto started = startReloads(options, *core, resume.has_value(), std::move(*game));
-        !started)
+    if (auto started = startReloads(options, *core, resume.has_value(), std::move(*game)); !started)
         return failure(started.error().message);
     return loadFirstGeneration(options, std::move(resume));
 }
@@ -165,12 +164,18 @@ ScriptProject::loadFirstGeneration(const ScriptProjectOptions& options,
     if (!firstBuild)
         return ProjectStartFailure{"compilation failed; nothing was run",
                                    std::move(firstBuild.error())};
-    auto scripts = AssemblyFile::read(*firstBuild);
-    if (!scripts)
-        return failure(scripts.error().message);
-    if (auto loaded = host_->loadScripts(*scripts); !loaded)
+    std::vector<AssemblyFile> scripts;
+    for (const fs::path& dll : *firstBuild) {
+        auto file = AssemblyFile::read(dll);
+        if (!file)
+            return failure(file.error().message);
+        scripts.push_back(std::move(*file));
+    }
+    if (auto loaded = host_->loadScripts(scripts); !loaded)
         return failure("cannot load the scripts: " + loaded.error().message);
-    reloads_->setRunningScripts(std::move(*scripts));
+    // One assembly is what a restart runs first; assemblies by folder are rebuilt instead.
+    if (scripts.size() == 1)
+        reloads_->setRunningScripts(std::move(scripts.front()));
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 #include "host/model/reload_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace scripthost {
@@ -59,6 +60,8 @@ std::string ReloadReport::describe() const {
             snapshotMs, restoreMs, hooksMs, unloadMs);
         if (frameStallMs > 0)
             text += fmt::format(", stall {:.2f} ms", frameStallMs);
+        if (!assembliesBuilt.empty())
+            text += fmt::format("; assemblies built: {}", fmt::join(assembliesBuilt, ", "));
         if (debuggerRebindFrom != 0)
             text += fmt::format("\n  debugger rebind: generation {} loaded again as {} after "
                                 "generation {} was unloaded",
@@ -153,6 +156,7 @@ nlohmann::json ReloadReport::toJson() const {
             {"debuggerRebindFrom", debuggerRebindFrom},
             {"preparedDomain", preparedDomain},
             {"referencesImportedAhead", referencesImportedAhead},
+            {"assembliesBuilt", assembliesBuilt},
             {"timings",
              {{"buildMs", buildMs},
               {"snapshotMs", snapshotMs},

@@ -9,6 +9,8 @@
 #include "host/engine/script_host.hpp"
 #include "host/engine/script_sources.hpp"
 #include "host/runtime/mono_runtime.hpp"
+#include "script_assembly_builds.hpp"
+#include "stage_costs.hpp"
 #include "watcher/source_watcher.hpp"
 
 #include <algorithm>
@@ -34,54 +36,20 @@ constexpr std::int64_t kPrepareAfterFrames = 30;
 
 using Clock = std::chrono::steady_clock;
 
-// What a stage is expected to cost on the main thread: the most it took in its last three
-// runs, or a first guess on the high side before it has run (a first reload's load and swap
-// take longest; reserve runs the dispatcher's static constructor). The warm stage needs no
-// guess: in idle time it takes whatever time is left.
-class StageCosts {
-public:
-    [[nodiscard]] Clock::duration expected(ReloadStage stage) const {
-        const auto& runs = runs_[index(stage)];
-        if (runs.empty())
-            return firstGuess(stage);
-        return *std::max_element(runs.begin(), runs.end());
-    }
-    void record(ReloadStage stage, Clock::duration took) {
-        auto& runs = runs_[index(stage)];
-        runs.push_back(took);
-        if (runs.size() > 3)
-            runs.erase(runs.begin());
-    }
-
-private:
-    static std::size_t index(ReloadStage stage) { return static_cast<std::size_t>(stage); }
-    static Clock::duration firstGuess(ReloadStage stage) {
-        using namespace std::chrono_literals;
-        switch (stage) {
-        case ReloadStage::Load:
-        case ReloadStage::Reserve:
-        case ReloadStage::Swap:
-            return 12ms;
-        default:
-            return 3ms;
-        }
-    }
-    std::array<std::vector<Clock::duration>, static_cast<std::size_t>(ReloadStage::Done) + 1> runs_;
-};
-
 struct ReloadCoordinator::Impl {
     ScriptHost* host = nullptr;
     ReloadCoordinatorOptions options;
     std::unique_ptr<watcher::SourceWatcher> watcher;
     std::unique_ptr<compiler::BuildQueue> builds;
-    compiler::OutputGenerations outputs{{}, "Scripts"};
+    std::unique_ptr<ScriptAssemblyBuilds> scriptBuilds; // what a change builds
     std::set<std::string> pendingTrigger; // files changed since the last submitted build
     std::vector<std::string> inFlightTrigger;
     bool inFlightReferencesPrepared = false; // the in-flight reload's build (its report says)
     bool forced = false;
     std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
-    std::optional<AssemblyFile> candidate;     // the reload in progress's assembly
-    std::optional<AssemblyFile> running;       // the running generation's
+    std::optional<AssemblyFile> candidate;     // the reload in progress's assembly (one only)
+    std::optional<compiler::FinishedBuild> candidateBuild; // the reload in progress's build
+    std::optional<AssemblyFile> running;                   // the running generation's
     std::uint64_t runningVersion = 0;
     // The next reload's domain, made ahead in idle time (ScriptCore loaded, its JIT warm-up
     // running or done): the next reload's load stage only loads the scripts into it.
@@ -110,20 +78,18 @@ struct ReloadCoordinator::Impl {
         }
     }
 
-    Result<compiler::CompileRequest> request() {
-        auto sources = collectScriptSources(options.scriptDirs);
-        if (!sources)
-            return std::unexpected(sources.error());
-        compiler::CompileRequest r;
-        r.sources = std::move(*sources);
-        for (const std::filesystem::path& generated : options.generatedSources) {
-            if (std::filesystem::exists(generated))
-                r.sources.push_back(generated);
+    // Submits the build of the changes noted (`pendingTrigger`): the trigger's paths, or
+    // everything for a forced reload or a rescan.
+    Result<void> submitBuild() {
+        std::vector<std::filesystem::path> changed;
+        bool everything = forced;
+        for (const std::string& path : pendingTrigger) {
+            if (path == "(rescan)")
+                everything = true;
+            else
+                changed.emplace_back(path);
         }
-        r.references = {options.scriptCore};
-        r.output = outputs.next();
-        r.timeout = options.buildTimeout;
-        return r;
+        return scriptBuilds->submit(*builds, changed, everything);
     }
 
     // A report for a reload that ended before it had a transaction (no build, no assembly).
@@ -190,7 +156,10 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     auto impl = std::make_unique<Impl>();
     impl->host = &host;
     impl->options = std::move(options);
-    impl->outputs = compiler::OutputGenerations(impl->options.buildDir, "Scripts");
+    impl->scriptBuilds = std::make_unique<ScriptAssemblyBuilds>(
+        ScriptAssemblyBuildOptions{impl->options.scriptDirs, impl->options.generatedSources,
+                                   impl->options.scriptCore, impl->options.buildTimeout},
+        impl->options.buildDir);
 
     if (impl->options.watch) {
         watcher::WatchOptions watch;
@@ -220,14 +189,13 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     return std::unique_ptr<ReloadCoordinator>(new ReloadCoordinator(std::move(impl)));
 }
 
-std::expected<std::filesystem::path, compiler::CompileResult> ReloadCoordinator::buildNow() {
-    auto request = impl_->request();
-    if (!request) {
+std::expected<std::vector<std::filesystem::path>, compiler::CompileResult>
+ReloadCoordinator::buildNow() {
+    if (auto submitted = impl_->scriptBuilds->submit(*impl_->builds, {}, true); !submitted) {
         compiler::CompileResult failed;
-        failed.log = request.error().message;
+        failed.log = submitted.error().message;
         return std::unexpected(std::move(failed));
     }
-    (void)impl_->builds->submit(std::move(*request));
     auto finished =
         impl_->builds->waitFor(std::chrono::steady_clock::now() + impl_->options.buildTimeout * 2 +
                                std::chrono::seconds(5));
@@ -244,9 +212,14 @@ std::expected<std::filesystem::path, compiler::CompileResult> ReloadCoordinator:
     }
     if (!result.success)
         return std::unexpected(std::move(result));
-    spdlog::info("built {} file(s) in {} ms ({})", finished->request.sources.size(),
-                 result.duration.count(), compiler::backendName(result.backend));
-    return result.output;
+    if (finished->set)
+        spdlog::info("built {} assemblies in {} ms ({})", finished->set->result.assemblies.size(),
+                     finished->set->result.duration.count(), compiler::backendName(result.backend));
+    else
+        spdlog::info("built {} file(s) in {} ms ({})", finished->request.sources.size(),
+                     result.duration.count(), compiler::backendName(result.backend));
+    impl_->scriptBuilds->committed(*finished); // what the caller loads is the running build
+    return ScriptAssemblyBuilds::outputs(*finished);
 }
 
 void ReloadCoordinator::requestReload() {
@@ -404,7 +377,7 @@ std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
     m.takeChanges();
     if (m.pendingTrigger.empty() && !m.forced)
         return std::nullopt;
-    auto request = m.request();
+    auto request = m.submitBuild(); // supersedes a build in flight
     m.inFlightTrigger.assign(m.pendingTrigger.begin(), m.pendingTrigger.end());
     if (m.forced && m.inFlightTrigger.empty())
         m.inFlightTrigger.push_back("forced");
@@ -418,14 +391,14 @@ std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
         publish(report);
         return report;
     }
-    (void)m.builds->submit(std::move(*request)); // supersedes a build in flight
     return std::nullopt;
 }
 
 std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBuild finished) {
     Impl& m = *impl_;
     const compiler::CompileResult& result = finished.result;
-    const double buildMs = double(result.duration.count());
+    const double buildMs =
+        double(finished.set ? finished.set->result.duration.count() : result.duration.count());
     m.inFlightReferencesPrepared = result.referencesPrepared;
     if (!result.success) {
         ReloadReport report = m.failedBefore("build", compiler::errorLines(result), buildMs);
@@ -433,24 +406,28 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
         publish(report);
         return report;
     }
-    auto assembly = AssemblyFile::read(result.output);
-    m.outputs.prune(3); // what is loaded was read into memory; old files can go
-    if (!assembly) {
-        ReloadReport report = m.failedBefore("load", {assembly.error().message}, buildMs);
+    auto assemblies = ScriptAssemblyBuilds::read(finished);
+    m.scriptBuilds->prune(); // what is loaded was read into memory; old files can go
+    if (!assemblies) {
+        ReloadReport report = m.failedBefore("load", {assemblies.error().message}, buildMs);
         m.log(report);
         publish(report);
         return report;
     }
-    m.candidate = *assembly; // kept: it becomes runningScripts() if the reload commits
-    m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assembly), m.inFlightTrigger,
-                                                   buildMs);
+    // One assembly is kept: it becomes runningScripts() if the reload commits (a restart runs
+    // it first). Assemblies by folder are rebuilt from the folders after a restart.
+    if (assemblies->size() == 1 && !finished.set)
+        m.candidate = assemblies->front();
+    m.candidateBuild = std::move(finished);
+    m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assemblies),
+                                                   m.inFlightTrigger, buildMs);
     if (m.prepared)
         m.reload->usePreparedDomain(std::move(m.prepared));
     m.prepareFailed = false;
     m.reload->beforeStage = beforeStage;
     m.reload->afterStage = afterStage;
     m.reloading = m.building; // the queue only hands out the newest submission's build
-    m.reloading.finished = finished.finishedAt;
+    m.reloading.finished = m.candidateBuild->finishedAt;
     m.reloading.started = m.reloading.loaded = m.reloading.warmed = Clock::now();
     return std::nullopt;
 }
@@ -474,11 +451,16 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
         return std::nullopt;
     ReloadReport report = m.reload->takeReport();
     report.referencesImportedAhead = m.inFlightReferencesPrepared;
-    if (m.reload->committed() && m.candidate) {
-        m.running = std::move(m.candidate);
+    if (m.candidateBuild)
+        report.assembliesBuilt = ScriptAssemblyBuilds::compiled(*m.candidateBuild);
+    if (m.reload->committed()) {
+        if (m.candidateBuild)
+            m.scriptBuilds->committed(*m.candidateBuild);
+        m.running = std::move(m.candidate); // none for assemblies by folder
         ++m.runningVersion;
     }
     m.candidate.reset();
+    m.candidateBuild.reset();
     m.reload.reset();
     m.quietSince = m.host->frame();
     if (report.success && m.reloading.firstSeen) {

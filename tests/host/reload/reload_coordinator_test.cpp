@@ -48,9 +48,14 @@ struct LiveHost {
         coordinator->onReport = [this](const ReloadReport& r) { reports.push_back(r); };
         auto built = coordinator->buildNow();
         REQUIRE_MESSAGE(built, (built ? std::string() : compiler::failureText(built.error())));
-        auto assembly = AssemblyFile::read(*built);
-        REQUIRE(assembly);
-        REQUIRE(host->loadScripts(*assembly));
+        std::vector<AssemblyFile> assemblies;
+        for (const std::filesystem::path& dll : *built) {
+            auto assembly = AssemblyFile::read(dll);
+            REQUIRE(assembly);
+            assemblies.push_back(std::move(*assembly));
+        }
+        auto loaded = host->loadScripts(assemblies);
+        REQUIRE_MESSAGE(loaded, (loaded ? "" : loaded.error().message));
     }
 
     void frame() {
@@ -214,4 +219,45 @@ TEST_CASE(
     REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
     CHECK(live.reports.back().created == 1);
     CHECK(fieldOf<std::string>(*live.host, t, "note") == "remember me");
+}
+
+TEST_CASE("Live reload: assemblies by folder: a leaf's save builds the leaf alone and keeps every "
+          "value, a core's save builds the core and what references it, the report names them") {
+    LiveHost live({{"Core/Core.asmdef", R"({"name": "Core", "autoReferenced": true})"},
+                   {"Core/Health.cs", "namespace Game { public class Health : "
+                                      "UEngine.UMonoScriptComponent { public int hp = 10; } }"},
+                   {"Leaf/Leaf.asmdef", R"({"name": "Leaf", "references": ["Core"]})"},
+                   {"Leaf/Player.cs", "namespace Game { public class Player : "
+                                      "UEngine.UMonoScriptComponent { public Health target; public "
+                                      "int score; public override void Update(float dt) { score "
+                                      "+= 1; } } }"}});
+    CHECK(live.host->domain()->findScriptClass("Game.Health")->assembly == "Core.dll");
+    const ObjectId health = spawnScript(*live.host, "Game.Health");
+    const ObjectId player =
+        spawnScript(*live.host, "Game.Player", json{{"target", {{"id", health.packed()}}}});
+    REQUIRE(live.host->setField(health, "hp", std::int64_t{42}));
+    live.frame();
+
+    writeFile(live.dir / "scripts/Leaf/Player.cs",
+              "namespace Game { public class Player : UEngine.UMonoScriptComponent { public Health "
+              "target; public int score; public override void Update(float dt) { score += 100; } } "
+              "}");
+    REQUIRE_MESSAGE(live.runUntilReports(1), "no reload report in time");
+    REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
+    CHECK(live.reports.back().assembliesBuilt == std::vector<std::string>{"Leaf"});
+    CHECK(fieldOf<std::int64_t>(*live.host, health, "hp") == 42);
+    CHECK(fieldOf<ObjectRef>(*live.host, player, "target").id == health);
+    const std::int64_t score = fieldOf<std::int64_t>(*live.host, player, "score");
+    live.frame();
+    CHECK(fieldOf<std::int64_t>(*live.host, player, "score") == score + 100);
+
+    writeFile(live.dir / "scripts/Core/Health.cs",
+              "namespace Game { public class Health : UEngine.UMonoScriptComponent { public int hp "
+              "= 10; public int armor = 3; } }");
+    REQUIRE_MESSAGE(live.runUntilReports(2), "no second reload report in time");
+    REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
+    CHECK(live.reports.back().assembliesBuilt == std::vector<std::string>{"Core", "Leaf"});
+    CHECK(fieldOf<std::int64_t>(*live.host, health, "hp") == 42);
+    CHECK(fieldOf<std::int64_t>(*live.host, health, "armor") == 3);
+    CHECK(fieldOf<ObjectRef>(*live.host, player, "target").id == health);
 }

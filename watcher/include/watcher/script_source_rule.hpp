@@ -1,7 +1,8 @@
 #pragma once
 // The one rule for "is this file a C# script source": the watcher reports exactly these files
-// and the compiler's source collector (compiler::collectSources) builds exactly these files,
-// so every reported save changes what is compiled and nothing compiled goes unwatched.
+// (and the assembly definitions that say which assembly each goes into) and the compiler's
+// source collector (compiler::collectSources) builds exactly these files, so every reported
+// save changes what is compiled and nothing compiled goes unwatched.
 
 #include <filesystem>
 #include <string_view>
@@ -20,6 +21,13 @@ namespace scripthost::watcher {
 /// The path must be relative and stay below the root: an absolute path, or one with a ".."
 /// component, is not a script source. "." components are ignored.
 [[nodiscard]] bool isScriptSource(const std::filesystem::path& relativeToRoot);
+
+/// Is the file at `relativeToRoot` one of Unity's assembly definition files, which lay out
+/// the scripts' assemblies by folder: ".asmdef", ".asmref" or an ".asmdef.meta" (where a
+/// definition's GUID is), in any ASCII case, under the same folder rules as a script source?
+/// The watcher reports these too (a changed definition changes what is built); the source
+/// collector does not build them.
+[[nodiscard]] bool isAssemblyDefinitionFile(const std::filesystem::path& relativeToRoot);
 
 /// Can the folder at `relativeToRoot` (below a script root) contain script sources? False
 /// when any of its components is hidden, "bin" or "obj" (so walkers need not descend into

@@ -100,6 +100,9 @@ struct ReloadReport {
     /// The warm compile server had read and imported the build's references before the save
     /// (compiler::CompileResult::referencesPrepared), so the build only compiled the scripts.
     bool referencesImportedAhead = false;
+    /// Assemblies by folder: the assemblies this reload's build compiled (the others were
+    /// reused), in dependency order; empty for a project of one scripts assembly.
+    std::vector<std::string> assembliesBuilt;
 
     double buildMs = 0;      ///< off the main thread
     double snapshotMs = 0;   ///< main thread, from here on

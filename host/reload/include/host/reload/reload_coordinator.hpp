@@ -61,9 +61,11 @@ public:
     ReloadCoordinator(const ReloadCoordinator&) = delete;
     ReloadCoordinator& operator=(const ReloadCoordinator&) = delete;
 
-    /// Builds the scripts now and waits for the result (start-up: the first generation).
+    /// Builds the scripts now and waits for the result (start-up: the first generation): the
+    /// assemblies to load, in dependency order (one Scripts.dll without assembly definitions).
     /// A failed build comes back whole (diagnostics, log), for the caller to present.
-    [[nodiscard]] std::expected<std::filesystem::path, compiler::CompileResult> buildNow();
+    [[nodiscard]] std::expected<std::vector<std::filesystem::path>, compiler::CompileResult>
+    buildNow();
 
     /// Between frames: takes changes, submits builds, runs the next stage of the reload in
     /// progress or starts one from a finished build. Returns the report of a reload that

@@ -1,0 +1,138 @@
+#include "script_assembly_builds.hpp"
+
+#include "host/engine/script_sources.hpp"
+
+#include <fmt/format.h>
+
+namespace scripthost {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Whether `layout` is a project of assembly definitions (not one default assembly).
+bool byFolder(const compiler::AssemblyLayout& layout) {
+    return layout.assemblies.size() > 1 ||
+           (layout.assemblies.size() == 1 && !layout.assemblies[0].definition.empty());
+}
+
+/// Old builds kept besides the running one (what is loaded was read into memory).
+constexpr std::size_t kKeepBuilds = 3;
+
+} // namespace
+
+ScriptAssemblyBuilds::ScriptAssemblyBuilds(ScriptAssemblyBuildOptions options,
+                                           const fs::path& buildDir)
+    : options_(std::move(options)), outputs_(buildDir, "Scripts") {}
+
+Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
+                                          const std::vector<fs::path>& changed, bool everything) {
+    sinceRunning_.insert(changed.begin(), changed.end());
+    everythingSinceRunning_ = everythingSinceRunning_ || everything;
+    auto layout = compiler::readAssemblyLayout(options_.scriptDirs);
+    if (!layout)
+        return std::unexpected(layout.error());
+    std::vector<fs::path> generated;
+    for (const fs::path& file : options_.generatedSources) {
+        if (fs::exists(file))
+            generated.push_back(file);
+    }
+    if (!byFolder(*layout)) { // one Scripts.dll of every source, as without definitions
+        auto sources = collectScriptSources(options_.scriptDirs);
+        if (!sources)
+            return std::unexpected(sources.error());
+        compiler::CompileRequest request;
+        request.sources = std::move(*sources);
+        request.sources.insert(request.sources.end(), generated.begin(), generated.end());
+        request.references = {options_.scriptCore};
+        request.output = outputs_.next();
+        request.timeout = options_.timeout;
+        runningLayout_.reset(); // the next set build builds every assembly
+        runningOutputs_.clear();
+        covered_.clear(); // only the newest submission is ever delivered
+        covered_[queue.submit(std::move(request))] = sinceRunning_;
+        return {};
+    }
+    compiler::AssemblySetRequest request;
+    const std::vector<fs::path> since(sinceRunning_.begin(), sinceRunning_.end());
+    request.rebuild = compiler::assembliesToRebuild(
+        everythingSinceRunning_ ? nullptr : (runningLayout_ ? &*runningLayout_ : nullptr), *layout,
+        since);
+    for (const compiler::ScriptAssembly& assembly : layout->assemblies) {
+        if (auto found = runningOutputs_.find(assembly.name); found != runningOutputs_.end())
+            request.previous.insert(*found);
+    }
+    request.references = {options_.scriptCore};
+    request.timeout = options_.timeout;
+    request.outputFolder = outputs_.nextFolder();
+    if (!generated.empty()) {
+        // The default assembly references every auto-referenced one, so proxies there may
+        // implement their classes; without loose scripts, the last assembly in order.
+        const compiler::ScriptAssembly* home =
+            layout->find(compiler::AssemblyLayoutOptions{}.defaultAssembly);
+        request.generated = {home != nullptr ? home->name : layout->assemblies.back().name,
+                             std::move(generated)};
+    }
+    request.layout = std::move(*layout);
+    covered_.clear(); // only the newest submission is ever delivered
+    covered_[queue.submit(std::move(request))] = sinceRunning_;
+    return {};
+}
+
+std::vector<fs::path> ScriptAssemblyBuilds::outputs(const compiler::FinishedBuild& finished) {
+    if (!finished.set)
+        return {finished.result.output};
+    std::vector<fs::path> dlls;
+    for (const compiler::AssemblyBuild& assembly : finished.set->result.assemblies)
+        dlls.push_back(assembly.output);
+    return dlls;
+}
+
+Result<std::vector<AssemblyFile>>
+ScriptAssemblyBuilds::read(const compiler::FinishedBuild& finished) {
+    std::vector<AssemblyFile> files;
+    for (const fs::path& dll : outputs(finished)) {
+        auto file = AssemblyFile::read(dll);
+        if (!file)
+            return std::unexpected(file.error());
+        files.push_back(std::move(*file));
+    }
+    return files;
+}
+
+std::vector<std::string> ScriptAssemblyBuilds::compiled(const compiler::FinishedBuild& finished) {
+    std::vector<std::string> names;
+    if (!finished.set)
+        return names;
+    for (const compiler::AssemblyBuild& assembly : finished.set->result.assemblies) {
+        if (assembly.outcome == compiler::AssemblyOutcome::Built ||
+            assembly.outcome == compiler::AssemblyOutcome::Failed)
+            names.push_back(assembly.name);
+    }
+    return names;
+}
+
+void ScriptAssemblyBuilds::committed(const compiler::FinishedBuild& finished) {
+    if (auto covered = covered_.find(finished.id); covered != covered_.end()) {
+        for (const fs::path& file : covered->second)
+            sinceRunning_.erase(file);
+    }
+    covered_.clear();
+    everythingSinceRunning_ = false;
+    if (finished.set) {
+        runningLayout_ = finished.set->request.layout;
+        runningOutputs_ = finished.set->result.outputs();
+    } else {
+        runningLayout_.reset();
+        runningOutputs_.clear();
+    }
+}
+
+void ScriptAssemblyBuilds::prune() {
+    std::vector<fs::path> inUse;
+    for (const auto& [name, dll] : runningOutputs_)
+        inUse.push_back(dll.parent_path());
+    (void)outputs_.prune(kKeepBuilds, inUse);
+}
+
+} // namespace scripthost

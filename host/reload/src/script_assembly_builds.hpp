@@ -1,0 +1,72 @@
+#pragma once
+// ScriptAssemblyBuilds: what a change to the scripts builds. A project without assembly
+// definitions builds every source into one Scripts.dll, as it always has; a project with
+// `.asmdef` files builds assemblies by folder (compiler-bridge/README.md, "Assemblies by
+// folder"): the assemblies the changes since the running build touched and every assembly that
+// references one of them, reusing the running build's output of the rest.
+
+#include "compiler_bridge/assembly_layout.hpp"
+#include "compiler_bridge/build_queue.hpp"
+#include "compiler_bridge/output_generations.hpp"
+#include "host/model/assembly_file.hpp"
+#include "scripthost/game/error.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace scripthost {
+
+struct ScriptAssemblyBuildOptions {
+    std::vector<std::filesystem::path> scriptDirs;
+    std::vector<std::filesystem::path> generatedSources; ///< built into the default assembly
+    std::filesystem::path scriptCore;
+    std::chrono::milliseconds timeout{60000}; ///< each assembly's build
+};
+
+/// Main thread only (it is the reload coordinator's).
+class ScriptAssemblyBuilds {
+public:
+    explicit ScriptAssemblyBuilds(ScriptAssemblyBuildOptions options,
+                                  const std::filesystem::path& buildDir);
+
+    /// Submits to `queue` the build for `changed` (paths as the watcher reports them) and
+    /// every change since the running build; `everything`: rebuild every assembly (a forced
+    /// reload, a rescan). An error when the sources or the assembly definitions cannot be
+    /// read (a definition's error names its file).
+    [[nodiscard]] Result<void> submit(compiler::BuildQueue& queue,
+                                      const std::vector<std::filesystem::path>& changed,
+                                      bool everything);
+
+    /// The assemblies a successful build produced, read into memory, in dependency order.
+    [[nodiscard]] static Result<std::vector<AssemblyFile>>
+    read(const compiler::FinishedBuild& finished);
+    /// The .dll files of a successful build, in dependency order.
+    [[nodiscard]] static std::vector<std::filesystem::path>
+    outputs(const compiler::FinishedBuild& finished);
+    /// The assemblies `finished` compiled, by name (empty for a project of one assembly).
+    [[nodiscard]] static std::vector<std::string> compiled(const compiler::FinishedBuild& finished);
+
+    /// `finished` is what runs now: the next build reuses its outputs.
+    void committed(const compiler::FinishedBuild& finished);
+    /// Removes old builds' folders, except the newest few and those a reused output is in.
+    void prune();
+
+private:
+    ScriptAssemblyBuildOptions options_;
+    compiler::OutputGenerations outputs_;
+    /// The running build's layout and outputs (a project with assembly definitions only).
+    std::optional<compiler::AssemblyLayout> runningLayout_;
+    std::map<std::string, std::filesystem::path> runningOutputs_;
+    /// Files changed since the running build, submitted or not yet committed.
+    std::set<std::filesystem::path> sinceRunning_;
+    bool everythingSinceRunning_ = false;
+    /// What each submission covered, by id: committed() forgets those changes.
+    std::map<compiler::BuildId, std::set<std::filesystem::path>> covered_;
+};
+
+} // namespace scripthost

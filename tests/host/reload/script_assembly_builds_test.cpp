@@ -1,0 +1,132 @@
+// ScriptAssemblyBuilds: what a change builds, with the real mcs (cold) in real temp folders. A
+// project without assembly definitions builds one Scripts.dll; with them, a leaf's change builds
+// the leaf, a core's change the core and every assembly that references it, and a change whose
+// build failed is built again with the next one.
+#include "../support/mono_test_support.hpp"
+#include "compiler_bridge/cold_compiler.hpp"
+#include "script_assembly_builds.hpp"
+
+using namespace scripthost;
+using namespace scripthost::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A project of Core and two leaves (A and B reference Core), and the builds of it.
+struct Project {
+    TempDir dir{"assembly-builds"};
+    compiler::BuildQueue queue{std::make_unique<compiler::ColdCompiler>()};
+    std::unique_ptr<ScriptAssemblyBuilds> builds;
+
+    explicit Project(bool definitions = true) {
+        writeFile(dir / "scripts/Core/Health.cs",
+                  "namespace Game { public class Health : UEngine.UMonoScriptComponent { public "
+                  "int hp = 10; } }");
+        writeFile(dir / "scripts/LeafA/A.cs",
+                  "namespace Game { public class A : UEngine.UMonoScriptComponent { public Health "
+                  "h; } }");
+        writeFile(dir / "scripts/LeafB/B.cs",
+                  "namespace Game { public class B : UEngine.UMonoScriptComponent { public Health "
+                  "h; } }");
+        if (definitions) {
+            writeFile(dir / "scripts/Core/Core.asmdef", R"({"name": "Core"})");
+            writeFile(dir / "scripts/LeafA/LeafA.asmdef",
+                      R"({"name": "LeafA", "references": ["Core"], "rootNamespace": "Game"})");
+            writeFile(dir / "scripts/LeafB/LeafB.asmdef",
+                      R"({"name": "LeafB", "references": ["Core"]})");
+        }
+        builds = std::make_unique<ScriptAssemblyBuilds>(
+            ScriptAssemblyBuildOptions{
+                {dir / "scripts"}, {}, SCRIPTHOST_SCRIPTCORE_DLL, std::chrono::seconds(60)},
+            dir / "build");
+    }
+
+    /// Submits a build of `changed` (below scripts/) and waits for it.
+    compiler::FinishedBuild build(const std::vector<std::string>& changed,
+                                  bool everything = false) {
+        std::vector<fs::path> paths;
+        for (const std::string& file : changed)
+            paths.push_back(dir / "scripts" / file);
+        auto submitted = builds->submit(queue, paths, everything);
+        REQUIRE_MESSAGE(submitted, (submitted ? "" : submitted.error().message));
+        auto finished = queue.waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(120));
+        REQUIRE(finished.has_value());
+        return std::move(*finished);
+    }
+};
+
+using Names = std::vector<std::string>;
+
+} // namespace
+
+TEST_CASE("ScriptAssemblyBuilds: without assembly definitions every source is one Scripts.dll") {
+    Project project(/*definitions*/ false);
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE(first.result.success);
+    CHECK_FALSE(first.set.has_value());
+    const auto dlls = ScriptAssemblyBuilds::outputs(first);
+    REQUIRE(dlls.size() == 1);
+    CHECK(dlls[0].filename() == "Scripts.dll");
+    CHECK(ScriptAssemblyBuilds::compiled(first).empty());
+    auto read = ScriptAssemblyBuilds::read(first);
+    REQUIRE(read);
+    CHECK(read->size() == 1);
+}
+
+TEST_CASE("ScriptAssemblyBuilds: a leaf's change builds the leaf, a core's change builds the core "
+          "and every assembly that references it, in dependency order") {
+    Project project;
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE(first.result.success);
+    REQUIRE(first.set.has_value());
+    CHECK(ScriptAssemblyBuilds::compiled(first) == Names{"Core", "LeafA", "LeafB"});
+    const auto dlls = ScriptAssemblyBuilds::outputs(first);
+    REQUIRE(dlls.size() == 3);
+    CHECK(dlls[0].filename() == "Core.dll");
+    project.builds->committed(first);
+
+    writeFile(project.dir / "scripts/LeafA/A.cs",
+              "namespace Game { public class A : UEngine.UMonoScriptComponent { public Health h; "
+              "public int more; } }");
+    const compiler::FinishedBuild leaf = project.build({"LeafA/A.cs"});
+    REQUIRE(leaf.result.success);
+    CHECK(ScriptAssemblyBuilds::compiled(leaf) == Names{"LeafA"});
+    // Core is reused where it is: the leaf was built against that very file.
+    CHECK(ScriptAssemblyBuilds::outputs(leaf)[0] == dlls[0]);
+    project.builds->committed(leaf);
+
+    const compiler::FinishedBuild core = project.build({"Core/Health.cs"});
+    REQUIRE(core.result.success);
+    CHECK(ScriptAssemblyBuilds::compiled(core) == Names{"Core", "LeafA", "LeafB"});
+    CHECK(ScriptAssemblyBuilds::outputs(core)[0] != dlls[0]);
+}
+
+TEST_CASE("ScriptAssemblyBuilds: a change whose build failed is built again with the next change, "
+          "and a definition's error names its file") {
+    Project project;
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE(first.result.success);
+    project.builds->committed(first);
+
+    writeFile(project.dir / "scripts/Core/Health.cs", "namespace Game { public class Health {");
+    const compiler::FinishedBuild broken = project.build({"Core/Health.cs"});
+    CHECK_FALSE(broken.result.success);
+    REQUIRE(broken.set.has_value());
+    CHECK(broken.set->result.failedAssembly == "Core");
+
+    // The fix touches only LeafB, but Core's change has not run yet: Core and its dependents.
+    writeFile(project.dir / "scripts/Core/Health.cs",
+              "namespace Game { public class Health : UEngine.UMonoScriptComponent { public int "
+              "hp = 20; } }");
+    const compiler::FinishedBuild fixed = project.build({"LeafB/B.cs"});
+    REQUIRE(fixed.result.success);
+    CHECK(ScriptAssemblyBuilds::compiled(fixed) == Names{"Core", "LeafA", "LeafB"});
+
+    writeFile(project.dir / "scripts/LeafB/LeafB.asmdef",
+              R"({"name": "LeafB", "references": ["Nowhere"]})");
+    std::vector<fs::path> changed{project.dir / "scripts/LeafB/LeafB.asmdef"};
+    auto refused = project.builds->submit(project.queue, changed, false);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("LeafB.asmdef") != std::string::npos);
+    CHECK(refused.error().message.find("Nowhere") != std::string::npos);
+}
