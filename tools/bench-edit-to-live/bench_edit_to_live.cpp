@@ -10,7 +10,11 @@
 //   generated  199 generated script classes (each with [SerializeField] float, int and
 //              Vector3 fields and an Update) plus the probe: 200 files, no scene, so one
 //              entity per class (200 scripted entities).
-// Each project is run three times: with the warm compile server (the default), with
+//   assemblies 2,000 files in 20 assemblies by folder (Core, and Leaf01..Leaf19 that reference
+//              it; 100 classes each, a leaf's referencing the core's), no scene: 2,000 entities.
+//              Run warm only, twice: the probe in Leaf01 (an edit builds that leaf) and in Core
+//              (an edit builds Core and all 19 leaves). `--no-assemblies` skips it.
+// Each of demo and generated is run three times: with the warm compile server (the default), with
 // `--cold-compiler` (one mcs per build), the baseline (ratio = warm median / cold median), and
 // warm with `--no-prepared-domain` (no app domain made ahead between reloads: ratio = that
 // median / the warm one).
@@ -160,10 +164,15 @@ struct Project {
     fs::path scene;   ///< empty: none
     fs::path game;    ///< empty: none
     int files = 0;
+    fs::path probeDir; ///< the folder EditProbe.cs is in (empty: scripts)
+
+    [[nodiscard]] fs::path probe() const {
+        return (probeDir.empty() ? scripts : probeDir) / "EditProbe.cs";
+    }
 };
 
 Project makeDemoProject(const fs::path& root, const fs::path& demoDir, const fs::path& game) {
-    Project p{"demo", root, root / "scripts", root / "staging", root / "scene.json", game, 0};
+    Project p{"demo", root, root / "scripts", root / "staging", root / "scene.json", game, 0, {}};
     fs::create_directories(p.scripts);
     fs::create_directories(p.staging);
     for (const auto& entry : fs::directory_iterator(demoDir / "scripts")) {
@@ -187,12 +196,73 @@ Project makeDemoProject(const fs::path& root, const fs::path& demoDir, const fs:
 }
 
 Project makeGeneratedProject(const fs::path& root) {
-    Project p{"generated", root, root / "scripts", root / "staging", {}, {}, kGeneratedFiles};
+    Project p{"generated", root, root / "scripts", root / "staging", {}, {}, kGeneratedFiles, {}};
     fs::create_directories(p.scripts);
     fs::create_directories(p.staging);
     for (int i = 1; i < kGeneratedFiles; ++i)
         writeFile(p.scripts / fmt::format("Script{:03}.cs", i), generatedSource(i));
     writeFile(p.scripts / "EditProbe.cs", probeSource(1));
+    return p;
+}
+
+constexpr int kAssemblies = 20;          // one core, 19 leaves that reference it
+constexpr int kClassesPerAssembly = 100; // one file and one entity each
+
+/// A class of the assemblies project: fields, an Update, and in a leaf a reference to a class
+/// of the core (a reference across assemblies, carried by every reload).
+std::string assemblyClassSource(const std::string& assembly, int index, bool leaf) {
+    return fmt::format(
+        R"(using UEngine;
+
+namespace Bench.{0}
+{{
+    public class Script{1:03} : UMonoScriptComponent
+    {{
+        [SerializeField] float speed = {1}.5f;
+        [SerializeField] int ticks;
+        [SerializeField] Vector3 offset = new Vector3({1}f, 0f, 1f);
+        {2}
+        float phase;
+
+        public override void Update(float deltaTime)
+        {{
+            ticks++;
+            phase += speed * deltaTime;
+            if (phase > 360f) phase -= 360f;
+            offset = new Vector3(offset.x, phase * 0.001f, offset.z);
+        }}
+    }}
+}}
+)",
+        assembly, index,
+        leaf ? fmt::format("[SerializeField] Bench.Core.Script{:03} partner;",
+                           index % (kClassesPerAssembly - 1)) // Core may hold the probe
+             : std::string("public int shared;"));
+}
+
+/// 2,000 files in 20 assemblies by folder (Core/Core.asmdef; Leaf01..Leaf19, each referencing
+/// Core), 100 classes each, no scene: one entity per class. The probe is in `probeIn` (a leaf's
+/// folder or Core's), so its edits rebuild that assembly and what references it.
+Project makeAssembliesProject(const fs::path& root, const std::string& name,
+                              const std::string& probeIn) {
+    Project p{name, root, root / "scripts", root / "staging", {}, {}, 0, {}};
+    fs::create_directories(p.staging);
+    for (int a = 0; a < kAssemblies; ++a) {
+        const std::string assembly = a == 0 ? "Core" : fmt::format("Leaf{:02}", a);
+        const fs::path folder = p.scripts / assembly;
+        fs::create_directories(folder);
+        writeFile(folder / (assembly + ".asmdef"),
+                  a == 0 ? R"({"name": "Core"})"
+                         : fmt::format(R"({{"name": "{}", "references": ["Core"]}})", assembly));
+        const int classes = kClassesPerAssembly - (assembly == probeIn ? 1 : 0);
+        for (int i = 0; i < classes; ++i)
+            writeFile(folder / fmt::format("Script{:03}.cs", i),
+                      assemblyClassSource(assembly, i, a != 0));
+        p.files += classes;
+    }
+    p.probeDir = p.scripts / probeIn;
+    writeFile(p.probe(), probeSource(1));
+    ++p.files;
     return p;
 }
 
@@ -327,7 +397,7 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
     fmt::print(stderr, "bench_edit_to_live: {} ({} files), {} compiler{}, {} edits\n", p.name,
                p.files, cold ? "cold" : "warm", prepared ? "" : ", no prepared domain", edits);
     // Back to edit 1, which the probe's Update logs on the first frame: the host is running.
-    writeFile(p.scripts / "EditProbe.cs", probeSource(1));
+    writeFile(p.probe(), probeSource(1));
     Host host(exe, p, cold, prepared);
     host.waitFor([](const std::string& m) { return m == "[script] edit-to-live probe 1"; },
                  kStartTimeout, "the host's first frame");
@@ -342,7 +412,7 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
         const fs::path staged = p.staging / "EditProbe.cs";
         const auto saved = Clock::now();
         writeFile(staged, probeSource(edit));
-        fs::rename(staged, p.scripts / "EditProbe.cs");
+        fs::rename(staged, p.probe());
         // The probe's line and the reload's report, in either order: the report is logged
         // when the reload's last stage ends, which can be before or after the first frame of
         // the new code.
@@ -469,6 +539,12 @@ ModuleSamples measureModuleReload(const fs::path& exe, const Project& demo, cons
     return samples;
 }
 
+/// An edit in a project of assemblies by folder (warm only), against the demo's warm edits.
+struct AssembliesCase {
+    std::string label;
+    Samples warm;
+};
+
 struct Case {
     std::string label;  // "demo (7 files)"
     std::string target; // the warm median's verdict (targetVerdict)
@@ -511,6 +587,9 @@ int main(int argc, char** argv) {
     app.add_option("--baseline", baseline,
                    "Another scripthost binary (an older build) measured warm in the same run; "
                    "its ratio is reported");
+    bool assemblies = true;
+    app.add_flag("!--no-assemblies", assemblies,
+                 "Skip the 2,000-file project of 20 assemblies by folder");
     app.add_option("--game", game, "The demo game module")->capture_default_str();
     app.add_option("--demo", demo, "The demo-game folder (scripts/, scene.json)")
         ->capture_default_str();
@@ -522,6 +601,7 @@ int main(int argc, char** argv) {
         fs::temp_directory_path() / fmt::format("scripthost-bench-edit-to-live-{}", ::getpid());
     std::vector<Case> cases;
     std::optional<ModuleSamples> module, moduleLinked;
+    std::vector<AssembliesCase> byFolder;
     int status = 0;
     try {
         int nextEdit = 1;
@@ -536,6 +616,17 @@ int main(int argc, char** argv) {
                 c.baseline = measure(baseline, p, false, edits, nextEdit);
             c.target = targetVerdict(p, c.warm);
             cases.push_back(std::move(c));
+        }
+        if (assemblies) {
+            for (const auto& [name, probeIn] :
+                 {std::pair{"2,000 files in 20 assemblies, a leaf's edit", "Leaf01"},
+                  std::pair{"2,000 files in 20 assemblies, the core's edit", "Core"}}) {
+                const Project p = makeAssembliesProject(scratch / (probeIn == std::string("Core")
+                                                                       ? "by-folder-core"
+                                                                       : "by-folder-leaf"),
+                                                        name, probeIn);
+                byFolder.push_back({name, measure(exe, p, false, edits, nextEdit)});
+            }
         }
         module = measureModuleReload(exe, projects[0], game, edits, ModuleWrite::Copy);
         moduleLinked = measureModuleReload(exe, projects[0], game, edits, ModuleWrite::Link);
@@ -589,6 +680,23 @@ int main(int argc, char** argv) {
                      {"baseline", warm},
                      {"ratio", median(c.baseline->latencyMs) / median(c.warm.latencyMs)}});
             }
+        }
+        const double demoWarm = cases.empty() ? 0.0 : median(cases.front().warm.latencyMs);
+        for (const AssembliesCase& c : byFolder) {
+            const double ratio = demoWarm > 0 ? median(c.warm.latencyMs) / demoWarm : 0.0;
+            nlohmann::ordered_json row{
+                {"name", fmt::format("edit-to-live, {}: warm server", c.label)},
+                {"median_ms", median(c.warm.latencyMs)},
+                {"p95_ms", p95(c.warm.latencyMs)},
+                {"build_median_ms", median(c.warm.buildMs)},
+                {"builds_with_references_imported_ahead", c.warm.referencesPrepared},
+                {"breakdown_median_ms", partsJson(c.warm)},
+                {"baseline", cases.empty() ? "" : cases.front().label},
+                {"ratio", ratio}};
+            if (c.label.find("leaf") != std::string::npos)
+                row["target"] =
+                    fmt::format("within 2x of the demo's: {}", ratio <= 2 ? "PASS" : "MISS");
+            results.push_back(row);
         }
         if (module && moduleLinked) {
             results.push_back({{"name", "game module reload (demo module): the swap, main thread"},
@@ -668,6 +776,18 @@ int main(int argc, char** argv) {
         row("  no prepared domain", c.unprepared);
         if (c.baseline)
             row("  baseline build", *c.baseline);
+    }
+    for (const AssembliesCase& c : byFolder)
+        row(c.label.substr(c.label.find(", ") + 2), c.warm);
+    if (!byFolder.empty() && !cases.empty()) {
+        fmt::print("\nassemblies by folder (2,000 files, 20 assemblies), warm, ms: median [p95], "
+                   "x the demo's median\n");
+        for (const AssembliesCase& c : byFolder)
+            fmt::print("  {:<46} {:>8.1f} [{:.1f}]  x{:.2f}  build {:.1f}\n", c.label,
+                       median(c.warm.latencyMs), p95(c.warm.latencyMs),
+                       median(c.warm.latencyMs) / median(cases.front().warm.latencyMs),
+                       median(c.warm.buildMs));
+        fmt::print("  target: a leaf's edit within 2x of the demo's\n");
     }
     fmt::print("\nwarm builds whose references the compile server had imported ahead:");
     for (const Case& c : cases)
