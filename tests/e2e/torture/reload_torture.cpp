@@ -1,7 +1,7 @@
-// reload_torture: a seeded random sequence of edits to a folder of generated C# scripts,
-// with the real `scripthost run --headless` ticking throughout. After every step each field
-// of every live script must hold the value the model (world_model.hpp) predicts from its
-// own edit log; the host is driven and read through its control socket only.
+// reload_torture: a seeded random sequence of edits to a folder of generated C# scripts (three
+// assemblies by folder), with the real `scripthost run --headless` ticking throughout. After every
+// step each field of every live script must hold the value the model (world_model.hpp) predicts
+// from its own edit log; the host is driven and read through its control socket only.
 //
 //   reload_torture [--seed N] [--steps N] [--reloads N] [--report FILE] [--keep]
 //
@@ -93,6 +93,10 @@ private:
     void startHost();
     void step(const Edit& edit);
     void write(const Edit::Save& save);
+    /// Where a file of the project lives: three assemblies by folder — the shared types in
+    /// Shared/, every other class in GameA/ (which references Shared), the rest loose in the
+    /// default assembly (which references both).
+    [[nodiscard]] fs::path pathOf(const std::string& file) const;
     /// The next report (event `reload`) newer than the last one seen, or a failure.
     json nextReport(Clock::time_point deadline);
     /// Whether the host shows the model's state: parked slots and every live marker.
@@ -144,6 +148,7 @@ private:
     void setField(int slot, const std::string& field, const json& value);
     // Figures.
     int reloadsOk_ = 0, rollbacks_ = 0, buildFailures_ = 0, extraReports_ = 0, checks_ = 0;
+    int reloadsNamingAssemblies_ = 0; ///< reloads whose report named the assemblies built
     int coroutinesResumed_ = 0, coroutinesRestarted_ = 0, coroutinesStopped_ = 0;
     int delegatesRebound_ = 0, delegatesDropped_ = 0, subscriptionsMade_ = 0;
 };
@@ -172,8 +177,18 @@ json Torture::call(std::string_view cmd, const json& args) {
     return *reply;
 }
 
+fs::path Torture::pathOf(const std::string& file) const {
+    if (file == "Mood.cs" || file == "Loadout.cs" || file == "Beat.cs")
+        return scripts_ / "Shared" / file;
+    for (std::size_t i = 0; i < model_.files.size(); ++i) {
+        if (model_.files[i].name + ".cs" == file)
+            return i % 2 == 0 ? scripts_ / "GameA" / file : scripts_ / file;
+    }
+    return scripts_ / file;
+}
+
 void Torture::write(const Edit::Save& save) {
-    const fs::path target = scripts_ / save.file;
+    const fs::path target = pathOf(save.file);
     if (save.remove) {
         fs::remove(target);
         return;
@@ -198,11 +213,14 @@ void Torture::setUp() {
     socket_ = dir_ / "control.sock";
     fs::create_directories(scripts_);
     fs::create_directories(staging_);
-    scripthost::testing::writeFile(scripts_ / "Mood.cs", moodSource(*model_.filesTypes));
-    scripthost::testing::writeFile(scripts_ / "Loadout.cs", loadoutSource(*model_.filesTypes));
-    scripthost::testing::writeFile(scripts_ / "Beat.cs", beatSource());
+    scripthost::testing::writeFile(scripts_ / "Shared" / "Shared.asmdef", R"({"name": "Shared"})");
+    scripthost::testing::writeFile(scripts_ / "GameA" / "GameA.asmdef",
+                                   R"({"name": "GameA", "references": ["Shared"]})");
+    scripthost::testing::writeFile(pathOf("Mood.cs"), moodSource(*model_.filesTypes));
+    scripthost::testing::writeFile(pathOf("Loadout.cs"), loadoutSource(*model_.filesTypes));
+    scripthost::testing::writeFile(pathOf("Beat.cs"), beatSource());
     for (const ClassSource& c : model_.files)
-        scripthost::testing::writeFile(scripts_ / (c.name + ".cs"), classSource(c));
+        scripthost::testing::writeFile(pathOf(c.name + ".cs"), classSource(c));
     json entities = json::array();
     for (std::size_t e = 0; e < model_.entityNames.size(); ++e) {
         json scriptList = json::array();
@@ -345,7 +363,7 @@ void Torture::checkDiagnostics(Clock::time_point deadline) {
         for (const ClassSource& c : model_.files) {
             if (!c.present || !c.syntaxError)
                 continue;
-            const fs::path file = scripts_ / (c.name + ".cs");
+            const fs::path file = pathOf(c.name + ".cs");
             if (d["severity"] == "error" &&
                 d["file"].get<std::string>().ends_with(c.name + ".cs") &&
                 d["line"] == scripthost::testing::lineOf(file, "int broken = ;"))
@@ -457,6 +475,19 @@ void Torture::step(const Edit& edit) {
         }
         if (!report["success"].get<bool>())
             throw Failure("unexpected rollback: " + report["text"].get<std::string>());
+        // Three assemblies by folder: a reload's build names the ones it built (a project of
+        // one assembly would name none). It builds none only when the default assembly has just
+        // lost its last loose class: what is left is reused as it is.
+        bool looseClasses = false;
+        for (std::size_t i = 1; i < after.files.size(); i += 2)
+            looseClasses = looseClasses || after.files[i].present;
+        if (report.value("assembliesBuilt", json::array()).empty()) {
+            if (looseClasses)
+                throw Failure("a reload of the three assemblies named none it built: " +
+                              report["text"].get<std::string>());
+        } else {
+            ++reloadsNamingAssemblies_;
+        }
         sawSuccess = true;
         if (hostRunsModelCode(after)) {
             // The host may already run a reload newer than this report's (a late save of the
@@ -807,16 +838,17 @@ int Torture::run() {
         "reload_torture: PASSED seed %llu: %d steps (%s)\n"
         "  %d reloads ok, %d rolled back after loading, %d build failures, %d extra reports, "
         "%d field checks, 0 failures\n"
+        "  three assemblies by folder (Shared, GameA, the default): %d reloads named those built\n"
         "  coroutines: %d resumed, %d restarted, %d stopped, as the model predicts\n"
         "  event handlers: %d subscribed, %d rebound, %d dropped, as the model predicts\n"
         "  model outcomes: %s\n"
         "  host RSS %ld KiB -> %ld KiB (%+ld KiB), GC handles %s -> %s, app domains %s, %.1f s\n",
         static_cast<unsigned long long>(options_.seed), stepNumber_ - 1, counts.c_str(), reloadsOk_,
-        rollbacks_, buildFailures_, extraReports_, checks_, coroutinesResumed_,
-        coroutinesRestarted_, coroutinesStopped_, subscriptionsMade_, delegatesRebound_,
-        delegatesDropped_, outcomes.c_str(), rssBefore, rssAfter, rssAfter - rssBefore,
-        handlesBefore.dump().c_str(), handlesAfter.dump().c_str(), domainsAfter.dump().c_str(),
-        seconds);
+        rollbacks_, buildFailures_, extraReports_, checks_, reloadsNamingAssemblies_,
+        coroutinesResumed_, coroutinesRestarted_, coroutinesStopped_, subscriptionsMade_,
+        delegatesRebound_, delegatesDropped_, outcomes.c_str(), rssBefore, rssAfter,
+        rssAfter - rssBefore, handlesBefore.dump().c_str(), handlesAfter.dump().c_str(),
+        domainsAfter.dump().c_str(), seconds);
     if (!options_.report.empty()) {
         json out{{"seed", options_.seed},
                  {"steps", stepNumber_ - 1},
