@@ -200,26 +200,27 @@ Result<ScriptClassRegistry> ScriptClassRegistry::discover(const ScriptImages& sc
     }
     if (!clashes.empty())
         return fail(fmt::format("{}", fmt::join(clashes, "; ")));
-    for (const auto& entry : registry.entries_)
+    for (const auto& entry : registry.entries_) {
         registry.infos_.push_back(entry->info);
+        const std::string& full = entry->info.name;
+        registry.byName_.emplace(full, entry.get());
+        if (const auto cut = full.find_last_of(".+"); cut != std::string::npos) {
+            auto& [found, count] = registry.byShortName_[full.substr(cut + 1)];
+            found = entry.get();
+            ++count;
+        }
+    }
     return registry;
 }
 
 const ScriptClassEntry* ScriptClassRegistry::find(std::string_view className) const noexcept {
-    const ScriptClassEntry* shortMatch = nullptr;
-    int shortMatches = 0;
-    for (const auto& entry : entries_) {
-        const std::string& full = entry->info.name;
-        if (full == className) {
-            return entry.get();
-        }
-        const auto cut = full.find_last_of(".+");
-        if (cut != std::string::npos && std::string_view(full).substr(cut + 1) == className) {
-            shortMatch = entry.get();
-            ++shortMatches;
-        }
-    }
-    return shortMatches == 1 ? shortMatch : nullptr;
+    if (auto full = byName_.find(className); full != byName_.end())
+        return full->second;
+    // A short name, when exactly one class has it.
+    if (auto found = byShortName_.find(className);
+        found != byShortName_.end() && found->second.second == 1)
+        return found->second.first;
+    return nullptr;
 }
 
 std::string ScriptClassRegistry::explainMissing(std::string_view name, const ScriptImages& scripts,
@@ -248,6 +249,8 @@ std::string ScriptClassRegistry::explainMissing(std::string_view name, const Scr
 }
 
 void ScriptClassRegistry::clear() noexcept {
+    byName_.clear();
+    byShortName_.clear();
     entries_.clear();
     infos_.clear();
 }

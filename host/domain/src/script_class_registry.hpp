@@ -5,6 +5,7 @@
 #include "script_core_classes.hpp"
 #include "scripthost/game/error.hpp"
 
+#include <map>
 #include <memory>
 #include <mono/metadata/class.h>
 #include <mono/metadata/image.h>
@@ -71,6 +72,11 @@ private:
 
     std::vector<std::unique_ptr<ScriptClassEntry>> entries_;
     std::vector<ScriptClassInfo> infos_; // copies for the public view
+    /// find()'s indexes: by full name, and by short name (the class after the last '.' or
+    /// '+') with how many classes have it. A reload looks classes up for every script slot:
+    /// a scan of every class for each was quadratic (2,000 classes).
+    std::map<std::string, const ScriptClassEntry*, std::less<>> byName_;
+    std::map<std::string, std::pair<const ScriptClassEntry*, int>, std::less<>> byShortName_;
 };
 
 } // namespace scripthost::mono
