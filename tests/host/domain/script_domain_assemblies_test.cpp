@@ -138,3 +138,33 @@ TEST_CASE("ScriptDomain: one script class name in two assemblies is refused, nam
     CHECK_MESSAGE(namesBoth, message);
     CHECK_FALSE((*created)->domain()); // nothing loaded: the host can load again
 }
+
+TEST_CASE("ScriptDomain: a class is found by its full name, or by a short name only one class "
+          "of all the assemblies has") {
+    TempDir dir("assemblies-names");
+    AssemblyFile core = compileScripts(dir, "Core.dll", {{"Health.cs", kHealth}});
+    AssemblyFile other = compileScripts(
+        dir, "Other.dll",
+        {{"Other.cs", "namespace Other { public class Health : UEngine.UMonoScriptComponent {} "
+                      "public class Solo : UEngine.UMonoScriptComponent { public class Inner : "
+                      "UEngine.UMonoScriptComponent {} } }"}});
+    const std::vector<AssemblyFile> scripts{core, other};
+    auto created = ScriptHost::create([] {
+        ScriptHostOptions options;
+        options.registerInternalCalls = glue::registerEngineInternalCalls;
+        options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
+        return options;
+    }());
+    REQUIRE(created);
+    REQUIRE((*created)->loadScripts(scripts));
+    const ScriptDomain& domain = *(*created)->domain();
+    REQUIRE(domain.findScriptClass("Game.Health") != nullptr);
+    CHECK(domain.findScriptClass("Game.Health")->assembly == "Core.dll");
+    CHECK(domain.findScriptClass("Other.Health")->assembly == "Other.dll");
+    CHECK(domain.findScriptClass("Health") == nullptr); // two classes have it
+    REQUIRE(domain.findScriptClass("Solo") != nullptr);
+    CHECK(domain.findScriptClass("Solo")->name == "Other.Solo");
+    REQUIRE(domain.findScriptClass("Inner") != nullptr); // a nested class's short name
+    CHECK(domain.findScriptClass("Inner")->name == "Other.Solo+Inner");
+    CHECK(domain.findScriptClass("Nobody") == nullptr);
+}
