@@ -130,16 +130,19 @@ namespace Bench
                        edit);
 }
 
-std::string generatedSource(int index) {
+/// A generated script class `<ns>.Script<index>`: three [SerializeField] fields and an Update;
+/// `extra` is one more member line (empty: none).
+std::string scriptClassSource(const std::string& ns, int index, const std::string& extra) {
     return fmt::format(R"(using UEngine;
 
-namespace Bench
+namespace {0}
 {{
-    public class Script{0:03} : UMonoScriptComponent
+    public class Script{1:03} : UMonoScriptComponent
     {{
-        [SerializeField] float speed = {0}.5f;
+        [SerializeField] float speed = {1}.5f;
         [SerializeField] int ticks;
-        [SerializeField] Vector3 offset = new Vector3({0}f, 0f, 1f);
+        [SerializeField] Vector3 offset = new Vector3({1}f, 0f, 1f);
+        {2}
         float phase;
 
         public override void Update(float deltaTime)
@@ -152,7 +155,11 @@ namespace Bench
     }}
 }}
 )",
-                       index);
+                       ns, index, extra);
+}
+
+std::string generatedSource(int index) {
+    return scriptClassSource("Bench", index, "");
 }
 
 /// A scripts folder the bench edits, with what `scripthost run` needs besides it.
@@ -208,33 +215,11 @@ Project makeGeneratedProject(const fs::path& root) {
 constexpr int kAssemblies = 20;          // one core, 19 leaves that reference it
 constexpr int kClassesPerAssembly = 100; // one file and one entity each
 
-/// A class of the assemblies project: fields, an Update, and in a leaf a reference to a class
-/// of the core (a reference across assemblies, carried by every reload).
+/// A class of the assemblies project; in a leaf it refers to a class of the core (a reference
+/// across assemblies, carried by every reload).
 std::string assemblyClassSource(const std::string& assembly, int index, bool leaf) {
-    return fmt::format(
-        R"(using UEngine;
-
-namespace Bench.{0}
-{{
-    public class Script{1:03} : UMonoScriptComponent
-    {{
-        [SerializeField] float speed = {1}.5f;
-        [SerializeField] int ticks;
-        [SerializeField] Vector3 offset = new Vector3({1}f, 0f, 1f);
-        {2}
-        float phase;
-
-        public override void Update(float deltaTime)
-        {{
-            ticks++;
-            phase += speed * deltaTime;
-            if (phase > 360f) phase -= 360f;
-            offset = new Vector3(offset.x, phase * 0.001f, offset.z);
-        }}
-    }}
-}}
-)",
-        assembly, index,
+    return scriptClassSource(
+        "Bench." + assembly, index,
         leaf ? fmt::format("[SerializeField] Bench.Core.Script{:03} partner;",
                            index % (kClassesPerAssembly - 1)) // Core may hold the probe
              : std::string("public int shared;"));

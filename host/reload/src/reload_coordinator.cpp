@@ -7,7 +7,6 @@
 #include "compiler_bridge/warm_compiler.hpp"
 #include "host/domain/script_domain.hpp"
 #include "host/engine/script_host.hpp"
-#include "host/engine/script_sources.hpp"
 #include "host/runtime/mono_runtime.hpp"
 #include "script_assembly_builds.hpp"
 #include "stage_costs.hpp"

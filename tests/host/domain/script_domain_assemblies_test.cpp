@@ -49,16 +49,8 @@ TEST_CASE("ScriptDomain: scripts in two assemblies load in dependency order, cal
           "refer to each other's scripts, and each class names its assembly") {
     TempDir dir("assemblies-load");
     const std::vector<AssemblyFile> scripts = coreAndLeaf(dir, "a");
-    auto created = ScriptHost::create([] {
-        ScriptHostOptions options;
-        options.registerInternalCalls = glue::registerEngineInternalCalls;
-        options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
-        return options;
-    }());
-    REQUIRE(created);
-    ScriptHost& host = **created;
-    auto loaded = host.loadScripts(scripts);
-    REQUIRE_MESSAGE(loaded, (loaded ? "" : loaded.error().message));
+    auto owned = makeHostFrom(scripts);
+    ScriptHost& host = *owned;
 
     const ObjectId health = spawnScript(host, "Game.Health");
     const ObjectId player = spawnScript(host, "Game.Player");
@@ -76,18 +68,7 @@ TEST_CASE("ScriptDomain: scripts in two assemblies load in dependency order, cal
 TEST_CASE("ScriptDomain: a class moved from one assembly to another keeps its values and the "
           "references to it across a reload") {
     TempDir dir("assemblies-move");
-    auto host = [&] {
-        const std::vector<AssemblyFile> scripts = coreAndLeaf(dir, "before");
-        auto created = ScriptHost::create([] {
-            ScriptHostOptions options;
-            options.registerInternalCalls = glue::registerEngineInternalCalls;
-            options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
-            return options;
-        }());
-        REQUIRE(created);
-        REQUIRE((*created)->loadScripts(scripts));
-        return std::move(*created);
-    }();
+    auto host = makeHostFrom(coreAndLeaf(dir, "before"));
     const ObjectId health = spawnScript(*host, "Game.Health");
     const ObjectId player = spawnScript(*host, "Game.Player");
     REQUIRE(host->setField(health, "hp", std::int64_t{42}));
@@ -122,21 +103,15 @@ TEST_CASE("ScriptDomain: one script class name in two assemblies is refused, nam
     AssemblyFile core = compileScripts(dir, "Core.dll", {{"Health.cs", kHealth}});
     AssemblyFile copy = compileScripts(dir, "Copy.dll", {{"Health.cs", kHealth}});
     const std::vector<AssemblyFile> scripts{core, copy};
-    auto created = ScriptHost::create([] {
-        ScriptHostOptions options;
-        options.registerInternalCalls = glue::registerEngineInternalCalls;
-        options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
-        return options;
-    }());
-    REQUIRE(created);
-    auto loaded = (*created)->loadScripts(scripts);
+    auto created = makeEmptyHost();
+    auto loaded = created->loadScripts(scripts);
     REQUIRE_FALSE(loaded);
     const std::string& message = loaded.error().message;
     const bool namesBoth =
         message.find("Game.Health is in both Copy.dll and Core.dll") != std::string::npos ||
         message.find("Game.Health is in both Core.dll and Copy.dll") != std::string::npos;
     CHECK_MESSAGE(namesBoth, message);
-    CHECK_FALSE((*created)->domain()); // nothing loaded: the host can load again
+    CHECK_FALSE(created->domain()); // nothing loaded: the host can load again
 }
 
 TEST_CASE("ScriptDomain: a class is found by its full name, or by a short name only one class "
@@ -149,15 +124,8 @@ TEST_CASE("ScriptDomain: a class is found by its full name, or by a short name o
                       "public class Solo : UEngine.UMonoScriptComponent { public class Inner : "
                       "UEngine.UMonoScriptComponent {} } }"}});
     const std::vector<AssemblyFile> scripts{core, other};
-    auto created = ScriptHost::create([] {
-        ScriptHostOptions options;
-        options.registerInternalCalls = glue::registerEngineInternalCalls;
-        options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
-        return options;
-    }());
-    REQUIRE(created);
-    REQUIRE((*created)->loadScripts(scripts));
-    const ScriptDomain& domain = *(*created)->domain();
+    auto created = makeHostFrom(scripts);
+    const ScriptDomain& domain = *created->domain();
     REQUIRE(domain.findScriptClass("Game.Health") != nullptr);
     CHECK(domain.findScriptClass("Game.Health")->assembly == "Core.dll");
     CHECK(domain.findScriptClass("Other.Health")->assembly == "Other.dll");

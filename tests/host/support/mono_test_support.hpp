@@ -12,35 +12,41 @@
 
 #include <doctest/doctest.h>
 #include <memory>
+#include <span>
 
 namespace scripthost::testing {
 
-inline std::unique_ptr<ScriptHost> makeHost(int disableAfterFailures = 10) {
+/// A host with no scripts loaded yet.
+inline std::unique_ptr<ScriptHost> makeEmptyHost(int disableAfterFailures = 10) {
     ScriptHostOptions options;
     options.registerInternalCalls = glue::registerEngineInternalCalls;
     options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
     options.disableAfterFailures = disableAfterFailures;
     auto host = ScriptHost::create(options);
     REQUIRE_MESSAGE(host, (host ? "" : host.error().message));
-    auto scripts = AssemblyFile::read(SCRIPTHOST_TEST_SCRIPTS_DLL);
-    REQUIRE_MESSAGE(scripts, (scripts ? "" : scripts.error().message));
-    auto loaded = (*host)->loadScripts(*scripts);
-    REQUIRE_MESSAGE(loaded, (loaded ? "" : loaded.error().message));
     return std::move(*host);
 }
 
-/// A host running `scripts` (compiled by the test) as its first generation.
+/// A host running `scripts` (compiled by the test; several: in dependency order) as its first
+/// generation.
+inline std::unique_ptr<ScriptHost> makeHostFrom(std::span<const AssemblyFile> scripts,
+                                                int disableAfterFailures = 10) {
+    auto host = makeEmptyHost(disableAfterFailures);
+    auto loaded = host->loadScripts(scripts);
+    REQUIRE_MESSAGE(loaded, (loaded ? "" : loaded.error().message));
+    return host;
+}
+
 inline std::unique_ptr<ScriptHost> makeHostFrom(const AssemblyFile& scripts,
                                                 int disableAfterFailures = 10) {
-    ScriptHostOptions options;
-    options.registerInternalCalls = glue::registerEngineInternalCalls;
-    options.scriptCore = SCRIPTHOST_SCRIPTCORE_DLL;
-    options.disableAfterFailures = disableAfterFailures;
-    auto host = ScriptHost::create(options);
-    REQUIRE_MESSAGE(host, (host ? "" : host.error().message));
-    auto loaded = (*host)->loadScripts(scripts);
-    REQUIRE_MESSAGE(loaded, (loaded ? "" : loaded.error().message));
-    return std::move(*host);
+    return makeHostFrom(std::span(&scripts, 1), disableAfterFailures);
+}
+
+/// A host running the tests' own scripts (TestScripts.dll).
+inline std::unique_ptr<ScriptHost> makeHost(int disableAfterFailures = 10) {
+    auto scripts = AssemblyFile::read(SCRIPTHOST_TEST_SCRIPTS_DLL);
+    REQUIRE_MESSAGE(scripts, (scripts ? "" : scripts.error().message));
+    return makeHostFrom(*scripts, disableAfterFailures);
 }
 
 /// Reloads and fails the test (with the report) unless the reload succeeded.
