@@ -28,8 +28,12 @@ void warmDispatcher(mono::ManagedDispatcher& dispatcher, std::size_t step) {
     }
 }
 
-// A script class: its vtable, its constructor and the messages the dispatcher calls.
+// A script class: its vtable, its constructor and the messages the dispatcher calls. Once: a
+// class of an assembly loaded ahead (script_domain_preload.cpp) is warm before its reload.
 void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
+    if (entry.warmed)
+        return;
+    entry.warmed = true;
     if (entry.ctor != nullptr)
         (void)entry.prepareConstruction(domain);
     for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
@@ -94,6 +98,17 @@ void ScriptDomain::Impl::startBackgroundWarm(bool profiled) {
         backgroundWarm = mono::runtimeState().warmUpWorker.submit(
             [this, profiled] { warmInBackground(*this, profiled); });
     }
+}
+
+bool ScriptDomain::Impl::warmClassesUntil(std::chrono::steady_clock::time_point deadline) {
+    for (const auto& entry : classes.entries()) {
+        if (entry->warmed)
+            continue;
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
+        warmClass(domain.get(), *entry);
+    }
+    return true; // (a deadline already past warms none: the caller's slice was used up)
 }
 
 bool ScriptDomain::waitForBackgroundWarm(std::chrono::steady_clock::time_point until) {

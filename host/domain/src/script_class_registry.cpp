@@ -147,8 +147,8 @@ Result<std::size_t> ScriptClassEntry::fieldIndex(std::string_view field) const {
     return fail(fmt::format("{} has no serialized field named {}", info.name, field));
 }
 
-void ScriptClassRegistry::addClassesOf(MonoImage* image, const ScriptCoreClasses& core,
-                                       std::string_view assemblyName) {
+void ScriptClassRegistry::add(MonoImage* image, const ScriptCoreClasses& core,
+                              std::string_view assemblyName) {
     const std::size_t before = entries_.size();
     const int rows = mono_image_get_table_rows(image, MONO_TABLE_TYPEDEF);
     std::vector<std::string> unloadable;
@@ -185,13 +185,19 @@ Result<ScriptClassRegistry> ScriptClassRegistry::discover(const ScriptImages& sc
                                                           const ScriptCoreClasses& core) {
     ScriptClassRegistry registry;
     for (std::size_t i = 0; i < scripts.images.size(); ++i)
-        registry.addClassesOf(scripts.images[i], core, scripts.names.at(i));
-    std::stable_sort(registry.entries_.begin(), registry.entries_.end(),
+        registry.add(scripts.images[i], core, scripts.names.at(i));
+    if (auto indexed = registry.index(); !indexed)
+        return std::unexpected(indexed.error());
+    return registry;
+}
+
+Result<void> ScriptClassRegistry::index() {
+    std::stable_sort(entries_.begin(), entries_.end(),
                      [](const auto& a, const auto& b) { return a->info.name < b->info.name; });
     std::vector<std::string> clashes;
-    for (std::size_t i = 1; i < registry.entries_.size(); ++i) {
-        const ScriptClassInfo& a = registry.entries_[i - 1]->info;
-        const ScriptClassInfo& b = registry.entries_[i]->info;
+    for (std::size_t i = 1; i < entries_.size(); ++i) {
+        const ScriptClassInfo& a = entries_[i - 1]->info;
+        const ScriptClassInfo& b = entries_[i]->info;
         if (a.name == b.name)
             clashes.push_back(fmt::format("script class {} is in both {} and {}: a script is "
                                           "found by its full class name, so it may be in one "
@@ -200,17 +206,20 @@ Result<ScriptClassRegistry> ScriptClassRegistry::discover(const ScriptImages& sc
     }
     if (!clashes.empty())
         return fail(fmt::format("{}", fmt::join(clashes, "; ")));
-    for (const auto& entry : registry.entries_) {
-        registry.infos_.push_back(entry->info);
+    infos_.clear();
+    byName_.clear();
+    byShortName_.clear();
+    for (const auto& entry : entries_) {
+        infos_.push_back(entry->info);
         const std::string& full = entry->info.name;
-        registry.byName_.emplace(full, entry.get());
+        byName_.emplace(full, entry.get());
         if (const auto cut = full.find_last_of(".+"); cut != std::string::npos) {
-            auto& [found, count] = registry.byShortName_[full.substr(cut + 1)];
+            auto& [found, count] = byShortName_[full.substr(cut + 1)];
             found = entry.get();
             ++count;
         }
     }
-    return registry;
+    return {};
 }
 
 const ScriptClassEntry* ScriptClassRegistry::find(std::string_view className) const noexcept {

@@ -26,6 +26,9 @@ struct ScriptClassEntry {
     /// Found on first use (or by the JIT warm-up): a reload creates every instance in one
     /// frame. A cache, so it may be filled through a const entry.
     mutable MonoVTable* vtable = nullptr;
+    /// Whether the JIT warm-up has compiled this class's code (a domain made ahead warms the
+    /// classes of the assemblies it loads ahead; the reload's warm stage skips them).
+    mutable bool warmed = false;
 
     /// Finds the vtable construction needs in `domain`; false if the class cannot load
     /// or has no parameterless constructor.
@@ -51,6 +54,13 @@ public:
     [[nodiscard]] static Result<ScriptClassRegistry> discover(const ScriptImages& scripts,
                                                               const ScriptCoreClasses& core);
 
+    /// discover() in parts, for assemblies loaded at different times (a domain made ahead
+    /// loads the ones a reload will reuse first): add() finds the script classes of one
+    /// assembly, index() sorts every class found so far, checks that no full name is in two
+    /// assemblies and makes find()'s indexes. Entries keep their addresses throughout.
+    void add(MonoImage* image, const ScriptCoreClasses& core, std::string_view assemblyName);
+    [[nodiscard]] Result<void> index();
+
     /// The classes as plain data, sorted by name.
     [[nodiscard]] const std::vector<ScriptClassInfo>& infos() const noexcept { return infos_; }
     /// Every class, sorted by name.
@@ -66,10 +76,6 @@ public:
     void clear() noexcept;
 
 private:
-    /// Adds the script classes of `image` (named `assemblyName` in warnings).
-    void addClassesOf(MonoImage* image, const ScriptCoreClasses& core,
-                      std::string_view assemblyName);
-
     std::vector<std::unique_ptr<ScriptClassEntry>> entries_;
     std::vector<ScriptClassInfo> infos_; // copies for the public view
     /// find()'s indexes: by full name, and by short name (the class after the last '.' or

@@ -41,25 +41,46 @@ Result<void> ScriptDomain::Impl::loadScriptCore(const AssemblyFile& scriptCore) 
     return mono::installUnhandledExceptionReporting(domain.get(), coreImage);
 }
 
+Result<MonoImage*> ScriptDomain::Impl::loadScriptAssembly(const AssemblyFile& file) {
+    auto image = domain.load(file, false);
+    if (!image)
+        return std::unexpected(image.error());
+    if (auto forbidden = mono::findForbiddenCalls(*image); !forbidden.empty()) {
+        std::vector<std::string> lines;
+        for (const mono::ForbiddenCall& call : forbidden)
+            lines.push_back(call.message());
+        return fail(fmt::format("{} was not loaded: {}", file.path.filename().string(),
+                                fmt::join(lines, "; ")));
+    }
+    core.collectComponentKinds(*image); // game modules' scripts may add kinds
+    return *image;
+}
+
 Result<void> ScriptDomain::Impl::loadScripts(std::span<const AssemblyFile> assemblies) {
     if (assemblies.empty())
         return fail("no scripts assembly to load");
     // In dependency order: each assembly's references to the ones before it resolve in this
-    // domain (the preload hook finds them by name).
+    // domain (the preload hook finds them by name). Those loaded ahead (preload) are in it
+    // already, with their classes found: they come before any they do not reference.
+    preloadQueue.clear();
     for (const AssemblyFile& file : assemblies) {
-        auto image = domain.load(file, false);
-        if (!image)
-            return std::unexpected(image.error());
-        if (auto forbidden = mono::findForbiddenCalls(*image); !forbidden.empty()) {
-            std::vector<std::string> lines;
-            for (const mono::ForbiddenCall& call : forbidden)
-                lines.push_back(call.message());
-            return fail(fmt::format("{} was not loaded: {}", file.path.filename().string(),
-                                    fmt::join(lines, "; ")));
+        MonoImage* image = nullptr;
+        for (std::size_t i = 0; i < preloaded.size(); ++i) {
+            if (preloaded[i].name == file.name) {
+                if (preloaded[i].image != file.image)
+                    return fail(fmt::format("{} was loaded ahead with other bytes", file.name));
+                image = preloadedImages[i];
+            }
         }
-        scripts.images.push_back(*image);
+        if (image == nullptr) {
+            auto loaded = loadScriptAssembly(file);
+            if (!loaded)
+                return std::unexpected(loaded.error());
+            image = *loaded;
+            classes.add(image, core, file.name);
+        }
+        scripts.images.push_back(image);
         scripts.names.push_back(file.name);
-        core.collectComponentKinds(*image); // game modules' scripts may add kinds
     }
     bridge = std::make_unique<mono::ObjectBridge>(
         domain.get(), std::move(core.proxyClasses), [this](ObjectId id) -> MonoObject* {
@@ -67,11 +88,8 @@ Result<void> ScriptDomain::Impl::loadScripts(std::span<const AssemblyFile> assem
             return found == nullptr ? nullptr : found->handle.target();
         });
     mono::runtimeState().domains.registerBridge(domain.get(), bridge.get());
-    auto discovered = mono::ScriptClassRegistry::discover(scripts, core);
-    if (!discovered)
-        return std::unexpected(discovered.error());
-    classes = std::move(*discovered);
-    return {};
+    scriptsComplete = true;
+    return classes.index();
 }
 
 Result<mono::ScriptInstance*> ScriptDomain::Impl::instance(ObjectId script) {
@@ -153,7 +171,7 @@ Result<void> ScriptDomain::loadScripts(std::uint32_t generation, const AssemblyF
 Result<void> ScriptDomain::loadScripts(std::uint32_t generation,
                                        std::span<const AssemblyFile> scripts) {
     Impl& m = *impl_;
-    if (!m.scripts.images.empty() || !m.domain.loaded())
+    if (m.scriptsComplete || !m.domain.loaded())
         return fail("a prepared domain takes scripts once");
     m.generation = generation;
     m.domain.enter();
@@ -161,7 +179,7 @@ Result<void> ScriptDomain::loadScripts(std::uint32_t generation,
 }
 
 bool ScriptDomain::scriptsLoaded() const noexcept {
-    return !impl_->scripts.images.empty();
+    return impl_->scriptsComplete;
 }
 
 std::uint32_t ScriptDomain::generation() const noexcept {

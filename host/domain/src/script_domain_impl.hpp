@@ -36,8 +36,14 @@ struct ScriptDomain::Impl {
     mono::ScriptClassRegistry classes;          ///< the script classes
     std::unique_ptr<mono::ObjectBridge> bridge; ///< ids ↔ proxies and instances
     mono::ScriptInstances instances;
-    mono::CarryPlans carryPlans; ///< against the generation this one replaces
-    std::size_t warmStep = 0;    ///< how far warmUp has come
+    mono::CarryPlans carryPlans;  ///< against the generation this one replaces
+    std::size_t warmStep = 0;     ///< how far warmUp has come
+    bool scriptsComplete = false; ///< loadScripts has run (the bridge and classes are made)
+    /// Assemblies by folder, in a domain made ahead (script_domain_preload.cpp): those queued
+    /// to load ahead, and those loaded (their bytes, for fits()), with their images.
+    std::vector<AssemblyFile> preloadQueue;
+    std::vector<AssemblyFile> preloaded;
+    std::vector<MonoImage*> preloadedImages;
     /// The warm-up of ScriptCore's own code (jit_warm_up.cpp), running on the warm-up worker
     /// thread while the loop ticks: ready when it has run.
     std::future<void> backgroundWarm;
@@ -53,6 +59,12 @@ struct ScriptDomain::Impl {
     /// Loads the scripts assemblies (in dependency order), checks them for forbidden calls,
     /// makes the object bridge and finds the script classes (create's second half).
     [[nodiscard]] Result<void> loadScripts(std::span<const AssemblyFile> assemblies);
+    /// Loads one scripts assembly into the domain and checks it for forbidden calls; the
+    /// game modules' component kinds it declares are added. (Its classes are not found.)
+    [[nodiscard]] Result<MonoImage*> loadScriptAssembly(const AssemblyFile& file);
+    /// JIT-warms, on this thread, classes found so far that are not warm yet (a domain made
+    /// ahead: those of its preloaded assemblies) until `deadline`; true when all are.
+    bool warmClassesUntil(std::chrono::steady_clock::time_point deadline);
 
     /// What marshaling values in this generation needs.
     [[nodiscard]] mono::MarshalContext marshal() const noexcept {

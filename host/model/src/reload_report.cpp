@@ -62,6 +62,9 @@ std::string ReloadReport::describe() const {
             text += fmt::format(", stall {:.2f} ms", frameStallMs);
         if (!assembliesBuilt.empty())
             text += fmt::format("; assemblies built: {}", fmt::join(assembliesBuilt, ", "));
+        if (!assembliesLoadedAhead.empty())
+            text +=
+                fmt::format("; {} reused assemblies loaded ahead", assembliesLoadedAhead.size());
         if (debuggerRebindFrom != 0)
             text += fmt::format("\n  debugger rebind: generation {} loaded again as {} after "
                                 "generation {} was unloaded",
@@ -157,6 +160,7 @@ nlohmann::json ReloadReport::toJson() const {
             {"preparedDomain", preparedDomain},
             {"referencesImportedAhead", referencesImportedAhead},
             {"assembliesBuilt", assembliesBuilt},
+            {"assembliesLoadedAhead", assembliesLoadedAhead},
             {"timings",
              {{"buildMs", buildMs},
               {"snapshotMs", snapshotMs},

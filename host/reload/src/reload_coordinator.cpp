@@ -8,6 +8,7 @@
 #include "host/domain/script_domain.hpp"
 #include "host/engine/script_host.hpp"
 #include "host/runtime/mono_runtime.hpp"
+#include "next_domain.hpp"
 #include "script_assembly_builds.hpp"
 #include "stage_costs.hpp"
 #include "watcher/source_watcher.hpp"
@@ -51,10 +52,9 @@ struct ReloadCoordinator::Impl {
     std::optional<AssemblyFile> running;                   // the running generation's
     std::uint64_t runningVersion = 0;
     // The next reload's domain, made ahead in idle time (ScriptCore loaded, its JIT warm-up
-    // running or done): the next reload's load stage only loads the scripts into it.
-    std::unique_ptr<ScriptDomain> prepared;
-    Clock::duration prepareCost = std::chrono::milliseconds(6); // the last one's (a guess first)
-    bool prepareFailed = false;                // not tried again until a reload has run
+    // running or done, the assemblies the next build should reuse loaded and warm): the next
+    // reload's load stage only loads what was built into it.
+    std::unique_ptr<NextDomain> next;
     std::optional<ReloadReport> awaitingStall; // done: reported once its last frame is measured
     std::int64_t lastFrameSeen = 0;
     bool paused = false;               ///< setPaused: no frame comes, each update() is a boundary
@@ -123,23 +123,19 @@ struct ReloadCoordinator::Impl {
     // unloaded (their collections and this would compete) and it fits before the next frame.
     // Not while a debugger is attached (its client would see a domain with no scripts).
     bool prepareNextDomain(Clock::time_point until) {
-        if (prepared || prepareFailed || reload || host->domain() == nullptr ||
-            MonoRuntime::debuggerAttached() || !options.prepareDomains)
+        if (reload || MonoRuntime::debuggerAttached() || !options.prepareDomains)
             return false;
-        const auto started = Clock::now();
-        if (started + prepareCost + kIdleMargin > until ||
-            !ScriptDomain::waitForUnloads(std::chrono::milliseconds(0)))
+        return next->make(until, scriptBuilds->likelyReused());
+    }
+
+    // Loads ahead into the next reload's domain what it is expected to reuse, while the time
+    // left before `until` allows. True when it did some (the caller looks again).
+    bool preloadNextDomain(Clock::time_point until) {
+        const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+            until - Clock::now() - kIdleMargin);
+        if (reload || left < kWarmSlice / 2)
             return false;
-        auto made =
-            ScriptDomain::prepare(host->peekGenerationNumber(), host->scriptCore(), host->world());
-        prepareCost = Clock::now() - started;
-        if (!made) {
-            prepareFailed = true; // the load stage will say what is wrong, if it still is
-            spdlog::debug("preparing the next reload's domain failed: {}", made.error().message);
-            return false;
-        }
-        prepared = std::move(*made);
-        return true;
+        return next->preload(left) == NextDomain::Progress::Worked;
     }
 
     void takeChanges() {
@@ -155,6 +151,7 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     auto impl = std::make_unique<Impl>();
     impl->host = &host;
     impl->options = std::move(options);
+    impl->next = std::make_unique<NextDomain>(host);
     impl->scriptBuilds = std::make_unique<ScriptAssemblyBuilds>(
         ScriptAssemblyBuildOptions{impl->options.scriptDirs, impl->options.generatedSources,
                                    impl->options.scriptCore, impl->options.buildTimeout},
@@ -247,7 +244,7 @@ bool ReloadCoordinator::busy() const {
 }
 
 bool ReloadCoordinator::hasPreparedDomain() const noexcept {
-    return impl_->prepared != nullptr;
+    return impl_->next->exists();
 }
 
 void ReloadCoordinator::publish(ReloadReport report) {
@@ -294,9 +291,11 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     // No idle time came to make the next reload's domain in (useIdleTime): make it here, ~2 ms
     // of this frame against the warm-up and the first frame's JIT it saves the next reload.
     // Not in smoke mode (waitForBuild), whose frames are the same on every run.
-    if (!m.prepared && !waitForBuild && newFrame && !m.awaitingStall &&
-        m.host->frame() - m.quietSince >= kPrepareAfterFrames && m.builds->idle())
-        (void)m.prepareNextDomain(Clock::time_point::max());
+    if (!m.next->complete() && !waitForBuild && newFrame && !m.awaitingStall &&
+        m.host->frame() - m.quietSince >= kPrepareAfterFrames && m.builds->idle()) {
+        if (!m.prepareNextDomain(Clock::time_point::max()))
+            (void)m.next->preload(kWarmSlice);
+    }
 
     auto finished = waitForBuild ? m.builds->waitFor(*waitForBuild) : m.builds->poll();
     if (!finished)
@@ -346,7 +345,7 @@ bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
         }
         if (submitChanges())
             continue;
-        if (m.prepareNextDomain(until))
+        if (m.prepareNextDomain(until) || m.preloadNextDomain(until))
             continue;
         if (m.builds->idle()) {
             // Nothing to build yet: a save seen while the loop would sleep starts its build
@@ -420,9 +419,8 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
     m.candidateBuild = std::move(finished);
     m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assemblies),
                                                    m.inFlightTrigger, buildMs);
-    if (m.prepared)
-        m.reload->usePreparedDomain(std::move(m.prepared));
-    m.prepareFailed = false;
+    if (auto prepared = m.next->take())
+        m.reload->usePreparedDomain(std::move(prepared));
     m.reload->beforeStage = beforeStage;
     m.reload->afterStage = afterStage;
     m.reloading = m.building; // the queue only hands out the newest submission's build

@@ -93,12 +93,19 @@ void ReloadTransaction::State::runLoad() {
     const auto started = Clock::now();
     ReloadReport& report = active();
     report.fromGeneration = host.domain() ? host.domain()->generation() : 0;
+    // A domain made ahead with assemblies this build rebuilt (the guess of what it would
+    // reuse was wrong) cannot take the new ones: a fresh domain does.
+    if (prepared && !prepared->fits(scripts)) {
+        (void)prepared->unloadInBackground();
+        prepared.reset();
+    }
     auto created = [&]() -> Result<std::unique_ptr<ScriptDomain>> {
         if (!prepared || rebinding)
             return ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts,
                                         host.world());
         std::unique_ptr<ScriptDomain> domain = std::move(prepared);
         report.preparedDomain = true;
+        report.assembliesLoadedAhead = domain->preloadedAssemblies();
         if (auto loaded = domain->loadScripts(host.takeGenerationNumber(), scripts); !loaded) {
             (void)domain->unloadInBackground(); // not on this thread: the loop goes on
             return std::unexpected(loaded.error());

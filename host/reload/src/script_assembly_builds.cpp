@@ -2,6 +2,7 @@
 
 #include "host/engine/script_sources.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace scripthost {
@@ -29,7 +30,7 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
                                           const std::vector<fs::path>& changed, bool everything) {
     sinceRunning_.insert(changed.begin(), changed.end());
     everythingSinceRunning_ = everythingSinceRunning_ || everything;
-    auto layout = compiler::readAssemblyLayout(options_.scriptDirs);
+    auto layout = layoutAfter(changed, everything);
     if (!layout)
         return std::unexpected(layout.error());
     std::vector<fs::path> generated;
@@ -38,7 +39,7 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
             generated.push_back(file);
     }
     if (!byFolder(*layout)) { // one Scripts.dll of every source, as without definitions
-        auto sources = collectScriptSources(options_.scriptDirs);
+        auto sources = singleAssemblySources();
         if (!sources)
             return std::unexpected(sources.error());
         compiler::CompileRequest request;
@@ -77,6 +78,37 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
     covered_.clear(); // only the newest submission is ever delivered
     covered_[queue.submit(std::move(request))] = sinceRunning_;
     return {};
+}
+
+Result<compiler::AssemblyLayout>
+ScriptAssemblyBuilds::layoutAfter(const std::vector<fs::path>& changed, bool everything) {
+    auto edited = [this](const fs::path& file) {
+        std::error_code ec;
+        return file.extension() == ".cs" && std::ranges::binary_search(walk_->sources, file) &&
+               fs::is_regular_file(file, ec);
+    };
+    walkReused_ = walk_ && !everything && std::ranges::all_of(changed, edited);
+    if (walkReused_)
+        return walk_->layout;
+    walk_.reset();
+    auto layout = compiler::readAssemblyLayout(options_.scriptDirs);
+    if (!layout)
+        return std::unexpected(layout.error());
+    Walk walk{*layout, layout->skipped, std::nullopt};
+    for (const compiler::ScriptAssembly& assembly : layout->assemblies)
+        walk.sources.insert(walk.sources.end(), assembly.sources.begin(), assembly.sources.end());
+    std::ranges::sort(walk.sources);
+    walk_ = std::move(walk);
+    return layout;
+}
+
+Result<std::vector<fs::path>> ScriptAssemblyBuilds::singleAssemblySources() {
+    if (walkReused_ && walk_->singleAssembly)
+        return *walk_->singleAssembly;
+    auto sources = collectScriptSources(options_.scriptDirs);
+    if (sources)
+        walk_->singleAssembly = *sources;
+    return sources;
 }
 
 std::vector<fs::path> ScriptAssemblyBuilds::outputs(const compiler::FinishedBuild& finished) {
@@ -122,16 +154,36 @@ void ScriptAssemblyBuilds::committed(const compiler::FinishedBuild& finished) {
     if (finished.set) {
         runningLayout_ = finished.set->request.layout;
         runningOutputs_ = finished.set->result.outputs();
+        const std::vector<std::string> built = compiled(finished);
+        runningBuilt_ = {built.begin(), built.end()};
+        runningBuiltAll_ = built.size() >= runningLayout_->assemblies.size();
     } else {
         runningLayout_.reset();
         runningOutputs_.clear();
     }
 }
 
+std::vector<fs::path> ScriptAssemblyBuilds::likelyReused() const {
+    std::vector<fs::path> reused;
+    if (!runningLayout_)
+        return reused;
+    std::set<std::string> referenced;
+    for (const compiler::ScriptAssembly& assembly : runningLayout_->assemblies)
+        referenced.insert(assembly.references.begin(), assembly.references.end());
+    for (const compiler::ScriptAssembly& assembly : runningLayout_->assemblies) {
+        const bool expectEdit = runningBuiltAll_ ? !referenced.contains(assembly.name)
+                                                 : runningBuilt_.contains(assembly.name);
+        const auto output = runningOutputs_.find(assembly.name);
+        if (!expectEdit && output != runningOutputs_.end())
+            reused.push_back(output->second);
+    }
+    return reused;
+}
+
 void ScriptAssemblyBuilds::prune() {
     std::vector<fs::path> inUse;
     for (const auto& [name, dll] : runningOutputs_)
-        inUse.push_back(dll.parent_path());
+        inUse.push_back(dll);
     (void)outputs_.prune(kKeepBuilds, inUse);
 }
 

@@ -53,15 +53,41 @@ public:
 
     /// `finished` is what runs now: the next build reuses its outputs.
     void committed(const compiler::FinishedBuild& finished);
+    /// The running build's .dll files the next build is likely to reuse, in dependency order,
+    /// for the next reload's domain to load ahead: after a build of some assemblies, the
+    /// others (edits tend to stay in one place); after a build of every assembly (the first,
+    /// a forced reload), those another assembly references (libraries change less often than
+    /// what uses them). Empty for a project of one assembly.
+    [[nodiscard]] std::vector<std::filesystem::path> likelyReused() const;
     /// Removes old builds' folders, except the newest few and those a reused output is in.
     void prune();
 
 private:
+    /// The folders' sources as the last walk found them.
+    struct Walk {
+        compiler::AssemblyLayout layout;
+        std::vector<std::filesystem::path> sources; ///< every source, sorted (Editor/ too)
+        /// A project of one assembly: what it builds (collectScriptSources), once needed.
+        std::optional<std::vector<std::filesystem::path>> singleAssembly;
+    };
+    /// The layout after `changed`: the last walk's when every change is an edit of a source it
+    /// found (which moves nothing between assemblies), else a new walk of the folders (a
+    /// file added, removed or renamed, a definition changed, `everything`).
+    [[nodiscard]] Result<compiler::AssemblyLayout>
+    layoutAfter(const std::vector<std::filesystem::path>& changed, bool everything);
+    /// Every source of a project of one assembly, from the walk layoutAfter used.
+    [[nodiscard]] Result<std::vector<std::filesystem::path>> singleAssemblySources();
+
     ScriptAssemblyBuildOptions options_;
+    std::optional<Walk> walk_;
+    bool walkReused_ = false; // the last layoutAfter reused walk_
     compiler::OutputGenerations outputs_;
     /// The running build's layout and outputs (a project with assembly definitions only).
     std::optional<compiler::AssemblyLayout> runningLayout_;
     std::map<std::string, std::filesystem::path> runningOutputs_;
+    /// The assemblies the running build compiled, and whether that was all of them.
+    std::set<std::string> runningBuilt_;
+    bool runningBuiltAll_ = true;
     /// Files changed since the running build, submitted or not yet committed.
     std::set<std::filesystem::path> sinceRunning_;
     bool everythingSinceRunning_ = false;

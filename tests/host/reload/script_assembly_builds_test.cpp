@@ -6,6 +6,8 @@
 #include "compiler_bridge/cold_compiler.hpp"
 #include "script_assembly_builds.hpp"
 
+#include <fmt/format.h>
+
 using namespace scripthost;
 using namespace scripthost::testing;
 namespace fs = std::filesystem;
@@ -129,4 +131,84 @@ TEST_CASE("ScriptAssemblyBuilds: a change whose build failed is built again with
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message.find("LeafB.asmdef") != std::string::npos);
     CHECK(refused.error().message.find("Nowhere") != std::string::npos);
+}
+
+TEST_CASE("ScriptAssemblyBuilds: what the next reload's domain loads ahead: after a build of "
+          "everything, the assemblies others reference, after a leaf's build, the others") {
+    Project project;
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE(first.result.success);
+    CHECK(project.builds->likelyReused().empty()); // nothing runs yet
+    project.builds->committed(first);
+    const auto dlls = ScriptAssemblyBuilds::outputs(first); // Core, LeafA, LeafB
+    CHECK(project.builds->likelyReused() == std::vector<fs::path>{dlls[0]});
+
+    const compiler::FinishedBuild leaf = project.build({"LeafA/A.cs"});
+    REQUIRE(leaf.result.success);
+    project.builds->committed(leaf);
+    CHECK(project.builds->likelyReused() == std::vector<fs::path>{dlls[0], dlls[2]});
+
+    const compiler::FinishedBuild core = project.build({"Core/Health.cs"});
+    REQUIRE(core.result.success);
+    project.builds->committed(core); // built everything again
+    CHECK(project.builds->likelyReused() ==
+          std::vector<fs::path>{ScriptAssemblyBuilds::outputs(core)[0]});
+}
+
+TEST_CASE("ScriptAssemblyBuilds: an edit reuses the last walk of the folders, and a file added or "
+          "removed is walked again and lands in (or leaves) its assembly") {
+    Project project;
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE(first.result.success);
+    project.builds->committed(first);
+    auto sourcesOf = [](const compiler::FinishedBuild& build, std::string_view name) {
+        REQUIRE(build.set.has_value());
+        const compiler::ScriptAssembly* assembly = build.set->request.layout.find(name);
+        REQUIRE(assembly != nullptr);
+        std::vector<std::string> files;
+        for (const fs::path& source : assembly->sources)
+            files.push_back(source.filename().string());
+        return files;
+    };
+
+    const compiler::FinishedBuild edit = project.build({"LeafB/B.cs"});
+    REQUIRE(edit.result.success);
+    CHECK(sourcesOf(edit, "LeafB") == Names{"B.cs"});
+    project.builds->committed(edit);
+
+    writeFile(project.dir / "scripts/LeafB/More.cs",
+              "namespace Game { public class More : UEngine.UMonoScriptComponent { public Health "
+              "h; } }");
+    const compiler::FinishedBuild added = project.build({"LeafB/More.cs"});
+    REQUIRE(added.result.success);
+    CHECK(ScriptAssemblyBuilds::compiled(added) == Names{"LeafB"});
+    CHECK(sourcesOf(added, "LeafB") == Names{"B.cs", "More.cs"});
+    project.builds->committed(added);
+
+    fs::remove(project.dir / "scripts/LeafB/More.cs");
+    const compiler::FinishedBuild removed = project.build({"LeafB/More.cs"});
+    REQUIRE(removed.result.success);
+    CHECK(sourcesOf(removed, "LeafB") == Names{"B.cs"});
+}
+
+TEST_CASE("ScriptAssemblyBuilds: old builds are pruned, but never the folder of a reused output: "
+          "after many leaf edits the core is still reused") {
+    Project project;
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE(first.result.success);
+    project.builds->committed(first);
+    const fs::path core = ScriptAssemblyBuilds::outputs(first)[0];
+    for (int edit = 0; edit < 6; ++edit) { // more than the builds kept besides the running one
+        writeFile(project.dir / "scripts/LeafA/A.cs",
+                  fmt::format("namespace Game {{ public class A : UEngine.UMonoScriptComponent "
+                              "{{ public Health h; public int edit = {}; }} }}",
+                              edit));
+        const compiler::FinishedBuild leaf = project.build({"LeafA/A.cs"});
+        REQUIRE(leaf.result.success);
+        CHECK(ScriptAssemblyBuilds::compiled(leaf) == Names{"LeafA"});
+        project.builds->prune(); // as a reload does, before the build is committed
+        project.builds->committed(leaf);
+        REQUIRE(fs::exists(core));
+    }
+    CHECK(fs::exists(ScriptAssemblyBuilds::outputs(first)[2])); // LeafB's, reused throughout
 }

@@ -77,6 +77,22 @@ public:
     /// Whether the scripts are loaded (always, for a domain made by create()).
     [[nodiscard]] bool scriptsLoaded() const noexcept;
 
+    /// Assemblies by folder: queues, on a domain made by prepare(), scripts assemblies the
+    /// next reload is expected to reuse unchanged (in dependency order, each after those it
+    /// references), for preloadStep to load, check for forbidden calls, find the classes of
+    /// and JIT-warm ahead of the reload. The reload's loadScripts then loads only the others,
+    /// and its warm stage compiles only their classes.
+    void preload(std::vector<AssemblyFile> reused);
+    /// Queued preload work, at most `slice` of it (at least one step), on the main thread;
+    /// back in the caller's domain after. True when none is left. An error (an assembly that
+    /// does not load, or calls what scripts may not) leaves the domain of no use: drop it.
+    [[nodiscard]] Result<bool> preloadStep(std::chrono::microseconds slice);
+    /// Whether loadScripts(`scripts`) can use this domain: every assembly loaded ahead is one
+    /// of `scripts`, byte for byte (a loaded assembly cannot be replaced in its domain).
+    [[nodiscard]] bool fits(std::span<const AssemblyFile> scripts) const;
+    /// The names of the assemblies loaded ahead (preloadStep), in load order.
+    [[nodiscard]] std::vector<std::string> preloadedAssemblies() const;
+
     ~ScriptDomain();
     ScriptDomain(const ScriptDomain&) = delete;
     ScriptDomain& operator=(const ScriptDomain&) = delete;

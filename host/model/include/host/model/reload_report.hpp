@@ -103,6 +103,10 @@ struct ReloadReport {
     /// Assemblies by folder: the assemblies this reload's build compiled (the others were
     /// reused), in dependency order; empty for a project of one scripts assembly.
     std::vector<std::string> assembliesBuilt;
+    /// Assemblies by folder: the reused assemblies that were loaded, checked and JIT-compiled
+    /// in the domain made ahead before the save (ScriptDomain::preload), in load order; the
+    /// load and warm stages paid only for the others.
+    std::vector<std::string> assembliesLoadedAhead;
 
     double buildMs = 0;      ///< off the main thread
     double snapshotMs = 0;   ///< main thread, from here on
