@@ -252,6 +252,10 @@ Project makeAssembliesProject(const fs::path& root, const std::string& name,
 }
 
 /// One log line of the host, stamped when it was read.
+/// --host-log: every line the hosts log, as they come (for finding where time went).
+std::ofstream hostLog;
+std::mutex hostLogMutex;
+
 struct Line {
     Clock::time_point at;
     std::string message;
@@ -335,6 +339,10 @@ private:
             if (j.is_object() && j.contains("message") && j["message"].is_string()) {
                 line.message = j["message"].get<std::string>();
                 line.level = j.value("level", "");
+            }
+            if (hostLog.is_open()) {
+                std::lock_guard logLock(hostLogMutex);
+                hostLog << line.message << '\n';
             }
             std::lock_guard lock(mutex_);
             recent_.push_back(line.message);
@@ -567,6 +575,8 @@ int main(int argc, char** argv) {
     fs::path exe = SCRIPTHOST_EXE, game = DEMO_GAME_MODULE, demo = DEMO_GAME_DIR, baseline;
     app.add_flag("--quick", quick, "5 measured edits per case instead of 15");
     app.add_flag("--json", json, "Print one JSON object instead of a table");
+    fs::path hostLogFile;
+    app.add_option("--host-log", hostLogFile, "Write every line the hosts log to this file");
     app.add_option("--edits", edits, "Measured edits per case")->check(CLI::PositiveNumber);
     app.add_option("--scripthost", exe, "The scripthost binary")->capture_default_str();
     app.add_option("--baseline", baseline,
@@ -579,6 +589,8 @@ int main(int argc, char** argv) {
     app.add_option("--demo", demo, "The demo-game folder (scripts/, scene.json)")
         ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
+    if (!hostLogFile.empty())
+        hostLog.open(hostLogFile);
     if (edits == 0)
         edits = quick ? 5 : 15;
 

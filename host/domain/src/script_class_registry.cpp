@@ -207,19 +207,32 @@ Result<void> ScriptClassRegistry::index() {
     if (!clashes.empty())
         return fail(fmt::format("{}", fmt::join(clashes, "; ")));
     infos_.clear();
+    infosMade_ = false;
     byName_.clear();
     byShortName_.clear();
+    withStatics_.clear();
     for (const auto& entry : entries_) {
-        infos_.push_back(entry->info);
-        const std::string& full = entry->info.name;
+        const std::string_view full = entry->info.name;
         byName_.emplace(full, entry.get());
-        if (const auto cut = full.find_last_of(".+"); cut != std::string::npos) {
+        if (const auto cut = full.find_last_of(".+"); cut != std::string_view::npos) {
             auto& [found, count] = byShortName_[full.substr(cut + 1)];
             found = entry.get();
             ++count;
         }
+        if (!entry->info.preservedStatics.empty())
+            withStatics_.push_back(entry.get());
     }
     return {};
+}
+
+const std::vector<ScriptClassInfo>& ScriptClassRegistry::infos() const {
+    if (!infosMade_) {
+        infos_.reserve(entries_.size());
+        for (const auto& entry : entries_)
+            infos_.push_back(entry->info);
+        infosMade_ = true;
+    }
+    return infos_;
 }
 
 const ScriptClassEntry* ScriptClassRegistry::find(std::string_view className) const noexcept {
@@ -260,6 +273,8 @@ std::string ScriptClassRegistry::explainMissing(std::string_view name, const Scr
 void ScriptClassRegistry::clear() noexcept {
     byName_.clear();
     byShortName_.clear();
+    withStatics_.clear();
+    infosMade_ = false;
     entries_.clear();
     infos_.clear();
 }

@@ -186,8 +186,15 @@ std::uint32_t ScriptDomain::generation() const noexcept {
     return impl_->generation;
 }
 
-const std::vector<ScriptClassInfo>& ScriptDomain::scriptClasses() const noexcept {
+const std::vector<ScriptClassInfo>& ScriptDomain::scriptClasses() const {
     return impl_->classes.infos();
+}
+
+std::vector<const ScriptClassInfo*> ScriptDomain::classesWithPreservedStatics() const {
+    std::vector<const ScriptClassInfo*> classes;
+    for (const mono::ScriptClassEntry* entry : impl_->classes.withPreservedStatics())
+        classes.push_back(&entry->info);
+    return classes;
 }
 
 const ScriptClassInfo* ScriptDomain::findScriptClass(std::string_view name) const noexcept {

@@ -44,6 +44,7 @@ struct ScriptDomain::Impl {
     std::vector<AssemblyFile> preloadQueue;
     std::vector<AssemblyFile> preloaded;
     std::vector<MonoImage*> preloadedImages;
+    std::size_t plannedAhead = 0; ///< classes whose carry plans preloadStep has made
     /// The warm-up of ScriptCore's own code (jit_warm_up.cpp), running on the warm-up worker
     /// thread while the loop ticks: ready when it has run.
     std::future<void> backgroundWarm;

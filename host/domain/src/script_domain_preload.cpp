@@ -42,7 +42,8 @@ void ScriptDomain::preload(std::vector<AssemblyFile> reused) {
         m.preloadQueue.push_back(std::move(file));
 }
 
-Result<bool> ScriptDomain::preloadStep(std::chrono::microseconds slice) {
+Result<bool> ScriptDomain::preloadStep(std::chrono::microseconds slice,
+                                       const ScriptDomain* running) {
     Impl& m = *impl_;
     if (m.scriptsComplete || !m.domain.loaded())
         return true;
@@ -67,7 +68,18 @@ Result<bool> ScriptDomain::preloadStep(std::chrono::microseconds slice) {
     // the JIT's locks, and the first frames of the running generation need the other core.
     if (m.backgroundWarm.valid() && !m.backgroundWarmDone())
         return false;
-    return m.warmClassesUntil(deadline);
+    if (!m.warmClassesUntil(deadline))
+        return false;
+    // The carry plans the reload's load stage would make for these classes (~1.4 us each):
+    // made against `running`, they are the reload's as long as it replaces that generation
+    // (CarryPlans forgets plans made against another).
+    const auto& classes = m.classes.entries();
+    for (; running != nullptr && m.plannedAhead < classes.size(); ++m.plannedAhead) {
+        if (Clock::now() >= deadline)
+            return false;
+        (void)carryPlan(*running, classes[m.plannedAhead]->info.name);
+    }
+    return true;
 }
 
 bool ScriptDomain::fits(std::span<const AssemblyFile> scripts) const {

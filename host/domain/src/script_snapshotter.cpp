@@ -26,9 +26,8 @@ Result<void> snapshotScript(ScriptDomain& domain, ObjectId slot, ObjectId entity
 }
 
 Result<void> snapshotStatics(ScriptDomain& domain, Snapshot& snap) {
-    for (const ScriptClassInfo& info : domain.scriptClasses()) {
-        if (info.preservedStatics.empty())
-            continue;
+    for (const ScriptClassInfo* withStatics : domain.classesWithPreservedStatics()) {
+        const ScriptClassInfo& info = *withStatics;
         if (auto init = domain.initializeClass(info.name); !init)
             return std::unexpected(init.error());
         StaticSnapshot statics{info.name, {}};

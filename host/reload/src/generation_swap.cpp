@@ -175,8 +175,8 @@ private:
     // Instances made ahead for slots that went away since (destroyed, removed): freed. Every
     // planned slot has one, so there are none to free when the counts agree (the usual case).
     void discardUnplanned() {
-        const auto planned = static_cast<std::size_t>(std::ranges::count_if(
-            plan_, [](const Planned& p) { return p.info != nullptr; }));
+        const auto planned = static_cast<std::size_t>(
+            std::ranges::count_if(plan_, [](const Planned& p) { return p.info != nullptr; }));
         if (next_.instanceCount() == planned)
             return;
         std::unordered_set<ObjectId> keep;
@@ -249,9 +249,8 @@ private:
     // Preserved statics: each class is initialised first, so its static constructor cannot
     // later overwrite what is restored.
     Result<void> restoreStatics() {
-        for (const ScriptClassInfo& info : next_.scriptClasses()) {
-            if (info.preservedStatics.empty())
-                continue;
+        for (const ScriptClassInfo* withStatics : next_.classesWithPreservedStatics()) {
+            const ScriptClassInfo& info = *withStatics;
             if (auto init = next_.initializeClass(info.name); !init)
                 return init;
             auto old =

@@ -45,7 +45,7 @@ NextDomain::Progress NextDomain::preload(std::chrono::microseconds slice) {
         return Progress::Done;
     if (!domain_->waitForBackgroundWarm(Clock::now()))
         return Progress::Waiting;
-    auto done = domain_->preloadStep(slice);
+    auto done = domain_->preloadStep(slice, host_->domain());
     if (!done) {
         spdlog::debug("loading ahead into the next reload's domain failed: {}",
                       done.error().message);

@@ -98,16 +98,15 @@ const CarryPlan* CarryPlans::find(const ScriptDomain& from, std::string_view cla
         plans_.clear(); // made against another generation
         from_ = &from;
     }
-    for (const auto& plan : plans_) {
-        if (plan->className == className)
-            return plan.get();
-    }
-    return nullptr;
+    const auto found = plans_.find(className);
+    return found == plans_.end() ? nullptr : found->second.get();
 }
 
 const CarryPlan& CarryPlans::add(std::unique_ptr<CarryPlan> plan) {
-    plans_.push_back(std::move(plan));
-    return *plans_.back();
+    std::string name = plan->className;
+    auto& slot = plans_[std::move(name)];
+    slot = std::move(plan);
+    return *slot;
 }
 
 void CarryPlans::clear() noexcept {

@@ -6,7 +6,9 @@
 #include "host/domain/script_domain.hpp"
 #include "script_class_registry.hpp"
 
+#include <map>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -46,7 +48,9 @@ public:
 
 private:
     const ScriptDomain* from_ = nullptr; // the generation the plans were made against
-    std::vector<std::unique_ptr<CarryPlan>> plans_;
+    /// By class name: a reload asks for every script slot's (2,000 classes: a scan per slot
+    /// was quadratic).
+    std::map<std::string, std::unique_ptr<CarryPlan>, std::less<>> plans_;
 };
 
 } // namespace scripthost::mono

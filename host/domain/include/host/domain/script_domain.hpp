@@ -83,10 +83,13 @@ public:
     /// and JIT-warm ahead of the reload. The reload's loadScripts then loads only the others,
     /// and its warm stage compiles only their classes.
     void preload(std::vector<AssemblyFile> reused);
-    /// Queued preload work, at most `slice` of it (at least one step), on the main thread;
-    /// back in the caller's domain after. True when none is left. An error (an assembly that
-    /// does not load, or calls what scripts may not) leaves the domain of no use: drop it.
-    [[nodiscard]] Result<bool> preloadStep(std::chrono::microseconds slice);
+    /// Queued preload work, at most `slice` of it (an assembly's load is one step), on the
+    /// main thread; back in the caller's domain after. Last, the carry plans of the classes
+    /// loaded ahead against `running` (the generation the reload will replace; none: skipped).
+    /// True when none is left. An error (an assembly that does not load, or calls what
+    /// scripts may not) leaves the domain of no use: drop it.
+    [[nodiscard]] Result<bool> preloadStep(std::chrono::microseconds slice,
+                                           const ScriptDomain* running = nullptr);
     /// Whether loadScripts(`scripts`) can use this domain: every assembly loaded ahead is one
     /// of `scripts`, byte for byte (a loaded assembly cannot be replaced in its domain).
     [[nodiscard]] bool fits(std::span<const AssemblyFile> scripts) const;
@@ -100,7 +103,10 @@ public:
     [[nodiscard]] std::uint32_t generation() const noexcept;
 
     /// Script classes in the scripts assembly, sorted by name.
-    [[nodiscard]] const std::vector<ScriptClassInfo>& scriptClasses() const noexcept;
+    [[nodiscard]] const std::vector<ScriptClassInfo>& scriptClasses() const;
+    /// The script classes with [PreserveStatic] statics, sorted by name (what a swap carries;
+    /// cheaper than scriptClasses() in a reload).
+    [[nodiscard]] std::vector<const ScriptClassInfo*> classesWithPreservedStatics() const;
     /// The script class with this full (or, when unambiguous, short) name, or nullptr.
     [[nodiscard]] const ScriptClassInfo* findScriptClass(std::string_view name) const noexcept;
     /// Why `name` is not a usable script class: "no class …", "… does not derive from …".
