@@ -7,6 +7,7 @@
 #include "host/runtime/mono_runtime.hpp"
 #include "log_setup.hpp"
 #include "project_state_location.hpp"
+#include "saved_scripts.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -150,10 +151,12 @@ Result<void> Daemon::startProject() {
     project.buildDir = options_.buildDir;
     if (resuming_) {
         // The code that made the saved values runs first; the folders are rebuilt after.
-        const fs::path saved = StateSaver::scriptsPathFor(state_->file().path());
-        std::error_code ec;
-        if (fs::exists(saved, ec))
-            project.resumeScripts = saved;
+        if (auto saved = savedScriptsFiles(state_->file().path()); saved)
+            project.resumeScripts = std::move(*saved);
+        else
+            spdlog::warn("the code that ran before the crash cannot be found ({}); building the "
+                         "scripts instead",
+                         saved.error().message);
     }
     auto started = ScriptProject::start(project);
     if (!started) {
@@ -433,10 +436,10 @@ void Daemon::saveState(const char* why) {
         return;
     }
     // The code that made these values goes with them when it changed (a restart runs it).
-    std::optional<AssemblyFile> scripts;
+    std::optional<std::vector<AssemblyFile>> scripts;
     if (coordinator_ != nullptr && coordinator_->runningScriptsVersion() != savedScriptsVersion_ &&
-        coordinator_->runningScripts() != nullptr) {
-        scripts = *coordinator_->runningScripts();
+        !coordinator_->runningScripts().empty()) {
+        scripts = coordinator_->runningScripts();
         savedScriptsVersion_ = coordinator_->runningScriptsVersion();
     }
     state_->save(std::move(*scene), why, std::move(scripts));

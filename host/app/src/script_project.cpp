@@ -33,16 +33,19 @@ ScriptProject::start(const ScriptProjectOptions& options) {
 
 std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOptions& options) {
     auto failure = [](std::string message) { return ProjectStartFailure{std::move(message), {}}; };
-    std::optional<AssemblyFile> resume;
-    if (!options.resumeScripts.empty()) {
-        if (auto read = AssemblyFile::read(options.resumeScripts); read)
-            resume = std::move(*read);
-        else
+    std::vector<AssemblyFile> resume;
+    for (const fs::path& dll : options.resumeScripts) {
+        auto read = AssemblyFile::read(dll);
+        if (!read) {
             spdlog::warn("the code that ran before the crash cannot be read ({}); building the "
                          "scripts instead",
                          read.error().message);
+            resume.clear();
+            break;
+        }
+        resume.push_back(std::move(*read));
     }
-    if (auto sources = collectScriptSources(options.scriptDirs); !sources && !resume)
+    if (auto sources = collectScriptSources(options.scriptDirs); !sources && resume.empty())
         return failure(sources.error().message);
     auto core = findScriptCore(options.scriptCore);
     if (!core)
@@ -55,7 +58,7 @@ std::optional<ProjectStartFailure> ScriptProject::startUp(const ScriptProjectOpt
     auto game = loadGameModule(options);
     if (!game)
         return failure(game.error().message);
-    if (auto started = startReloads(options, *core, resume.has_value(), std::move(*game)); !started)
+    if (auto started = startReloads(options, *core, !resume.empty(), std::move(*game)); !started)
         return failure(started.error().message);
     return loadFirstGeneration(options, std::move(resume));
 }
@@ -144,14 +147,17 @@ Result<void> ScriptProject::startReloads(const ScriptProjectOptions& options,
 
 std::optional<ProjectStartFailure>
 ScriptProject::loadFirstGeneration(const ScriptProjectOptions& options,
-                                   std::optional<AssemblyFile> resume) {
+                                   std::vector<AssemblyFile> resume) {
     auto failure = [](std::string message) { return ProjectStartFailure{std::move(message), {}}; };
-    if (resume) {
-        if (auto loaded = host_->loadScripts(*resume); loaded) {
+    if (!resume.empty()) {
+        if (auto loaded = host_->loadScripts(resume); loaded) {
+            std::string files;
+            for (const fs::path& dll : options.resumeScripts)
+                files += (files.empty() ? "" : ", ") + dll.string();
             spdlog::info("running the code that ran before the crash ({}); the scripts on disk "
                          "are rebuilt and reloaded now",
-                         options.resumeScripts.string());
-            reloads_->setRunningScripts(std::move(*resume));
+                         files);
+            reloads_->setRunningScripts(std::move(resume));
             reloads_->requestReload();
             return std::nullopt;
         } else {
@@ -173,9 +179,7 @@ ScriptProject::loadFirstGeneration(const ScriptProjectOptions& options,
     }
     if (auto loaded = host_->loadScripts(scripts); !loaded)
         return failure("cannot load the scripts: " + loaded.error().message);
-    // One assembly is what a restart runs first; assemblies by folder are rebuilt instead.
-    if (scripts.size() == 1)
-        reloads_->setRunningScripts(std::move(scripts.front()));
+    reloads_->setRunningScripts(std::move(scripts)); // what a restart runs first
     return std::nullopt;
 }
 

@@ -27,17 +27,18 @@ struct ScriptProjectOptions {
     std::chrono::milliseconds watchdogGrace{2000};
     bool coldCompiler = false;
     bool prepareDomains = true; ///< ReloadCoordinatorOptions::prepareDomains
-    bool watch = true; ///< watch the script folders, and the game module's library
+    bool watch = true;          ///< watch the script folders, and the game module's library
     /// Where builds go; empty: a private folder `<tempdir>/scripthost-<uid>/<purpose>-<pid>`,
     /// removed when the project ends.
     std::filesystem::path buildDir;
     std::string purpose = "run";
-    /// A host restarted after a crash: the assembly of the code it ran when it crashed (saved
-    /// with its state). When it can be read and loaded, it is the first generation instead of
+    /// A host restarted after a crash: the assemblies of the code it ran when it crashed (saved
+    /// with its state, in dependency order). When they can be read and loaded, they are the
+    /// first generation instead of
     /// a build of the folders, and the folders are rebuilt and reloaded right after through
     /// the usual pipeline — so scripts that do not build, or whose constructor throws, roll
     /// back to it as any reload would, instead of keeping the host from coming back.
-    std::filesystem::path resumeScripts;
+    std::vector<std::filesystem::path> resumeScripts;
 };
 
 /// Why a project did not start. `build` is set when the first build failed, so that each
@@ -96,7 +97,7 @@ private:
                                             std::unique_ptr<GameModuleHost> game);
     /// The first generation: the code saved with the state when it loads, else a build.
     [[nodiscard]] std::optional<ProjectStartFailure>
-    loadFirstGeneration(const ScriptProjectOptions& options, std::optional<AssemblyFile> resume);
+    loadFirstGeneration(const ScriptProjectOptions& options, std::vector<AssemblyFile> resume);
 
     std::filesystem::path buildDir_;
     std::filesystem::path nativeProxies_; // empty without a game module

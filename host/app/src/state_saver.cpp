@@ -1,6 +1,7 @@
 #include "state_saver.hpp"
 
-#include <fstream>
+#include "saved_scripts.hpp"
+
 #include <spdlog/spdlog.h>
 
 namespace scripthost {
@@ -16,11 +17,8 @@ StateSaver::~StateSaver() {
     thread_.join();
 }
 
-std::filesystem::path StateSaver::scriptsPathFor(const std::filesystem::path& stateFile) {
-    return stateFile.parent_path() / (stateFile.stem().string() + ".scripts") / "Scripts.dll";
-}
-
-void StateSaver::save(Scene scene, std::string why, std::optional<AssemblyFile> scripts) {
+void StateSaver::save(Scene scene, std::string why,
+                      std::optional<std::vector<AssemblyFile>> scripts) {
     {
         std::lock_guard lock(mutex_);
         pending_ = std::move(scene);
@@ -30,39 +28,6 @@ void StateSaver::save(Scene scene, std::string why, std::optional<AssemblyFile> 
     }
     wake_.notify_one();
 }
-
-namespace {
-
-// Writes `bytes` to `path` through a temporary file renamed into place.
-Result<void> writeAtomically(const std::filesystem::path& path, const std::vector<char>& bytes) {
-    std::error_code ec;
-    std::filesystem::create_directories(path.parent_path(), ec);
-    const std::filesystem::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!out)
-            return fail("cannot write " + tmp.string());
-    }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-        return fail("cannot write " + path.string() + ": " + ec.message());
-    return {};
-}
-
-// The assembly and its symbols beside the state file (symbols first: a reader takes the .dll).
-Result<void> writeScripts(const std::filesystem::path& stateFile, const AssemblyFile& scripts) {
-    const std::filesystem::path dll = StateSaver::scriptsPathFor(stateFile);
-    std::filesystem::path mdb = dll;
-    mdb += ".mdb";
-    if (!scripts.symbols.empty()) {
-        if (auto written = writeAtomically(mdb, scripts.symbols); !written)
-            return written;
-    }
-    return writeAtomically(dll, scripts.image);
-}
-
-} // namespace
 
 void StateSaver::flush() {
     std::unique_lock lock(mutex_);
@@ -82,14 +47,14 @@ void StateSaver::run() {
             break;
         Scene scene = std::move(*pending_);
         std::string why = std::move(pendingWhy_);
-        std::optional<AssemblyFile> scripts = std::move(pendingScripts_);
+        std::optional<std::vector<AssemblyFile>> scripts = std::move(pendingScripts_);
         pending_.reset();
         pendingScripts_.reset();
         writing_ = true;
         lock.unlock();
         Result<void> saved;
         if (scripts)
-            saved = writeScripts(file_.path(), *scripts);
+            saved = writeSavedScripts(file_.path(), *scripts);
         if (saved)
             saved = file_.save(scene);
         if (!saved)

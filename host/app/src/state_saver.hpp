@@ -4,11 +4,11 @@
 // and the fsync. A newer snapshot replaces one not yet written: the file always ends up with
 // the newest. flush() waits for what was handed over (the stop's last save).
 //
-// With the state goes the code that made it: the running generation's assembly (and symbols),
-// written before the state file to `<state file's stem>.scripts/Scripts.dll` beside it, when it
-// changed. A host restarted after a crash runs that code first (ScriptProjectOptions::
-// resumeScripts), so what is on disk now — a syntax error, a throwing constructor — cannot keep
-// it from coming back.
+// With the state goes the code that made it (saved_scripts.hpp): the running generation's
+// assemblies, written before the state file into `<state file's stem>.scripts/` beside it,
+// when they changed. A host restarted after a crash runs that code first
+// (ScriptProjectOptions::resumeScripts), so what is on disk now — a syntax error, a throwing
+// constructor — cannot keep it from coming back.
 
 #include "host/model/assembly_file.hpp"
 #include "host/model/scene.hpp"
@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace scripthost {
 
@@ -31,9 +32,9 @@ public:
 
     /// Hands `scene` over to be written (replacing one not yet written). `why` names the save
     /// in the log ("autosave", "after reload 3", "on stop").
-    void save(Scene scene, std::string why, std::optional<AssemblyFile> scripts = std::nullopt);
-    /// Where the assembly saved with the state goes (and a restart reads it).
-    [[nodiscard]] static std::filesystem::path scriptsPathFor(const std::filesystem::path& stateFile);
+    /// `scripts`: the running code, when it changed since the last save (dependency order).
+    void save(Scene scene, std::string why,
+              std::optional<std::vector<AssemblyFile>> scripts = std::nullopt);
     /// Waits until everything handed over is written.
     void flush();
     [[nodiscard]] const StateFile& file() const noexcept { return file_; }
@@ -48,7 +49,7 @@ private:
     std::condition_variable wake_;
     std::condition_variable written_;
     std::optional<Scene> pending_;
-    std::optional<AssemblyFile> pendingScripts_;
+    std::optional<std::vector<AssemblyFile>> pendingScripts_;
     std::string pendingWhy_;
     bool writing_ = false;
     bool stopping_ = false;

@@ -47,9 +47,9 @@ struct ReloadCoordinator::Impl {
     bool inFlightReferencesPrepared = false; // the in-flight reload's build (its report says)
     bool forced = false;
     std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
-    std::optional<AssemblyFile> candidate;     // the reload in progress's assembly (one only)
+    std::vector<AssemblyFile> candidate;       // the reload in progress's assemblies
     std::optional<compiler::FinishedBuild> candidateBuild; // the reload in progress's build
-    std::optional<AssemblyFile> running;                   // the running generation's
+    std::vector<AssemblyFile> running;                     // the running generation's
     std::uint64_t runningVersion = 0;
     // The next reload's domain, made ahead in idle time (ScriptCore loaded, its JIT warm-up
     // running or done, the assemblies the next build should reuse loaded and warm): the next
@@ -222,15 +222,15 @@ void ReloadCoordinator::requestReload() {
     impl_->forced = true;
 }
 
-const AssemblyFile* ReloadCoordinator::runningScripts() const noexcept {
-    return impl_->running ? &*impl_->running : nullptr;
+const std::vector<AssemblyFile>& ReloadCoordinator::runningScripts() const noexcept {
+    return impl_->running;
 }
 
 std::uint64_t ReloadCoordinator::runningScriptsVersion() const noexcept {
     return impl_->runningVersion;
 }
 
-void ReloadCoordinator::setRunningScripts(AssemblyFile scripts) {
+void ReloadCoordinator::setRunningScripts(std::vector<AssemblyFile> scripts) {
     impl_->running = std::move(scripts);
     ++impl_->runningVersion;
 }
@@ -412,10 +412,8 @@ std::optional<ReloadReport> ReloadCoordinator::startReload(compiler::FinishedBui
         publish(report);
         return report;
     }
-    // One assembly is kept: it becomes runningScripts() if the reload commits (a restart runs
-    // it first). Assemblies by folder are rebuilt from the folders after a restart.
-    if (assemblies->size() == 1 && !finished.set)
-        m.candidate = assemblies->front();
+    // Kept: they become runningScripts() if the reload commits (a restart runs them first).
+    m.candidate = *assemblies;
     m.candidateBuild = std::move(finished);
     m.reload = std::make_unique<ReloadTransaction>(*m.host, std::move(*assemblies),
                                                    m.inFlightTrigger, buildMs);
@@ -453,10 +451,10 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
     if (m.reload->committed()) {
         if (m.candidateBuild)
             m.scriptBuilds->committed(*m.candidateBuild);
-        m.running = std::move(m.candidate); // none for assemblies by folder
+        m.running = std::move(m.candidate);
         ++m.runningVersion;
     }
-    m.candidate.reset();
+    m.candidate.clear();
     m.candidateBuild.reset();
     m.reload.reset();
     m.quietSince = m.host->frame();

@@ -41,9 +41,9 @@ struct Project {
 
 /// Status from whatever host serves the socket now, or null while none does.
 nlohmann::json statusNow(const fs::path& socket) {
-    auto status = control::ControlClient::request(socket, "status", nlohmann::json::object(),
-                                                  std::chrono::milliseconds(500),
-                                                  std::chrono::seconds(5));
+    auto status =
+        control::ControlClient::request(socket, "status", nlohmann::json::object(),
+                                        std::chrono::milliseconds(500), std::chrono::seconds(5));
     return status ? *status : nlohmann::json();
 }
 
@@ -64,7 +64,8 @@ nlohmann::json waitForRestart(const fs::path& socket, HostProcess& host, int res
 
 /// Sets Keeper.kept and waits until the state file holds it.
 void keep(control::ControlClient& client, const fs::path& stateFile, int value) {
-    callOk(client, "set", {{"entity", "Keeper"}, {"script", "Keeper"}, {"field", "kept"}, {"value", value}});
+    callOk(client, "set",
+           {{"entity", "Keeper"}, {"script", "Keeper"}, {"field", "kept"}, {"value", value}});
     const std::string needle = "\"kept\": " + std::to_string(value);
     REQUIRE(waitUntil(
         [&] {
@@ -93,8 +94,9 @@ TEST_CASE("supervisor: a host killed with SIGSEGV, then SIGABRT, runs again with
     status = waitForRestart(project.socket, host, 1);
     CHECK(status["pid"] != nullptr);
     CHECK(status["lastCrash"]["restarts"] == 1);
-    CHECK_MESSAGE(status["lastCrash"]["description"].get<std::string>().starts_with("killed by SIG"),
-                  status.dump());
+    CHECK_MESSAGE(
+        status["lastCrash"]["description"].get<std::string>().starts_with("killed by SIG"),
+        status.dump());
     ControlClient again = connectTo(project.socket, host);
     CHECK(fieldValue(again, "Keeper", "Keeper", "kept") == 4242);
     CHECK_MESSAGE(host.output().find("the host crashed: killed by SIG") != std::string::npos,
@@ -156,8 +158,48 @@ TEST_CASE("supervisor: a host that crashes while the scripts on disk do not buil
     CHECK(status["lastReload"]["success"] == false);
     const auto ticks = fieldValue(again, "Keeper", "Keeper", "ticks").get<std::int64_t>();
     CHECK(waitUntil([&] { return fieldValue(again, "Keeper", "Keeper", "ticks") > ticks; }, 30s));
-    CHECK_MESSAGE(host.output().find("running the code that ran before the crash") != std::string::npos,
+    CHECK_MESSAGE(host.output().find("running the code that ran before the crash") !=
+                      std::string::npos,
                   host.output());
+    callOk(again, "stop");
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+}
+
+TEST_CASE("supervisor: a project of assemblies by folder comes back running the assemblies it "
+          "ran, with its values, while its scripts do not build") {
+    Project project;
+    writeFile(project.dir.path() / "scripts" / "Rules" / "Rules.asmdef", R"({"name": "Rules"})");
+    writeFile(project.dir.path() / "scripts" / "Rules" / "Step.cs",
+              "namespace Rules { public static class Step { public static int By() { return 1; } "
+              "} }\n");
+    writeFile(project.dir.path() / "scripts" / "Keeper.cs",
+              "using UEngine;\npublic class Keeper : UMonoScriptComponent {\n"
+              "  [SerializeField] int kept;\n  [SerializeField] int ticks;\n"
+              "  public override void Update(float dt) { ticks += Rules.Step.By(); }\n}\n");
+    HostProcess host(project.args(), project.dir.path());
+    ControlClient client = connectTo(project.socket, host);
+    nlohmann::json status = callOk(client, "status");
+    const fs::path stateFile = status["stateFile"].get<std::string>();
+    keep(client, stateFile, 6160);
+    writeFile(project.dir.path() / "scripts" / "Keeper.cs", "public class Keeper { broken\n");
+    REQUIRE(waitUntil(
+        [&] {
+            const nlohmann::json s = callOk(client, "status");
+            return s["lastReload"].is_object() && s["lastReload"]["success"] == false;
+        },
+        60s));
+    ::kill(status["pid"].get<int>(), SIGSEGV);
+    (void)waitForRestart(project.socket, host, 1);
+    ControlClient again = connectTo(project.socket, host);
+    CHECK(fieldValue(again, "Keeper", "Keeper", "kept") == 6160);
+    const auto ticks = fieldValue(again, "Keeper", "Keeper", "ticks").get<std::int64_t>();
+    CHECK(waitUntil([&] { return fieldValue(again, "Keeper", "Keeper", "ticks") > ticks; }, 30s));
+    const std::string output = host.output();
+    const auto resumed = output.find("running the code that ran before the crash");
+    REQUIRE_MESSAGE(resumed != std::string::npos, output);
+    const std::string line = output.substr(resumed, output.find('\n', resumed) - resumed);
+    CHECK_MESSAGE(line.find("Rules.dll") != std::string::npos, line);
+    CHECK_MESSAGE(line.find("Scripts.dll") != std::string::npos, line);
     callOk(again, "stop");
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
@@ -199,7 +241,8 @@ TEST_CASE("supervisor: a crash loop stops after 3 crashes within 60 s, and says 
     }
     const int code = host.wait(60s);
     CHECK_MESSAGE(code == 128 + SIGKILL, host.output());
-    CHECK_MESSAGE(host.output().find("3 crashes within 60 s: not restarting it") != std::string::npos,
+    CHECK_MESSAGE(host.output().find("3 crashes within 60 s: not restarting it") !=
+                      std::string::npos,
                   host.output());
 }
 
@@ -220,7 +263,8 @@ TEST_CASE("supervisor: --no-supervise leaves a crash a crash, and SIGTERM to the
         ControlClient client = connectTo(project.socket, host);
         const nlohmann::json status = callOk(client, "status");
         CHECK(status["pid"] != host.pid()); // the supervisor's child
-        callOk(client, "set", {{"entity", "Keeper"}, {"script", "Keeper"}, {"field", "kept"}, {"value", 31}});
+        callOk(client, "set",
+               {{"entity", "Keeper"}, {"script", "Keeper"}, {"field", "kept"}, {"value", 31}});
         host.signal(SIGTERM);
         CHECK_MESSAGE(host.wait(60s) == 0, host.output());
         std::ifstream in(status["stateFile"].get<std::string>());

@@ -2,6 +2,7 @@
 // that made it goes beside it, a save that cannot be written is counted and loses the last
 // good file to nothing.
 #include "../../support/test_support.hpp"
+#include "saved_scripts.hpp"
 #include "state_saver.hpp"
 
 #include <doctest/doctest.h>
@@ -55,14 +56,18 @@ TEST_CASE("StateSaver: the running code goes beside the state, written before it
     TempDir dir("state-saver-scripts");
     const fs::path state = dir / "saves/world.json";
     fs::create_directories(state.parent_path());
-    CHECK(StateSaver::scriptsPathFor(state) == dir / "saves/world.scripts/Scripts.dll");
     {
         StateSaver saver{StateFile(state)};
-        saver.save(sceneNamed("a"), "after reload 1", assembly("MZ-image-1", "mdb-1"));
+        saver.save(sceneNamed("a"), "after reload 1",
+                   std::vector<AssemblyFile>{assembly("MZ-image-1", "mdb-1")});
         saver.save(sceneNamed("b"), "autosave"); // no new code: the saved code stays
-    } // the destructor writes what is pending
+    }                                            // the destructor writes what is pending
     CHECK(entityNames(state) == std::vector<std::string>{"b0"});
-    const auto scripts = AssemblyFile::read(StateSaver::scriptsPathFor(state));
+    auto files = savedScriptsFiles(state);
+    REQUIRE(files);
+    REQUIRE(files->size() == 1);
+    CHECK(files->front().parent_path().parent_path() == dir / "saves/world.scripts");
+    const auto scripts = AssemblyFile::read(files->front());
     REQUIRE(scripts);
     CHECK(std::string(scripts->image.begin(), scripts->image.end()) == "MZ-image-1");
     CHECK(std::string(scripts->symbols.begin(), scripts->symbols.end()) == "mdb-1");
@@ -78,13 +83,13 @@ TEST_CASE("StateSaver: a save that cannot be written is counted, and the last go
 
     // The code's folder cannot be made (a file is in its place): that save fails as a whole.
     writeFile(dir / "state.scripts", "a file, not a folder");
-    saver.save(sceneNamed("lost"), "after reload 2", assembly("MZ", ""));
+    saver.save(sceneNamed("lost"), "after reload 2", std::vector<AssemblyFile>{assembly("MZ", "")});
     saver.flush();
     CHECK(saver.failures() == 1);
     CHECK(entityNames(state) == std::vector<std::string>{"good0"});
 
     fs::remove(dir / "state.scripts");
-    saver.save(sceneNamed("later"), "autosave", assembly("MZ", ""));
+    saver.save(sceneNamed("later"), "autosave", std::vector<AssemblyFile>{assembly("MZ", "")});
     saver.flush();
     CHECK(saver.failures() == 1);
     CHECK(entityNames(state) == std::vector<std::string>{"later0"});

@@ -103,13 +103,14 @@ public:
 
     /// True while a build is waiting or running.
     [[nodiscard]] bool busy() const;
-    /// The assembly of the generation running now (the first build, then each reload's that
-    /// succeeded); null before the first. What a host restarted after a crash runs first.
-    [[nodiscard]] const AssemblyFile* runningScripts() const noexcept;
+    /// The assemblies of the generation running now, in dependency order (the first build's,
+    /// then each reload's that succeeded); empty before the first. What a host restarted after
+    /// a crash runs first.
+    [[nodiscard]] const std::vector<AssemblyFile>& runningScripts() const noexcept;
     /// Bumped each time runningScripts() changes.
     [[nodiscard]] std::uint64_t runningScriptsVersion() const noexcept;
-    /// The first generation's assembly (ScriptProject, at start).
-    void setRunningScripts(AssemblyFile scripts);
+    /// The first generation's assemblies (ScriptProject, at start).
+    void setRunningScripts(std::vector<AssemblyFile> scripts);
     /// Script folders that do not exist right now (deleted, or moved away): the watcher
     /// watches for their return and rebuilds once they are back. Empty without watching.
     [[nodiscard]] std::vector<std::filesystem::path> missingFolders() const;
