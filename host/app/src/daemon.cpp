@@ -3,6 +3,7 @@
 #include "build_diagnostics.hpp"
 #include "compiler_bridge/compile_failure.hpp"
 #include "control/control_path.hpp"
+#include "editor_projects.hpp"
 #include "host/engine/script_sources.hpp"
 #include "host/runtime/mono_runtime.hpp"
 #include "log_setup.hpp"
@@ -149,6 +150,12 @@ Result<void> Daemon::startProject() {
     project.prepareDomains = options_.prepareDomains;
     project.watch = options_.watch;
     project.buildDir = options_.buildDir;
+    if (!options_.configFolder.empty()) {
+        // Editor projects `scripthost new` wrote follow the assembly definitions.
+        project.editorSolution = generatedSolutionIn(options_.configFolder);
+        if (!project.editorSolution.empty())
+            project.editorProjectsFolder = options_.configFolder;
+    }
     if (resuming_) {
         // The code that made the saved values runs first; the folders are rebuilt after.
         if (auto saved = savedScriptsFiles(state_->file().path()); saved)

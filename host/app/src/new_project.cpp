@@ -1,6 +1,7 @@
 #include "new_project.hpp"
 
 #include "config_file.hpp"
+#include "editor_projects.hpp"
 #include "project_template.hpp"
 #include "script_project.hpp"
 
@@ -51,8 +52,9 @@ Result<void> writeFile(const fs::path& path, const std::string& text) {
 
 CLI::App* addNewCommand(CLI::App& app, NewProjectOptions& options) {
     CLI::App* command = app.add_subcommand(
-        "new", "Create a project folder: an example script, a scene, scripthost.toml, a .csproj "
-               "for editor completion and a VS Code debugger configuration");
+        "new", "Create a project folder: an example script and its assembly definition, a scene, "
+               "scripthost.toml, editor projects (.csproj, .sln) for completion and a VS Code "
+               "debugger configuration");
     command->add_option("DIR", options.folder, "The project folder (created when missing)")
         ->required()
         ->type_name(kPathOption);
@@ -61,7 +63,7 @@ CLI::App* addNewCommand(CLI::App& app, NewProjectOptions& options) {
                       "replaced)");
     command
         ->add_option("--scriptcore", options.scriptCore,
-                     "ScriptCore.dll for the .csproj (default: the one beside scripthost)")
+                     "ScriptCore.dll for the editor projects (default: the one beside scripthost)")
         ->type_name(kPathOption);
     return command;
 }
@@ -82,7 +84,17 @@ Result<CreatedProject> createProject(const NewProjectOptions& options) {
 
     CreatedProject created{folder, {}};
     const std::string name = namespaceFromFolderName(folder.filename().string());
-    for (const ProjectFile& file : projectTemplate(name, scriptCorePath)) {
+    for (const ProjectFile& file : projectTemplate(name)) {
+        if (auto done = writeFile(folder / file.path, file.text); !done)
+            return std::unexpected(done.error());
+        created.files.push_back(file.path);
+    }
+    // The editor projects follow the assembly definitions (one .csproj per assembly and a
+    // .sln): `scripthost run` keeps them so as the definitions change.
+    auto layout = compiler::readAssemblyLayout({folder / "scripts"});
+    if (!layout)
+        return std::unexpected(layout.error());
+    for (const ProjectFile& file : editorProjects(*layout, folder, name, scriptCorePath)) {
         if (auto done = writeFile(folder / file.path, file.text); !done)
             return std::unexpected(done.error());
         created.files.push_back(file.path);

@@ -1,7 +1,5 @@
 #include "project_template.hpp"
 
-#include "junit_report.hpp"
-
 #include <cctype>
 #include <fmt/format.h>
 #include <utility>
@@ -20,18 +18,6 @@ std::string fill(std::string text,
             text.replace(at, marker.size(), value);
     }
     return text;
-}
-
-/// A path as MSBuild text inside XML: MSBuild's special characters as %XX, then XML's.
-std::string msbuildXmlText(const std::string& path) {
-    std::string escaped;
-    for (const char c : path) {
-        if (c == '%' || c == '$' || c == '@' || c == ';' || c == '\'' || c == '*' || c == '?')
-            escaped += fmt::format("%{:02X}", static_cast<unsigned char>(c));
-        else
-            escaped += c;
-    }
-    return escapeXml(escaped, false);
 }
 
 constexpr std::string_view kExampleScript = R"(using UEngine;
@@ -96,37 +82,13 @@ scripts = ["scripts"]
 scene = "scene.json"
 )";
 
-// (A delimiter: the text holds `)"`.)
-constexpr std::string_view kProjectFile = R"xml(<Project Sdk="Microsoft.NET.Sdk">
-  <!--
-    For editors only (OmniSharp, C# Dev Kit): completion, documentation and diagnostics.
-    scripthost builds the scripts itself with mcs (C# 7.2) when it runs them; nothing here
-    is built or run by it.
-  -->
-  <PropertyGroup>
-    <TargetFramework>net472</TargetFramework>
-    <LangVersion>7.2</LangVersion>
-    <RootNamespace>{{NAMESPACE}}</RootNamespace>
-    <AssemblyName>{{NAMESPACE}}</AssemblyName>
-    <OutputType>Library</OutputType>
-    <EnableDefaultCompileItems>false</EnableDefaultCompileItems>
-    <GenerateAssemblyInfo>false</GenerateAssemblyInfo>
-  </PropertyGroup>
-  <!-- Mono's own framework assemblies, the ones mcs compiles against: no download needed. -->
-  <PropertyGroup Condition="Exists('/usr/lib/mono/4.5/mscorlib.dll')">
-    <FrameworkPathOverride>/usr/lib/mono/4.5</FrameworkPathOverride>
-    <AutomaticallyUseReferenceAssemblyPackages>false</AutomaticallyUseReferenceAssemblyPackages>
-  </PropertyGroup>
-  <ItemGroup>
-    <Compile Include="scripts/**/*.cs" Exclude="scripts/**/bin/**;scripts/**/obj/**" />
-    <!-- The engine API the host compiles scripts against; its docs are ScriptCore.xml beside it. -->
-    <Reference Include="ScriptCore">
-      <HintPath>{{SCRIPTCORE}}</HintPath>
-      <Private>false</Private>
-    </Reference>
-  </ItemGroup>
-</Project>
-)xml";
+// The example's assembly definition: the scripts folder is one assembly named after the project
+// (its editor project, editor_projects.cpp, has that name too).
+constexpr std::string_view kAssemblyDefinition = R"({
+  "name": "{{NAMESPACE}}",
+  "references": []
+}
+)";
 
 constexpr std::string_view kLaunch = R"({
   "version": "0.2.0",
@@ -177,21 +139,20 @@ std::string namespaceFromFolderName(std::string_view folderName) {
     return name;
 }
 
-std::vector<ProjectFile> projectTemplate(const std::string& projectNamespace,
-                                         const std::filesystem::path& scriptCore) {
+std::vector<ProjectFile> projectTemplate(const std::string& projectNamespace) {
     const std::string className(kExampleScriptClass);
     auto text = [&](std::string_view source) {
         return fill(std::string(source), {{"NAMESPACE", projectNamespace},
                                           {"CLASS", className},
                                           {"ENTITY", std::string(kExampleEntity)},
-                                          {"SCRIPTCORE", msbuildXmlText(scriptCore.string())},
                                           {"PORT", std::to_string(kDebuggerPort)}});
     };
     return {
         {std::filesystem::path("scripts") / (className + ".cs"), text(kExampleScript)},
         {"scene.json", text(kScene)},
         {"scripthost.toml", text(kConfig)},
-        {projectNamespace + ".csproj", text(kProjectFile)},
+        {std::filesystem::path("scripts") / (projectNamespace + ".asmdef"),
+         text(kAssemblyDefinition)},
         {std::filesystem::path(".vscode") / "launch.json", text(kLaunch)},
         {std::filesystem::path(".vscode") / "extensions.json", text(kExtensions)},
         {".gitignore", text(kGitIgnore)},

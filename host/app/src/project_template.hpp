@@ -1,7 +1,7 @@
 #pragma once
-// ProjectTemplate: the files `scripthost new` writes — an example script, a scene that uses
-// it, scripthost.toml, an editor-only .csproj and VS Code settings — as text, written by
-// new_project.cpp.
+// ProjectTemplate: the files `scripthost new` writes — an example script and its assembly
+// definition, a scene that uses it, scripthost.toml and VS Code settings — as text, written by
+// new_project.cpp (with the editor projects, editor_projects.hpp).
 
 #include <filesystem>
 #include <string>
@@ -27,9 +27,8 @@ inline constexpr int kDebuggerPort = 55555;
 /// nothing is left.
 [[nodiscard]] std::string namespaceFromFolderName(std::string_view folderName);
 
-/// Every file of a new project named `projectNamespace` (also the .csproj's name) whose
-/// .csproj references `scriptCore` (an absolute path, ScriptCore.xml beside it).
-[[nodiscard]] std::vector<ProjectFile> projectTemplate(const std::string& projectNamespace,
-                                                       const std::filesystem::path& scriptCore);
+/// Every file of a new project named `projectNamespace` (also the name of its scripts'
+/// assembly definition) but the editor projects, which editor_projects.hpp makes from them.
+[[nodiscard]] std::vector<ProjectFile> projectTemplate(const std::string& projectNamespace);
 
 } // namespace scripthost

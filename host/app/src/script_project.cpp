@@ -1,6 +1,7 @@
 #include "script_project.hpp"
 
 #include "compiler_bridge/warm_compiler.hpp"
+#include "editor_projects.hpp"
 #include "host/engine/script_sources.hpp"
 #include "host/glue/engine_internal_calls.hpp"
 #include "host/model/assembly_file.hpp"
@@ -125,6 +126,17 @@ Result<void> ScriptProject::startReloads(const ScriptProjectOptions& options,
     reload.buildDir = buildDir_;
     reload.coldCompiler = options.coldCompiler;
     reload.prepareDomains = options.prepareDomains;
+    if (!options.editorProjectsFolder.empty()) {
+        reload.onLayoutWalked = [folder = options.editorProjectsFolder,
+                                 solution = options.editorSolution,
+                                 scriptCore](const compiler::AssemblyLayout& layout) {
+            auto written = writeEditorProjects(layout, folder, solution, scriptCore);
+            if (!written)
+                spdlog::warn("editor projects not updated: {}", written.error().message);
+            else if (*written > 0)
+                spdlog::info("editor projects updated ({} files in {})", *written, folder.string());
+        };
+    }
     reload.watch = options.watch;
     reload.waitForMissingFolders = resuming;
     auto coordinator = ReloadCoordinator::start(*host_, reload);

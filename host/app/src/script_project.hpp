@@ -39,6 +39,11 @@ struct ScriptProjectOptions {
     /// the usual pipeline — so scripts that do not build, or whose constructor throws, roll
     /// back to it as any reload would, instead of keeping the host from coming back.
     std::vector<std::filesystem::path> resumeScripts;
+    /// A project folder whose editor projects scripthost wrote (editor_projects.hpp): they are
+    /// rewritten when the scripts' layout changes. Empty: none. `editorSolution`: the .sln's
+    /// name without the extension.
+    std::filesystem::path editorProjectsFolder;
+    std::string editorSolution;
 };
 
 /// Why a project did not start. `build` is set when the first build failed, so that each

@@ -154,7 +154,8 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     impl->next = std::make_unique<NextDomain>(host);
     impl->scriptBuilds = std::make_unique<ScriptAssemblyBuilds>(
         ScriptAssemblyBuildOptions{impl->options.scriptDirs, impl->options.generatedSources,
-                                   impl->options.scriptCore, impl->options.buildTimeout},
+                                   impl->options.scriptCore, impl->options.buildTimeout,
+                                   impl->options.onLayoutWalked},
         impl->options.buildDir);
 
     if (impl->options.watch) {

@@ -99,6 +99,8 @@ ScriptAssemblyBuilds::layoutAfter(const std::vector<fs::path>& changed, bool eve
         walk.sources.insert(walk.sources.end(), assembly.sources.begin(), assembly.sources.end());
     std::ranges::sort(walk.sources);
     walk_ = std::move(walk);
+    if (options_.onWalk)
+        options_.onWalk(*layout);
     return layout;
 }
 

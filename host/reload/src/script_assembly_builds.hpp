@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -26,6 +27,8 @@ struct ScriptAssemblyBuildOptions {
     std::vector<std::filesystem::path> generatedSources; ///< built into the default assembly
     std::filesystem::path scriptCore;
     std::chrono::milliseconds timeout{60000}; ///< each assembly's build
+    /// After each new walk of the folders (ReloadCoordinatorOptions::onLayoutWalked).
+    std::function<void(const compiler::AssemblyLayout&)> onWalk;
 };
 
 /// Main thread only (it is the reload coordinator's).

@@ -54,8 +54,9 @@ TEST_CASE("scripthost new: the project runs with a plain `scripthost run` in its
           "example script's log lines and fields show it ran") {
     TempDir dir("new-project");
     const fs::path project = newProject(dir, "my-game");
-    for (const char* file : {"scripts/Rotator.cs", "scene.json", "scripthost.toml", "MyGame.csproj",
-                             ".vscode/launch.json", ".gitignore"})
+    for (const char* file :
+         {"scripts/Rotator.cs", "scripts/MyGame.asmdef", "scene.json", "scripthost.toml",
+          "MyGame.csproj", "MyGame.sln", ".vscode/launch.json", ".gitignore"})
         CHECK_MESSAGE(fs::is_regular_file(project / file), file);
 
     // No --scripts or --scene: they come from ./scripthost.toml (relative to its folder).
@@ -94,6 +95,26 @@ TEST_CASE("scripthost new: the .csproj references the ScriptCore.dll the host us
     CHECK(xml.find("to the host's log at info level", log) < xml.find("</member>", log));
     CHECK(xml.find("<member name=\"M:UEngine.UMonoScriptComponent.Update(System.Single)\">") !=
           std::string::npos);
+}
+
+TEST_CASE("scripthost new: the editor projects follow the assembly definitions: a folder given "
+          "one while the host runs gets its project, and the solution names it") {
+    TempDir dir("new-editor-projects");
+    const fs::path project = newProject(dir, "Arena");
+    CHECK(readFile(project / "Arena.csproj").find("scripts/Rotator.cs") != std::string::npos);
+    writeFile(project / "scripts/Tools/Tools.asmdef", R"({"name": "Tools"})");
+    writeFile(project / "scripts/Tools/Dice.cs",
+              "namespace Tools { public static class Dice { public static int Roll() { return 4; "
+              "} } }");
+    HostProcess host({"run", "--headless", "--frames", "5", "--fps", "0", "--no-control"}, project);
+    const int code = host.wait(120s);
+    REQUIRE_MESSAGE(code == 0, host.output());
+    CHECK_MESSAGE(host.output().find("editor projects updated") != std::string::npos,
+                  host.output());
+    const std::string tools = readFile(project / "Tools.csproj");
+    CHECK(tools.find("<Compile Include=\"scripts/Tools/Dice.cs\" />") != std::string::npos);
+    CHECK(readFile(project / "Arena.csproj").find("Dice.cs") == std::string::npos);
+    CHECK(readFile(project / "Arena.sln").find("\"Tools.csproj\"") != std::string::npos);
 }
 
 TEST_CASE("scripthost new: a folder that is not empty is refused (exit 1, nothing written) "

@@ -31,7 +31,7 @@ TEST_CASE("namespaceFromFolderName: PascalCase words of letters and digits, neve
 
 TEST_CASE("projectTemplate: the scene puts the example script, in the project's namespace, on "
           "an entity") {
-    const auto files = projectTemplate("MyGame", "/opt/sh/ScriptCore.dll");
+    const auto files = projectTemplate("MyGame");
     const std::string script = fileAt(files, "scripts/Rotator.cs").text;
     CHECK(script.find("namespace MyGame") != std::string::npos);
     CHECK(script.find("public class Rotator : UMonoScriptComponent") != std::string::npos);
@@ -47,7 +47,7 @@ TEST_CASE("projectTemplate: the scene puts the example script, in the project's 
 
 TEST_CASE("projectTemplate: scripthost.toml names the scripts folder and the scene it writes, for "
           "run and smoke") {
-    const auto files = projectTemplate("MyGame", "/opt/sh/ScriptCore.dll");
+    const auto files = projectTemplate("MyGame");
     const std::string toml = fileAt(files, "scripthost.toml").text;
     CHECK(toml.find("[run]\nscripts = [\"scripts\"]\nscene = \"scene.json\"\n") !=
           std::string::npos);
@@ -56,19 +56,19 @@ TEST_CASE("projectTemplate: scripthost.toml names the scripts folder and the sce
     CHECK(toml.find("\nheadless") == std::string::npos); // a terminal view unless asked
 }
 
-TEST_CASE("projectTemplate: the .csproj is named after the project, references ScriptCore by "
-          "its path (escaped for MSBuild and XML) and pins C# 7.2") {
-    const auto files = projectTemplate("MyGame", "/opt/a&b;c/ScriptCore.dll");
-    const std::string project = fileAt(files, "MyGame.csproj").text;
-    CHECK(project.find("<HintPath>/opt/a&amp;b%3Bc/ScriptCore.dll</HintPath>") !=
-          std::string::npos);
-    CHECK(project.find("<LangVersion>7.2</LangVersion>") != std::string::npos);
-    CHECK(project.find("<Compile Include=\"scripts/**/*.cs\"") != std::string::npos);
-    CHECK(project.find("<RootNamespace>MyGame</RootNamespace>") != std::string::npos);
+TEST_CASE("projectTemplate: the scripts folder is one assembly named after the project (an "
+          "assembly definition Unity reads too)") {
+    const auto files = projectTemplate("MyGame");
+    const auto definition = nlohmann::json::parse(fileAt(files, "scripts/MyGame.asmdef").text);
+    CHECK(definition["name"] == "MyGame");
+    CHECK(definition["references"] == nlohmann::json::array());
+    CHECK(std::ranges::none_of(files, [](const ProjectFile& f) {
+        return f.path.extension() == ".csproj"; // editor_projects.cpp makes those
+    }));
 }
 
 TEST_CASE("projectTemplate: launch.json attaches VS Code's Mono debugger to the debug port") {
-    const auto files = projectTemplate("MyGame", "/opt/sh/ScriptCore.dll");
+    const auto files = projectTemplate("MyGame");
     const auto launch = nlohmann::json::parse(fileAt(files, ".vscode/launch.json").text);
     REQUIRE(launch["configurations"].size() == 1);
     const auto& attach = launch["configurations"][0];

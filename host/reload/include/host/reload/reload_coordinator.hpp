@@ -20,6 +20,10 @@ namespace scripthost::compiler {
 struct FinishedBuild;
 }
 
+namespace scripthost::compiler {
+struct AssemblyLayout;
+} // namespace scripthost::compiler
+
 namespace scripthost {
 
 class ScriptHost;
@@ -45,6 +49,10 @@ struct ReloadCoordinatorOptions {
     /// reloaded): a reload then only loads the scripts. Costs one more app domain in memory
     /// between reloads.
     bool prepareDomains = true;
+    /// Called on the main thread after each walk of the script folders that found their
+    /// assemblies anew (at the first build, then after a file was added or removed or a
+    /// definition changed): what follows the layout (the editor projects) follows it here.
+    std::function<void(const compiler::AssemblyLayout&)> onLayoutWalked;
 };
 
 /// Main-thread driver of hot reload. The watcher thread and the build worker do the slow
