@@ -148,10 +148,16 @@ Result<void> ScriptProject::startReloads(const ScriptProjectOptions& options,
         moduleReload.copies = buildDir_ / "modules";
         moduleReload.watch = options.watch;
         modules_ = std::make_unique<ModuleReloader>(std::move(game), *host_, moduleReload, [this] {
-            if (auto w = writeNativeProxies(); !w)
-                spdlog::error("{}", w.error().message);
+            // The scripts reload against the new module (its internal calls bind again): the
+            // proxies' assembly and what references it are rebuilt when its native classes
+            // changed, else the running code is loaded again as it is.
+            auto written = writeNativeProxies();
+            if (!written)
+                spdlog::error("{}", written.error().message);
             if (reloads_)
-                reloads_->requestReload();
+                reloads_->requestReload(written && !*written
+                                            ? ReloadCoordinator::Rebuild::Nothing
+                                            : ReloadCoordinator::Rebuild::Generated);
         });
     }
     return {};

@@ -45,7 +45,9 @@ struct ReloadCoordinator::Impl {
     std::set<std::string> pendingTrigger; // files changed since the last submitted build
     std::vector<std::string> inFlightTrigger;
     bool inFlightReferencesPrepared = false; // the in-flight reload's build (its report says)
-    bool forced = false;
+    bool forced = false;                     // requestReload: rebuild everything
+    bool reloadRequested = false;            // requestReload of less than everything
+    bool generatedChanged = false;
     std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
     std::vector<AssemblyFile> candidate;       // the reload in progress's assemblies
     std::optional<compiler::FinishedBuild> candidateBuild; // the reload in progress's build
@@ -85,9 +87,12 @@ struct ReloadCoordinator::Impl {
         for (const std::string& path : pendingTrigger) {
             if (path == "(rescan)")
                 everything = true;
-            else
+            else if (!path.starts_with("("))
                 changed.emplace_back(path);
         }
+        if (generatedChanged) // their assembly and what references it
+            changed.insert(changed.end(), options.generatedSources.begin(),
+                           options.generatedSources.end());
         return scriptBuilds->submit(*builds, changed, everything);
     }
 
@@ -219,8 +224,13 @@ ReloadCoordinator::buildNow() {
     return ScriptAssemblyBuilds::outputs(*finished);
 }
 
-void ReloadCoordinator::requestReload() {
-    impl_->forced = true;
+void ReloadCoordinator::requestReload(Rebuild rebuild) {
+    Impl& m = *impl_;
+    if (rebuild == Rebuild::Everything)
+        m.forced = true;
+    else
+        m.reloadRequested = true;
+    m.generatedChanged = m.generatedChanged || rebuild == Rebuild::Generated;
 }
 
 const std::vector<AssemblyFile>& ReloadCoordinator::runningScripts() const noexcept {
@@ -374,14 +384,16 @@ bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
 std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
     Impl& m = *impl_;
     m.takeChanges();
-    if (m.pendingTrigger.empty() && !m.forced)
+    if (m.pendingTrigger.empty() && !m.forced && !m.reloadRequested)
         return std::nullopt;
+    if (m.reloadRequested && !m.forced)
+        m.pendingTrigger.insert(m.generatedChanged ? "(native classes changed)" : "(requested)");
     auto request = m.submitBuild(); // supersedes a build in flight
     m.inFlightTrigger.assign(m.pendingTrigger.begin(), m.pendingTrigger.end());
     if (m.forced && m.inFlightTrigger.empty())
         m.inFlightTrigger.push_back("forced");
     m.pendingTrigger.clear();
-    m.forced = false;
+    m.forced = m.reloadRequested = m.generatedChanged = false;
     m.building = Impl::Timing{m.pendingSince, Clock::now(), {}, {}, {}, {}, {}};
     m.pendingSince.reset();
     if (!request) {

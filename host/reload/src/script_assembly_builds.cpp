@@ -20,6 +20,33 @@ bool byFolder(const compiler::AssemblyLayout& layout) {
 /// Old builds kept besides the running one (what is loaded was read into memory).
 constexpr std::size_t kKeepBuilds = 3;
 
+/// The assembly the generated sources (the native proxies) go into: the default assembly,
+/// which references every auto-referenced one, so proxies there may implement their classes;
+/// without loose scripts, the last assembly in order.
+std::string generatedHome(const compiler::AssemblyLayout& layout) {
+    if (layout.assemblies.empty())
+        return {};
+    const compiler::ScriptAssembly* home =
+        layout.find(compiler::AssemblyLayoutOptions{}.defaultAssembly);
+    return home != nullptr ? home->name : layout.assemblies.back().name;
+}
+
+/// `names` with `name` and every assembly that references it, in dependency order.
+std::vector<std::string> withDependents(const compiler::AssemblyLayout& layout,
+                                        const std::vector<std::string>& names,
+                                        const std::string& name) {
+    std::set<std::string> wanted(names.begin(), names.end());
+    wanted.insert(name);
+    for (const std::string& dependent : layout.dependentsOf(name))
+        wanted.insert(dependent);
+    std::vector<std::string> ordered;
+    for (const compiler::ScriptAssembly& assembly : layout.assemblies) {
+        if (wanted.contains(assembly.name))
+            ordered.push_back(assembly.name);
+    }
+    return ordered;
+}
+
 } // namespace
 
 ScriptAssemblyBuilds::ScriptAssemblyBuilds(ScriptAssemblyBuildOptions options,
@@ -59,6 +86,11 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
     request.rebuild = compiler::assembliesToRebuild(
         everythingSinceRunning_ ? nullptr : (runningLayout_ ? &*runningLayout_ : nullptr), *layout,
         since);
+    const std::string home = generatedHome(*layout);
+    if (!home.empty() && std::ranges::any_of(options_.generatedSources, [&](const fs::path& file) {
+            return sinceRunning_.contains(file);
+        }))
+        request.rebuild = withDependents(*layout, request.rebuild, home);
     for (const compiler::ScriptAssembly& assembly : layout->assemblies) {
         if (auto found = runningOutputs_.find(assembly.name); found != runningOutputs_.end())
             request.previous.insert(*found);
@@ -66,14 +98,8 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
     request.references = {options_.scriptCore};
     request.timeout = options_.timeout;
     request.outputFolder = outputs_.nextFolder();
-    if (!generated.empty()) {
-        // The default assembly references every auto-referenced one, so proxies there may
-        // implement their classes; without loose scripts, the last assembly in order.
-        const compiler::ScriptAssembly* home =
-            layout->find(compiler::AssemblyLayoutOptions{}.defaultAssembly);
-        request.generated = {home != nullptr ? home->name : layout->assemblies.back().name,
-                             std::move(generated)};
-    }
+    if (!generated.empty())
+        request.generated = {home, std::move(generated)};
     request.layout = std::move(*layout);
     covered_.clear(); // only the newest submission is ever delivered
     covered_[queue.submit(std::move(request))] = sinceRunning_;
@@ -84,6 +110,8 @@ Result<compiler::AssemblyLayout>
 ScriptAssemblyBuilds::layoutAfter(const std::vector<fs::path>& changed, bool everything) {
     auto edited = [this](const fs::path& file) {
         std::error_code ec;
+        if (std::ranges::find(options_.generatedSources, file) != options_.generatedSources.end())
+            return true; // not in the folders: their change moves nothing
         return file.extension() == ".cs" && std::ranges::binary_search(walk_->sources, file) &&
                fs::is_regular_file(file, ec);
     };

@@ -260,4 +260,12 @@ TEST_CASE("Live reload: assemblies by folder: a leaf's save builds the leaf alon
     CHECK(fieldOf<std::int64_t>(*live.host, health, "hp") == 42);
     CHECK(fieldOf<std::int64_t>(*live.host, health, "armor") == 3);
     CHECK(fieldOf<ObjectRef>(*live.host, player, "target").id == health);
+
+    // A reload of the same code (a new game module with the same native classes): nothing built.
+    live.coordinator->requestReload(ReloadCoordinator::Rebuild::Nothing);
+    REQUIRE_MESSAGE(live.runUntilReports(3), "no third reload report in time");
+    REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
+    CHECK(live.reports.back().assembliesBuilt.empty());
+    CHECK(live.reports.back().trigger == std::vector<std::string>{"(requested)"});
+    CHECK(fieldOf<std::int64_t>(*live.host, health, "armor") == 3);
 }

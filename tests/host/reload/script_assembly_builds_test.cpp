@@ -212,3 +212,35 @@ TEST_CASE("ScriptAssemblyBuilds: old builds are pruned, but never the folder of 
     }
     CHECK(fs::exists(ScriptAssemblyBuilds::outputs(first)[2])); // LeafB's, reused throughout
 }
+
+TEST_CASE("ScriptAssemblyBuilds: a change of the generated sources rebuilds the assembly they go "
+          "into and what references it, and a build with no change reuses every assembly") {
+    TempDir dir("assembly-builds-generated");
+    writeFile(dir / "scripts/Core/Core.asmdef", R"({"name": "Core"})");
+    writeFile(dir / "scripts/Core/Health.cs",
+              "namespace Game { public class Health : UEngine.UMonoScriptComponent {} }");
+    writeFile(dir / "scripts/Player.cs",
+              "namespace Game { public class Player : UEngine.UMonoScriptComponent { public "
+              "Health h; } }");
+    const fs::path proxies = dir / "generated/Native.g.cs";
+    writeFile(proxies, "namespace Native { public class Spinner : UEngine.UNativeScript {} }");
+    compiler::BuildQueue queue{std::make_unique<compiler::ColdCompiler>()};
+    ScriptAssemblyBuilds builds(
+        ScriptAssemblyBuildOptions{
+            {dir / "scripts"}, {proxies}, SCRIPTHOST_SCRIPTCORE_DLL, std::chrono::seconds(60), {}},
+        dir / "build");
+    auto build = [&](const std::vector<fs::path>& changed, bool everything) {
+        auto submitted = builds.submit(queue, changed, everything);
+        REQUIRE_MESSAGE(submitted, (submitted ? "" : submitted.error().message));
+        auto finished = queue.waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(120));
+        REQUIRE(finished.has_value());
+        REQUIRE_MESSAGE(finished->result.success, finished->result.log);
+        builds.committed(*finished);
+        return ScriptAssemblyBuilds::compiled(*finished);
+    };
+    CHECK(build({}, true) == Names{"Core", "Scripts"});
+    writeFile(proxies, "namespace Native { public class Spinner : UEngine.UNativeScript { public "
+                       "int more; } }");
+    CHECK(build({proxies}, false) == Names{"Scripts"}); // the proxies live in the default assembly
+    CHECK(build({}, false).empty());                    // the same code again: all reused
+}

@@ -99,8 +99,19 @@ public:
     /// paused, its report published at once (frameStallMs 0: no frame ran).
     void setPaused(bool paused) noexcept;
 
-    /// Rebuilds and reloads even though no file changed.
-    void requestReload();
+    /// What requestReload() rebuilds.
+    enum class Rebuild {
+        Everything, ///< every assembly (a reload asked for by the user)
+        /// The assembly the generated sources go into and those that reference it (they
+        /// changed: the game module's native classes did); the others are reused
+        Generated,
+        /// Nothing the running build has: the same code into a new generation (a new game
+        /// module whose native classes are the same: its internal calls bind again)
+        Nothing,
+    };
+    /// Reloads even though no watched file changed. (A project of one assembly always
+    /// rebuilds it.)
+    void requestReload(Rebuild rebuild = Rebuild::Everything);
 
     /// Called with every report (once its frame-stall figure is known: a frame after the
     /// last stage). update() returns a report as soon as its reload is decided.
