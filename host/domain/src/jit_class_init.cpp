@@ -35,6 +35,10 @@ bool compilingMayRunStaticConstructor(MonoMethod* method) {
         MONO_METHOD_IMPL_ATTR_INTERNAL_CALL | MONO_METHOD_IMPL_ATTR_RUNTIME;
     if ((flags & kNoBody) != 0 || (implFlags & kNotIl) != 0)
         return false;
+    // After compiling any method, the JIT initializes the method's own class when it is
+    // beforefieldinit (mini.c, the end of mono_jit_compile_method_inner).
+    if (initializedWhenCompiled(mono_method_get_class(method)))
+        return true;
     MonoImage* image = mono_class_get_image(mono_method_get_class(method));
     bool may = false;
     const bool read = forEachInstruction(method, [&](const IlInstruction& instruction) {

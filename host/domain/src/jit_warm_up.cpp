@@ -30,6 +30,10 @@ void warmDispatcher(mono::ManagedDispatcher& dispatcher, std::size_t step) {
 
 // A script class: its vtable, its constructor and the messages the dispatcher calls. Once: a
 // class of an assembly loaded ahead (script_domain_preload.cpp) is warm before its reload.
+// Not a method whose compiling may run a static constructor (a static field of a
+// beforefieldinit class, docs/MONO.md §21): that is script code, which here would run with no
+// watchdog armed (a field initializer that never returns held the loop for good); its first
+// call compiles it, inside the scope that call runs in (a constructor, Update…).
 void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
     if (entry.warmed)
         return;
@@ -39,7 +43,8 @@ void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
     for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
         void* iter = nullptr;
         while (MonoMethod* method = mono_class_get_methods(entry.klass, &iter)) {
-            if (std::string_view(mono_method_get_name(method)) == name)
+            if (std::string_view(mono_method_get_name(method)) == name &&
+                !mono::compilingMayRunStaticConstructor(method))
                 mono_compile_method(method);
         }
     }

@@ -127,10 +127,11 @@ struct ReloadCoordinator::Impl {
     // In idle time: the next reload's domain, when there is none, the old generations are
     // unloaded (their collections and this would compete) and it fits before the next frame.
     // Not while a debugger is attached (its client would see a domain with no scripts).
+    bool mayWorkAhead() const {
+        return !reload && !MonoRuntime::debuggerAttached() && options.prepareDomains;
+    }
     bool prepareNextDomain(Clock::time_point until) {
-        if (reload || MonoRuntime::debuggerAttached() || !options.prepareDomains)
-            return false;
-        return next->make(until, scriptBuilds->likelyReused());
+        return mayWorkAhead() && next->make(until, scriptBuilds->likelyReused());
     }
 
     // Loads ahead into the next reload's domain what it is expected to reuse, while the time
@@ -138,7 +139,7 @@ struct ReloadCoordinator::Impl {
     bool preloadNextDomain(Clock::time_point until) {
         const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
             until - Clock::now() - kIdleMargin);
-        if (reload || left < kWarmSlice / 2)
+        if (!mayWorkAhead() || left < kWarmSlice / 2)
             return false;
         return next->preload(left) == NextDomain::Progress::Worked;
     }
@@ -304,7 +305,7 @@ ReloadCoordinator::update(std::optional<std::chrono::steady_clock::time_point> w
     // Not in smoke mode (waitForBuild), whose frames are the same on every run.
     if (!m.next->complete() && !waitForBuild && newFrame && !m.awaitingStall &&
         m.host->frame() - m.quietSince >= kPrepareAfterFrames && m.builds->idle()) {
-        if (!m.prepareNextDomain(Clock::time_point::max()))
+        if (!m.prepareNextDomain(Clock::time_point::max()) && m.mayWorkAhead())
             (void)m.next->preload(kWarmSlice);
     }
 

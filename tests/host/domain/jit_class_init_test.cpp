@@ -29,6 +29,7 @@ public class D { public static int W = Init(); static int Init() { Log.Add("D");
 public class E { static E() { Log.Add("E"); } public static int V = 7; }
 public class F { public static int U; }
 public static class H { public static int ReadD() { return D.W; } }
+public class G { public static int T = Init(); static int Init() { Log.Add("G"); return 5; } public int g; public int Own() { return g; } }
 public class M {
     public static int Direct() { return A.X; }
     public static int Call() { return B.Get(); }
@@ -63,7 +64,8 @@ std::string logged(MonoDomain* domain, MonoImage* image) {
 } // namespace
 
 TEST_CASE("jit class init: compiling runs a static constructor only for a static field of a "
-          "beforefieldinit class, which is what the scan flags") {
+          "beforefieldinit class, or for the compiled method's own beforefieldinit class, which "
+          "is what the scan flags") {
     TempDir dir("jit-class-init");
     auto scripts = compileScripts(dir, "ClassInit.dll", {{"ClassInit.cs", kClassInit}});
     ScriptHostOptions options;
@@ -84,6 +86,7 @@ TEST_CASE("jit class init: compiling runs a static constructor only for a static
     CHECK_FALSE(mono::compilingMayRunStaticConstructor(methodOf(*image, "M", "Precise")));
     CHECK_FALSE(mono::compilingMayRunStaticConstructor(methodOf(*image, "M", "NoConstructor")));
     CHECK_FALSE(mono::compilingMayRunStaticConstructor(methodOf(*image, "M", "Corlib")));
+    CHECK(mono::compilingMayRunStaticConstructor(methodOf(*image, "G", "Own")));
 
     // The fact the scan stands on: compiling (not running) each method, only the flagged one
     // ran a static constructor (A's). The others run theirs when their code first runs.
@@ -92,4 +95,8 @@ TEST_CASE("jit class init: compiling runs a static constructor only for a static
     CHECK(logged(domain->get(), *image) == "");
     REQUIRE(mono_compile_method(methodOf(*image, "M", "Direct")) != nullptr);
     CHECK(logged(domain->get(), *image) == "A;");
+    // A method of a beforefieldinit class: its own class is initialized once it is compiled,
+    // whether or not it reads a static field.
+    REQUIRE(mono_compile_method(methodOf(*image, "G", "Own")) != nullptr);
+    CHECK(logged(domain->get(), *image) == "A;G;");
 }

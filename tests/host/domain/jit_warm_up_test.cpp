@@ -23,7 +23,9 @@ std::string rotator(const std::string& step) {
            "public class Rotator : UMonoScriptComponent {\n"
            "  [SerializeField] int ticks;\n"
            "  public override void Update(float dt) {\n"
-           "    ticks += " + step + ";\n"
+           "    ticks += " +
+           step +
+           ";\n"
            "    transform.Rotate(new Vector3(0f, 1f, 0f), dt * 10f);\n"
            "    if (ticks % 7 == 3) Debug.Log(\"rotated \" + ticks.ToString());\n"
            "  }\n"
@@ -40,7 +42,7 @@ std::uint64_t firstFrameCompilations(ScriptHost& host, const AssemblyFile& next,
         REQUIRE_MESSAGE(prepared, prepared.error().message);
         // Its warm-up (the profiled methods included) runs while nothing is reloaded.
         REQUIRE((*prepared)->waitForBackgroundWarm(std::chrono::steady_clock::now() +
-                                                    std::chrono::seconds(30)));
+                                                   std::chrono::seconds(30)));
         reload.usePreparedDomain(std::move(*prepared));
     }
     const ReloadReport report = reload.runToEnd();
@@ -97,4 +99,40 @@ TEST_CASE("jit profile: what a generation compiled of ScriptCore and corlib is r
     CHECK(unprepared >= 3);
     CHECK(prepared < unprepared);
     CHECK(prepared * 2 <= unprepared);
+}
+
+TEST_CASE("JIT warm-up: a script class's static field initializer does not run in the warm-up "
+          "(no watchdog is armed there), but where the class is first used") {
+    TempDir dir("warm-cctor");
+    // Lazy is beforefieldinit with a static constructor: compiling any of its methods would run
+    // it, so the warm-up leaves them to their first call (a constructor, Update), which runs
+    // under the watchdog. (A field initializer that never returned held the loop for good.)
+    const AssemblyFile scripts = compileScripts(
+        dir, "Lazy.dll",
+        {{"Lazy.cs", "using UEngine;\n"
+                     "public class Flag : UMonoScriptComponent { [PreserveStatic] public static "
+                     "int initialized; }\n"
+                     "public class Lazy : UMonoScriptComponent {\n"
+                     "  static int stamp = Mark();\n"
+                     "  static int Mark() { Flag.initialized++; return 1; }\n"
+                     "  public int seen;\n"
+                     "  public override void Update(float dt) { seen = stamp; }\n"
+                     "}\n"}});
+    auto host = makeHostFrom(scripts);
+    auto domain = ScriptDomain::create(host->takeGenerationNumber(), host->scriptCore(), scripts,
+                                       host->world());
+    REQUIRE_MESSAGE(domain, (domain ? "" : domain.error().message));
+    while (!(*domain)->warmUp(std::chrono::milliseconds(50))) {
+    }
+    auto initialized = (*domain)->getStatic("Flag", "initialized");
+    REQUIRE_MESSAGE(initialized, (initialized ? "" : initialized.error().message));
+    CHECK(std::get<std::int64_t>(*initialized) == 0);
+    (void)(*domain)->unloadInBackground();
+
+    const ObjectId lazy = spawnScript(*host, "Lazy"); // its constructor: the first use
+    host->tick(1.0 / 60);
+    CHECK(fieldOf<std::int64_t>(*host, lazy, "seen") == 1);
+    auto afterUse = host->domain()->getStatic("Flag", "initialized");
+    REQUIRE(afterUse);
+    CHECK(std::get<std::int64_t>(*afterUse) == 1);
 }
