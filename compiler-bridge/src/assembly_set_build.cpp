@@ -1,7 +1,11 @@
 #include "compiler_bridge/assembly_set_build.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 
 namespace scripthost::compiler {
 
@@ -76,6 +80,8 @@ const AssemblyBuild* AssemblySetResult::failed() const {
 }
 
 const AssemblyBuild* AssemblySetResult::lastCompiled() const {
+    if (const AssemblyBuild* failure = failed())
+        return failure; // (two compilers: one after it in order may have been built meanwhile)
     const AssemblyBuild* last = nullptr;
     for (const AssemblyBuild& assembly : assemblies) {
         if (assembly.result) {
@@ -140,7 +146,97 @@ CompileRequest assemblyCompileRequest(const AssemblySetRequest& request,
     return compile;
 }
 
+namespace {
+
+// The assemblies of a set still to compile and what the compiles found so far, shared by the
+// one or two compilers building it (buildAssemblySet). Guarded by `mutex`.
+struct SetSchedule {
+    const AssemblySetRequest& request;
+    const std::function<bool()>& stopRequested;
+    AssemblySetResult& result;
+    std::vector<std::size_t> pending;        // layout indices, in dependency order
+    std::map<std::string, fs::path> outputs; // built or reused so far
+    std::mutex mutex;
+    std::condition_variable changed; // a compile ended
+    std::size_t running = 0;
+    bool going = true; // no failure and no stop yet
+    bool compiledOne = false;
+
+    // Whether every assembly the one at `index` references (directly or not) has its .dll.
+    bool ready(std::size_t index) const {
+        const std::set<std::string> needed =
+            referencedClosure(request.layout, request.layout.assemblies[index]);
+        return std::ranges::all_of(needed, [&](const std::string& name) {
+            return outputs.contains(name) || request.layout.find(name) == nullptr;
+        });
+    }
+
+    // Takes the first pending assembly that is ready and records that one more compile runs;
+    // none once the set is to end, or when nothing can be ready any more.
+    std::optional<std::size_t> take(std::unique_lock<std::mutex>& lock, bool primary) {
+        for (;;) {
+            if (!going || pending.empty())
+                return std::nullopt;
+            // The first compile is the primary compiler's: its server prepares the next set's
+            // first compile (prepareNext), which reuses these references.
+            const auto found =
+                std::ranges::find_if(pending, [&](std::size_t i) { return ready(i); });
+            if ((primary || compiledOne) && found != pending.end()) {
+                if (stopRequested && stopRequested()) {
+                    result.stopped = true;
+                    going = false;
+                    return std::nullopt;
+                }
+                const std::size_t index = *found;
+                pending.erase(found);
+                ++running;
+                return index;
+            }
+            if (running == 0 && (primary || compiledOne))
+                return std::nullopt; // nothing can become ready (dependency order: never)
+            changed.wait(lock);
+        }
+    }
+
+    // One compiler's share: assemblies as they become ready, until the set ends.
+    void work(Compiler& compiler, bool primary) {
+        std::unique_lock lock(mutex);
+        while (const auto index = take(lock, primary)) {
+            AssemblyBuild& entry = result.assemblies[*index];
+            entry.request =
+                assemblyCompileRequest(request, request.layout.assemblies[*index], outputs);
+            entry.request->prepareNext = !compiledOne;
+            compiledOne = true;
+            lock.unlock();
+            CompileResult compiled = compiler.compile(*entry.request);
+            lock.lock();
+            --running;
+            entry.result = std::move(compiled);
+            if (entry.result->success) {
+                entry.outcome = AssemblyOutcome::Built;
+                entry.output = entry.result->output;
+                outputs.emplace(entry.name, entry.output);
+            } else {
+                entry.outcome = AssemblyOutcome::Failed;
+                if (result.failedAssembly.empty())
+                    result.failedAssembly = entry.name;
+                going = false;
+            }
+            changed.notify_all();
+        }
+        changed.notify_all(); // the other compiler may be waiting for a state this ended
+    }
+};
+
+} // namespace
+
 AssemblySetResult buildAssemblySet(Compiler& compiler, const AssemblySetRequest& request,
+                                   const std::function<bool()>& stopRequested) {
+    return buildAssemblySet(compiler, nullptr, request, stopRequested);
+}
+
+AssemblySetResult buildAssemblySet(Compiler& compiler, Compiler* second,
+                                   const AssemblySetRequest& request,
                                    const std::function<bool()>& stopRequested) {
     const auto started = Clock::now();
     AssemblySetResult result;
@@ -150,43 +246,28 @@ AssemblySetResult buildAssemblySet(Compiler& compiler, const AssemblySetRequest&
         return result;
     }
     const std::vector<std::string> toBuild = assembliesToBuild(request);
-    std::map<std::string, fs::path> outputs;
-    bool going = true; // no failure and no stop yet
-    bool compiledOne = false;
-    for (const ScriptAssembly& assembly : request.layout.assemblies) {
+    SetSchedule schedule{request, stopRequested, result, {}, {}, {}, {}, 0, true, false};
+    for (std::size_t i = 0; i < request.layout.assemblies.size(); ++i) {
+        const ScriptAssembly& assembly = request.layout.assemblies[i];
         AssemblyBuild& entry = result.assemblies.emplace_back();
         entry.name = assembly.name;
         if (std::ranges::find(toBuild, assembly.name) == toBuild.end()) {
             entry.outcome = AssemblyOutcome::Reused;
             entry.output = request.previous.at(assembly.name);
-            outputs.emplace(assembly.name, entry.output);
-            continue;
-        }
-        if (going && stopRequested && stopRequested()) {
-            result.stopped = true;
-            going = false;
-        }
-        if (!going) {
-            entry.outcome = AssemblyOutcome::NotBuilt;
-            continue;
-        }
-        entry.request = assemblyCompileRequest(request, assembly, outputs);
-        // Only the first compile's references are all reused ones, which the next set may
-        // reuse as well: the compile server is to prepare for that one.
-        entry.request->prepareNext = !compiledOne;
-        compiledOne = true;
-        entry.result = compiler.compile(*entry.request);
-        if (entry.result->success) {
-            entry.outcome = AssemblyOutcome::Built;
-            entry.output = entry.result->output;
-            outputs.emplace(assembly.name, entry.output);
+            schedule.outputs.emplace(assembly.name, entry.output);
         } else {
-            entry.outcome = AssemblyOutcome::Failed;
-            result.failedAssembly = assembly.name;
-            going = false;
+            schedule.pending.push_back(i);
         }
     }
-    result.success = going;
+    // A second compiler takes assemblies whose references are built while the first compiles
+    // another (a core's edit: its 19 leaves, two at a time).
+    std::thread helper;
+    if (second != nullptr && schedule.pending.size() > 1)
+        helper = std::thread([&] { schedule.work(*second, false); });
+    schedule.work(compiler, true);
+    if (helper.joinable())
+        helper.join();
+    result.success = schedule.going && schedule.pending.empty() && schedule.running == 0;
     result.duration = since(started);
     return result;
 }

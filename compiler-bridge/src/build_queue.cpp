@@ -24,9 +24,10 @@ struct BuildQueue::Shared {
     BuildQueueStats stats;
 };
 
-BuildQueue::BuildQueue(std::unique_ptr<Compiler> compiler)
-    : compiler_(std::move(compiler)), backend_(compiler_->backend()),
-      shared_(std::make_shared<Shared>()), worker_([this] { run(); }) {}
+BuildQueue::BuildQueue(std::unique_ptr<Compiler> compiler, std::unique_ptr<Compiler> setHelper)
+    : compiler_(std::move(compiler)), setHelper_(std::move(setHelper)),
+      backend_(compiler_->backend()), shared_(std::make_shared<Shared>()),
+      worker_([this] { run(); }) {}
 
 BuildQueue::~BuildQueue() {
     {
@@ -138,7 +139,7 @@ FinishedBuild BuildQueue::build(BuildId id, Submission& submission) {
         const std::lock_guard lock(shared_->mutex);
         return id != shared_->latest || shared_->stopping;
     };
-    AssemblySetResult result = buildAssemblySet(*compiler_, request, superseded);
+    AssemblySetResult result = buildAssemblySet(*compiler_, setHelper_.get(), request, superseded);
     if (const AssemblyBuild* last = result.lastCompiled()) {
         finished.request = *last->request;
         finished.result = *last->result;

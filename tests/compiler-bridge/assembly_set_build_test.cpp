@@ -5,7 +5,9 @@
 #include "compiler_bridge/warm_compiler.hpp"
 #include "compiler_test_support.hpp"
 
+#include <condition_variable>
 #include <doctest/doctest.h>
+#include <mutex>
 
 using namespace scripthost::compiler;
 using namespace scripthost::testing;
@@ -404,4 +406,99 @@ TEST_CASE("assembly set: stopRequested stops it before the next assembly") {
     CHECK(result.failedAssembly.empty());
     CHECK(outcomesOf(result) == std::vector{AssemblyOutcome::Built, AssemblyOutcome::NotBuilt,
                                             AssemblyOutcome::NotBuilt});
+}
+
+namespace {
+
+/// Two compilers sharing one record: each compile waits (10 s at most) until another runs
+/// beside it when it is a leaf's ("L…"), so a set that can build two at a time shows it.
+struct SharedRecord {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int running = 0;
+    int mostAtOnce = 0;
+    std::string fail;                                  // the assembly whose compile fails
+    std::vector<std::pair<int, CompileRequest>> order; // (compiler, request) as started
+    std::map<std::string, std::pair<int, int>> spans;  // name -> (start, end) in event order
+    int events = 0;
+};
+
+class PairedCompiler final : public Compiler {
+public:
+    PairedCompiler(SharedRecord& record, int id) : record_(record), id_(id) {}
+    CompileResult compile(const CompileRequest& request) override {
+        const std::string name = request.output.stem().string();
+        std::unique_lock lock(record_.mutex);
+        record_.order.emplace_back(id_, request);
+        record_.spans[name].first = ++record_.events;
+        record_.mostAtOnce = std::max(record_.mostAtOnce, ++record_.running);
+        record_.changed.notify_all();
+        if (name.starts_with("L"))
+            record_.changed.wait_for(lock, std::chrono::seconds(10),
+                                     [&] { return record_.mostAtOnce >= 2; });
+        --record_.running;
+        record_.spans[name].second = ++record_.events;
+        CompileResult result;
+        result.success = name != record_.fail;
+        result.output = request.output;
+        return result;
+    }
+    Backend backend() const noexcept override { return Backend::Cold; }
+
+private:
+    SharedRecord& record_;
+    int id_;
+};
+
+AssemblySetRequest coreLeavesAndScripts() {
+    AssemblySetRequest request;
+    request.layout.assemblies = {
+        assembly("Core"),         assembly("L1", {"Core"}),
+        assembly("L2", {"Core"}), assembly("L3", {"Core"}),
+        assembly("L4", {"Core"}), assembly("Scripts", {"Core", "L1", "L2", "L3", "L4"})};
+    request.outputFolder = "/out/gen1";
+    return request;
+}
+
+} // namespace
+
+TEST_CASE("assembly set with a second compiler: assemblies whose references are built compile "
+          "two at a time, each after what it references, and the first compile is the first "
+          "compiler's and prepares the next set") {
+    SharedRecord record;
+    PairedCompiler first(record, 1), second(record, 2);
+    const AssemblySetResult result = buildAssemblySet(first, &second, coreLeavesAndScripts());
+    REQUIRE_MESSAGE(result.success, describe(result));
+    CHECK(outcomesOf(result) == std::vector<AssemblyOutcome>(6, AssemblyOutcome::Built));
+    CHECK(record.mostAtOnce == 2);
+    REQUIRE(record.order.size() == 6);
+    CHECK(record.order[0].first == 1);
+    CHECK(record.order[0].second.output.stem() == "Core");
+    CHECK(record.order[0].second.prepareNext);
+    CHECK(std::ranges::count_if(record.order, [](const auto& o) { return o.second.prepareNext; }) ==
+          1);
+    CHECK(std::ranges::count_if(record.order, [](const auto& o) { return o.first == 2; }) >= 1);
+    for (const char* leaf : {"L1", "L2", "L3", "L4"})
+        CHECK(record.spans[leaf].first > record.spans["Core"].second);
+    for (const char* leaf : {"L1", "L2", "L3", "L4"})
+        CHECK(record.spans["Scripts"].first > record.spans[leaf].second);
+    // Scripts references every leaf: it compiled against all their new outputs.
+    const CompileRequest& scripts = record.order.back().second;
+    CHECK(scripts.output.stem() == "Scripts");
+    CHECK(scripts.references.size() == 5);
+}
+
+TEST_CASE("assembly set with a second compiler: a failure ends the set (what needs the failed "
+          "assembly never compiles) and the failed assembly is the set's last compiled") {
+    SharedRecord record;
+    record.fail = "L1";
+    PairedCompiler first(record, 1), second(record, 2);
+    const AssemblySetResult result = buildAssemblySet(first, &second, coreLeavesAndScripts());
+    CHECK_FALSE(result.success);
+    CHECK(result.failedAssembly == "L1");
+    REQUIRE(result.lastCompiled() != nullptr);
+    CHECK(result.lastCompiled()->name == "L1");
+    CHECK(result.find("Scripts")->outcome == AssemblyOutcome::NotBuilt);
+    // Scripts references L1: it never became ready, so it never compiled.
+    CHECK_FALSE(record.spans.contains("Scripts"));
 }

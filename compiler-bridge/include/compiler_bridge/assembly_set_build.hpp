@@ -110,5 +110,12 @@ assemblyCompileRequest(const AssemblySetRequest& request, const ScriptAssembly& 
 [[nodiscard]] AssemblySetResult buildAssemblySet(Compiler& compiler,
                                                  const AssemblySetRequest& request,
                                                  const std::function<bool()>& stopRequested = {});
+/// The same with a `second` compiler (may be null) that builds, on a thread of its own, an
+/// assembly whose references are all built while `compiler` builds another: the leaves of a
+/// core's edit two at a time. The first compile is always `compiler`'s (it prepares the next
+/// set's); after a failure or a stop no compile starts, and one already running ends.
+[[nodiscard]] AssemblySetResult buildAssemblySet(Compiler& compiler, Compiler* second,
+                                                 const AssemblySetRequest& request,
+                                                 const std::function<bool()>& stopRequested = {});
 
 } // namespace scripthost::compiler

@@ -55,8 +55,11 @@ struct BuildQueueStats {
 /// compiler's warmUp() runs on the worker at start-up.
 class BuildQueue {
 public:
-    /// Starts the worker thread, which owns `compiler`.
-    explicit BuildQueue(std::unique_ptr<Compiler> compiler);
+    /// Starts the worker thread, which owns `compiler`. `setHelper` (optional): a second
+    /// compiler an assembly set builds with beside `compiler`, two assemblies at a time when
+    /// their references allow (buildAssemblySet); it is warmed up when the first set needs it.
+    explicit BuildQueue(std::unique_ptr<Compiler> compiler,
+                        std::unique_ptr<Compiler> setHelper = nullptr);
     /// Drops the waiting request, waits for a build in flight (bounded by its timeout) and
     /// joins the worker.
     ~BuildQueue();
@@ -93,6 +96,7 @@ private:
     [[nodiscard]] FinishedBuild build(BuildId id, Submission& submission);
 
     std::unique_ptr<Compiler> compiler_;
+    std::unique_ptr<Compiler> setHelper_;
     Backend backend_;
     std::shared_ptr<Shared> shared_;
     std::jthread worker_;

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <set>
 #include <spdlog/spdlog.h>
+#include <thread>
 
 namespace scripthost {
 
@@ -179,16 +180,20 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
         impl->watcher = std::move(*started);
     }
 
-    std::unique_ptr<compiler::Compiler> compiler;
-    if (impl->options.coldCompiler) {
-        compiler = std::make_unique<compiler::ColdCompiler>();
-    } else {
+    auto makeCompiler = [&]() -> std::unique_ptr<compiler::Compiler> {
+        if (impl->options.coldCompiler)
+            return std::make_unique<compiler::ColdCompiler>();
         compiler::WarmCompilerOptions warm;
         if (!impl->options.compileServer.empty())
             warm.server = impl->options.compileServer;
-        compiler = std::make_unique<compiler::WarmCompiler>(std::move(warm));
-    }
-    impl->builds = std::make_unique<compiler::BuildQueue>(std::move(compiler));
+        return std::make_unique<compiler::WarmCompiler>(std::move(warm));
+    };
+    // Assemblies by folder build two at a time where their references allow (a core's edit:
+    // its leaves), on a second compiler whose server starts with the first set that uses it.
+    std::unique_ptr<compiler::Compiler> setHelper;
+    if (impl->options.parallelBuilds && std::thread::hardware_concurrency() >= 2)
+        setHelper = makeCompiler();
+    impl->builds = std::make_unique<compiler::BuildQueue>(makeCompiler(), std::move(setHelper));
     return std::unique_ptr<ReloadCoordinator>(new ReloadCoordinator(std::move(impl)));
 }
 

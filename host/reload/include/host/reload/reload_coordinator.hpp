@@ -49,6 +49,10 @@ struct ReloadCoordinatorOptions {
     /// reloaded): a reload then only loads the scripts. Costs one more app domain in memory
     /// between reloads.
     bool prepareDomains = true;
+    /// Assemblies by folder: build two assemblies at a time where their references allow, on a
+    /// second compiler (a second compile server, started when first needed; machines with one
+    /// CPU never do).
+    bool parallelBuilds = true;
     /// Called on the main thread after each walk of the script folders that found their
     /// assemblies anew (at the first build, then after a file was added or removed or a
     /// definition changed): what follows the layout (the editor projects) follows it here.
