@@ -32,8 +32,9 @@ namespace scripthost {
 /// its name without `.sln`, or empty.
 [[nodiscard]] std::string generatedSolutionIn(const std::filesystem::path& projectFolder);
 
-/// Writes editorProjects() into `projectFolder`, only the files whose text changed. Returns how
-/// many were written.
+/// Writes editorProjects() into `projectFolder`, only the files whose text changed, and removes
+/// the projects it wrote for assemblies that are gone. Returns how many files were written or
+/// removed.
 [[nodiscard]] Result<std::size_t> writeEditorProjects(const compiler::AssemblyLayout& layout,
                                                       const std::filesystem::path& projectFolder,
                                                       const std::string& solutionName,

@@ -92,8 +92,8 @@ TEST_CASE("editorProjects: the solution names every project once, each with a GU
     CHECK(sln == fileAt(editorProjects(layout, dir.path(), "Game", "/sc.dll"), "Game.sln").text);
 }
 
-TEST_CASE("writeEditorProjects: writes what changed only, and its solution is found by its mark "
-          "(a solution someone else wrote is not)") {
+TEST_CASE("writeEditorProjects: writes what changed only, removes the project of an assembly "
+          "that is gone, and its solution is found by its mark (one someone else wrote is not)") {
     TempDir dir("editor-write");
     const compiler::AssemblyLayout layout = threeAssemblies(dir);
     CHECK(generatedSolutionIn(dir.path()).empty());
@@ -115,4 +115,16 @@ TEST_CASE("writeEditorProjects: writes what changed only, and its solution is fo
     REQUIRE(written);
     CHECK(*written == 1); // Core.csproj only
     CHECK(has(readFile(dir / "Core.csproj"), "scripts/Core/Armor.cs"));
+
+    // Leaf's definition removed: its sources join the default assembly, its project goes; a
+    // project someone else wrote stays.
+    writeFile(dir / "Tool.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\" />\n");
+    fs::remove(dir / "scripts/a&b;c/Leaf.asmdef");
+    auto shrunk = compiler::readAssemblyLayout({dir / "scripts"});
+    REQUIRE(shrunk);
+    REQUIRE(writeEditorProjects(*shrunk, dir.path(), "Game", "/sc.dll"));
+    CHECK_FALSE(fs::exists(dir / "Leaf.csproj"));
+    CHECK(fs::exists(dir / "Tool.csproj"));
+    CHECK(has(readFile(dir / "Scripts.csproj"), "Player.cs"));
+    CHECK_FALSE(has(readFile(dir / "Game.sln"), "Leaf.csproj"));
 }
