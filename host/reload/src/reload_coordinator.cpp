@@ -46,9 +46,8 @@ struct ReloadCoordinator::Impl {
     std::set<std::string> pendingTrigger; // files changed since the last submitted build
     std::vector<std::string> inFlightTrigger;
     bool inFlightReferencesPrepared = false; // the in-flight reload's build (its report says)
-    bool forced = false;                     // requestReload: rebuild everything
-    bool reloadRequested = false;            // requestReload of less than everything
-    bool generatedChanged = false;
+    // requestReload since the last submission: the broadest asked for.
+    std::optional<ReloadCoordinator::Rebuild> requested;
     std::unique_ptr<ReloadTransaction> reload; // in progress: one stage per frame boundary
     std::vector<AssemblyFile> candidate;       // the reload in progress's assemblies
     std::optional<compiler::FinishedBuild> candidateBuild; // the reload in progress's build
@@ -84,14 +83,14 @@ struct ReloadCoordinator::Impl {
     // everything for a forced reload or a rescan.
     Result<void> submitBuild() {
         std::vector<std::filesystem::path> changed;
-        bool everything = forced;
+        bool everything = requested == Rebuild::Everything;
         for (const std::string& path : pendingTrigger) {
             if (path == "(rescan)")
                 everything = true;
             else if (!path.starts_with("("))
                 changed.emplace_back(path);
         }
-        if (generatedChanged) // their assembly and what references it
+        if (requested == Rebuild::Generated) // their assembly and what references it
             changed.insert(changed.end(), options.generatedSources.begin(),
                            options.generatedSources.end());
         return scriptBuilds->submit(*builds, changed, everything);
@@ -232,11 +231,7 @@ ReloadCoordinator::buildNow() {
 
 void ReloadCoordinator::requestReload(Rebuild rebuild) {
     Impl& m = *impl_;
-    if (rebuild == Rebuild::Everything)
-        m.forced = true;
-    else
-        m.reloadRequested = true;
-    m.generatedChanged = m.generatedChanged || rebuild == Rebuild::Generated;
+    m.requested = m.requested ? std::min(*m.requested, rebuild) : rebuild; // broadest first
 }
 
 const std::vector<AssemblyFile>& ReloadCoordinator::runningScripts() const noexcept {
@@ -390,16 +385,18 @@ bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
 std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
     Impl& m = *impl_;
     m.takeChanges();
-    if (m.pendingTrigger.empty() && !m.forced && !m.reloadRequested)
+    if (m.pendingTrigger.empty() && !m.requested)
         return std::nullopt;
-    if (m.reloadRequested && !m.forced)
-        m.pendingTrigger.insert(m.generatedChanged ? "(native classes changed)" : "(requested)");
+    if (m.requested == Rebuild::Generated)
+        m.pendingTrigger.insert("(native classes changed)");
+    else if (m.requested == Rebuild::Nothing)
+        m.pendingTrigger.insert("(requested)");
     auto request = m.submitBuild(); // supersedes a build in flight
     m.inFlightTrigger.assign(m.pendingTrigger.begin(), m.pendingTrigger.end());
-    if (m.forced && m.inFlightTrigger.empty())
+    if (m.requested == Rebuild::Everything && m.inFlightTrigger.empty())
         m.inFlightTrigger.push_back("forced");
     m.pendingTrigger.clear();
-    m.forced = m.reloadRequested = m.generatedChanged = false;
+    m.requested.reset();
     m.building = Impl::Timing{m.pendingSince, Clock::now(), {}, {}, {}, {}, {}};
     m.pendingSince.reset();
     if (!request) {

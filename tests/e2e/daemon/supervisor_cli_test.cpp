@@ -77,6 +77,16 @@ void keep(control::ControlClient& client, const fs::path& stateFile, int value) 
         30s));
 }
 
+/// Waits until the host's last reload is one that failed (the scripts on disk are broken).
+void waitForFailedReload(control::ControlClient& client) {
+    REQUIRE(waitUntil(
+        [&] {
+            const nlohmann::json s = callOk(client, "status");
+            return s["lastReload"].is_object() && s["lastReload"]["success"] == false;
+        },
+        60s));
+}
+
 } // namespace
 
 TEST_CASE("supervisor: a host killed with SIGSEGV, then SIGABRT, runs again with the values of "
@@ -136,12 +146,7 @@ TEST_CASE("supervisor: a host that crashes while the scripts on disk do not buil
                  "  public Keeper() { throw new System.Exception(\"no\"); }\n}\n";
     }
     writeFile(project.dir.path() / "scripts" / "Keeper.cs", broken);
-    REQUIRE(waitUntil(
-        [&] {
-            const nlohmann::json s = callOk(client, "status");
-            return s["lastReload"].is_object() && s["lastReload"]["success"] == false;
-        },
-        60s));
+    waitForFailedReload(client);
     ::kill(status["pid"].get<int>(), SIGSEGV);
     status = waitForRestart(project.socket, host, 1);
     ControlClient again = connectTo(project.socket, host);
@@ -182,12 +187,7 @@ TEST_CASE("supervisor: a project of assemblies by folder comes back running the 
     const fs::path stateFile = status["stateFile"].get<std::string>();
     keep(client, stateFile, 6160);
     writeFile(project.dir.path() / "scripts" / "Keeper.cs", "public class Keeper { broken\n");
-    REQUIRE(waitUntil(
-        [&] {
-            const nlohmann::json s = callOk(client, "status");
-            return s["lastReload"].is_object() && s["lastReload"]["success"] == false;
-        },
-        60s));
+    waitForFailedReload(client);
     ::kill(status["pid"].get<int>(), SIGSEGV);
     (void)waitForRestart(project.socket, host, 1);
     ControlClient again = connectTo(project.socket, host);

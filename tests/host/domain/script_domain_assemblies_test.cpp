@@ -2,48 +2,10 @@
 // order, a script of one refers to another's classes, a class moved from one assembly to
 // another keeps its values across a reload, and one class name in two assemblies is refused.
 // Real mcs builds, the real runtime.
-#include "../support/mono_test_support.hpp"
+#include "../support/core_and_leaf_scripts.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;
-
-namespace {
-
-constexpr const char* kHealth = R"(using UEngine;
-namespace Game {
-public class Health : UMonoScriptComponent {
-  public int hp = 10;
-}
-public static class Rules {
-  public static int Twice(int x) { return 2 * x; }
-}
-})";
-
-constexpr const char* kPlayer = R"(using UEngine;
-namespace Game {
-public class Player : UMonoScriptComponent {
-  public int score = 1;
-  public Health target;
-  public override void Update(float dt) { score = Rules.Twice(score); if (target != null) target.hp--; }
-}
-})";
-
-/// Core (Health, Rules) and Leaf (Player, which uses both) in `dir`, Leaf built against Core.
-std::vector<AssemblyFile> coreAndLeaf(const TempDir& dir, const std::string& tag) {
-    std::filesystem::create_directories(dir / tag); // each build's Core is named Core
-    AssemblyFile core = compileScripts(dir, tag + "/Core.dll", {{"Health.cs", kHealth}});
-    AssemblyFile leaf =
-        compileScripts(dir, tag + "/Leaf.dll", {{"Player.cs", kPlayer}}, {core.path});
-    return {std::move(core), std::move(leaf)};
-}
-
-std::int64_t intField(ScriptHost& host, ObjectId script, std::string_view field) {
-    auto value = host.getField(script, field);
-    REQUIRE_MESSAGE(value, (value ? "" : value.error().message));
-    return std::get<std::int64_t>(*value);
-}
-
-} // namespace
 
 TEST_CASE("ScriptDomain: scripts in two assemblies load in dependency order, call across them, "
           "refer to each other's scripts, and each class names its assembly") {
@@ -57,8 +19,10 @@ TEST_CASE("ScriptDomain: scripts in two assemblies load in dependency order, cal
     REQUIRE(host.setField(player, "target", ObjectRef{health}));
     host.tick(1.0 / 60);
     host.tick(1.0 / 60);
-    CHECK(intField(host, player, "score") == 4); // Rules.Twice, from the other assembly
-    CHECK(intField(host, health, "hp") == 8);    // through the reference across assemblies
+    CHECK(fieldOf<std::int64_t>(host, player, "score") ==
+          4); // Rules.Twice, from the other assembly
+    CHECK(fieldOf<std::int64_t>(host, health, "hp") ==
+          8); // through the reference across assemblies
     CHECK(host.scriptClassOf(health)->assembly == "Core.dll");
     CHECK(host.scriptClassOf(player)->assembly == "Leaf.dll");
     const std::string missing = host.domain()->explainMissingClass("Game.Nobody");
@@ -79,8 +43,9 @@ TEST_CASE("ScriptDomain: a class moved from one assembly to another keeps its va
     AssemblyFile core =
         compileScripts(dir, "after/Core.dll",
                        {{"Other.cs", "public class Other : UEngine.UMonoScriptComponent {}"}});
-    AssemblyFile leaf = compileScripts(
-        dir, "after/Leaf.dll", {{"Player.cs", kPlayer}, {"Health.cs", kHealth}}, {core.path});
+    AssemblyFile leaf =
+        compileScripts(dir, "after/Leaf.dll",
+                       {{"Player.cs", kLeafPlayer}, {"Health.cs", kCoreHealth}}, {core.path});
     std::vector<AssemblyFile> moved;
     moved.push_back(std::move(core));
     moved.push_back(std::move(leaf));
@@ -89,19 +54,19 @@ TEST_CASE("ScriptDomain: a class moved from one assembly to another keeps its va
         reload.step(std::chrono::microseconds(2000));
     const ReloadReport report = reload.takeReport();
     REQUIRE_MESSAGE(report.success, report.describe());
-    CHECK(intField(*host, health, "hp") == 42);
+    CHECK(fieldOf<std::int64_t>(*host, health, "hp") == 42);
     CHECK(host->scriptClassOf(health)->assembly == "Leaf.dll");
     auto target = host->getField(player, "target");
     REQUIRE(target);
     CHECK(std::get<ObjectRef>(*target).id == health);
     host->tick(1.0 / 60);
-    CHECK(intField(*host, health, "hp") == 41);
+    CHECK(fieldOf<std::int64_t>(*host, health, "hp") == 41);
 }
 
 TEST_CASE("ScriptDomain: one script class name in two assemblies is refused, naming both") {
     TempDir dir("assemblies-clash");
-    AssemblyFile core = compileScripts(dir, "Core.dll", {{"Health.cs", kHealth}});
-    AssemblyFile copy = compileScripts(dir, "Copy.dll", {{"Health.cs", kHealth}});
+    AssemblyFile core = compileScripts(dir, "Core.dll", {{"Health.cs", kCoreHealth}});
+    AssemblyFile copy = compileScripts(dir, "Copy.dll", {{"Health.cs", kCoreHealth}});
     const std::vector<AssemblyFile> scripts{core, copy};
     auto created = makeEmptyHost();
     auto loaded = created->loadScripts(scripts);
@@ -117,7 +82,7 @@ TEST_CASE("ScriptDomain: one script class name in two assemblies is refused, nam
 TEST_CASE("ScriptDomain: a class is found by its full name, or by a short name only one class "
           "of all the assemblies has") {
     TempDir dir("assemblies-names");
-    AssemblyFile core = compileScripts(dir, "Core.dll", {{"Health.cs", kHealth}});
+    AssemblyFile core = compileScripts(dir, "Core.dll", {{"Health.cs", kCoreHealth}});
     AssemblyFile other = compileScripts(
         dir, "Other.dll",
         {{"Other.cs", "namespace Other { public class Health : UEngine.UMonoScriptComponent {} "

@@ -2,43 +2,12 @@
 // domain made for it. The reload loads only the others into it; a domain holding an assembly the
 // build replaced does not fit, and the reload makes a fresh one. Real mcs builds, the real
 // runtime.
-#include "../support/mono_test_support.hpp"
+#include "../support/core_and_leaf_scripts.hpp"
 
 using namespace scripthost;
 using namespace scripthost::testing;
 
 namespace {
-
-constexpr const char* kHealth = R"(using UEngine;
-namespace Game {
-public class Health : UMonoScriptComponent {
-  public int hp = 10;
-}
-public static class Rules {
-  public static int Twice(int x) { return 2 * x; }
-}
-})";
-
-constexpr const char* kPlayer = R"(using UEngine;
-namespace Game {
-public class Player : UMonoScriptComponent {
-  public int score = 1;
-  public Health target;
-  public override void Update(float dt) { score = Rules.Twice(score); if (target != null) target.hp--; }
-}
-})";
-
-/// Core, and Leaf built against it, in `dir`/`tag`.
-std::vector<AssemblyFile> coreAndLeaf(const TempDir& dir, const std::string& tag,
-                                      const AssemblyFile* reuseCore = nullptr) {
-    std::filesystem::create_directories(dir / tag);
-    AssemblyFile core = reuseCore != nullptr
-                            ? *reuseCore
-                            : compileScripts(dir, tag + "/Core.dll", {{"Health.cs", kHealth}});
-    AssemblyFile leaf =
-        compileScripts(dir, tag + "/Leaf.dll", {{"Player.cs", kPlayer}}, {core.path});
-    return {std::move(core), std::move(leaf)};
-}
 
 /// A domain made ahead for `host`'s next reload with `ahead` loaded into it (every step run).
 std::unique_ptr<ScriptDomain> preparedWith(ScriptHost& host, std::vector<AssemblyFile> ahead) {
@@ -66,12 +35,6 @@ ReloadReport reloadWith(ScriptHost& host, std::vector<AssemblyFile> scripts,
     return reload.runToEnd();
 }
 
-std::int64_t intField(ScriptHost& host, ObjectId script, std::string_view field) {
-    auto value = host.getField(script, field);
-    REQUIRE_MESSAGE(value, (value ? "" : value.error().message));
-    return std::get<std::int64_t>(*value);
-}
-
 } // namespace
 
 TEST_CASE(
@@ -97,10 +60,11 @@ TEST_CASE(
     CHECK(report.assembliesLoadedAhead == std::vector<std::string>{"Core.dll"});
     CHECK(host->scriptClassOf(health)->assembly == "Core.dll");
     CHECK(host->scriptClassOf(player)->assembly == "Leaf.dll");
-    CHECK(intField(*host, health, "hp") == 42);
+    CHECK(fieldOf<std::int64_t>(*host, health, "hp") == 42);
     host->tick(1.0 / 60);
-    CHECK(intField(*host, health, "hp") == 41); // through the reference, across assemblies
-    CHECK(intField(*host, player, "score") == 2);
+    CHECK(fieldOf<std::int64_t>(*host, health, "hp") ==
+          41); // through the reference, across assemblies
+    CHECK(fieldOf<std::int64_t>(*host, player, "score") == 2);
 }
 
 TEST_CASE("ScriptDomain::preload: a domain holding an assembly the build replaced does not fit, so "
@@ -115,7 +79,7 @@ TEST_CASE("ScriptDomain::preload: a domain holding an assembly the build replace
     // Core rebuilt with a change: other bytes. (mcs writes the same bytes for the same
     // sources: a rebuild without a change would fit.)
     std::filesystem::create_directories(dir / "b");
-    std::string changed = kHealth;
+    std::string changed = kCoreHealth;
     changed.replace(changed.find("hp = 10"), 7, "hp = 11");
     AssemblyFile core = compileScripts(dir, "b/Core.dll", {{"Health.cs", changed}});
     std::vector<AssemblyFile> after = coreAndLeaf(dir, "b", &core);
@@ -125,7 +89,7 @@ TEST_CASE("ScriptDomain::preload: a domain holding an assembly the build replace
     REQUIRE_MESSAGE(report.success, report.describe());
     CHECK_FALSE(report.preparedDomain);
     CHECK(report.assembliesLoadedAhead.empty());
-    CHECK(intField(*host, health, "hp") == 7);
+    CHECK(fieldOf<std::int64_t>(*host, health, "hp") == 7);
 }
 
 TEST_CASE("ScriptDomain::preload: an assembly that calls what scripts may not is refused ahead, "

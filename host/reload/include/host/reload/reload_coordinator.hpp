@@ -103,7 +103,8 @@ public:
     /// paused, its report published at once (frameStallMs 0: no frame ran).
     void setPaused(bool paused) noexcept;
 
-    /// What requestReload() rebuilds.
+    /// What requestReload() rebuilds, broadest first (two requests before a build: the
+    /// broader one).
     enum class Rebuild {
         Everything, ///< every assembly (a reload asked for by the user)
         /// The assembly the generated sources go into and those that reference it (they
