@@ -53,12 +53,6 @@ std::string problemWith(const AssemblySetRequest& request) {
                 ("cannot rebuild assembly " + name + ": the layout has no assembly of that name");
         }
     }
-    if (!request.generated.sources.empty() &&
-        request.layout.find(request.generated.assembly) == nullptr) {
-        problem += (problem.empty() ? "" : "\n") +
-                   ("the generated sources go into assembly '" + request.generated.assembly +
-                    "', which the layout does not have");
-    }
     return problem;
 }
 
@@ -124,10 +118,6 @@ CompileRequest assemblyCompileRequest(const AssemblySetRequest& request,
                                       const std::map<std::string, fs::path>& outputs) {
     CompileRequest compile;
     compile.sources = assembly.sources;
-    if (request.generated.assembly == assembly.name) {
-        compile.sources.insert(compile.sources.end(), request.generated.sources.begin(),
-                               request.generated.sources.end());
-    }
     compile.references = request.references;
     const std::set<std::string> referenced = referencedClosure(request.layout, assembly);
     for (const ScriptAssembly& other : request.layout.assemblies) {

@@ -310,23 +310,6 @@ TEST_CASE("assembly set: allowUnsafeCode lets unsafe code build in that assembly
     CHECK_MESSAGE(fixed.success, describe(fixed));
 }
 
-TEST_CASE("assembly set: generated sources go into the assembly the request names") {
-    Project project;
-    const fs::path generated = project.dir / "generated" / "Native.g.cs";
-    writeFile(generated, "namespace Game { public sealed class NativeProbe { public int N() { "
-                         "return 7; } } }\n");
-    project.leaf("leaf-v1", "    public int Native() { return new NativeProbe().N(); }\n");
-    WarmCompiler compiler;
-    AssemblySetRequest request = project.request({});
-    request.generated = {"Core", {generated}};
-    const AssemblySetResult result = buildAssemblySet(compiler, request);
-    REQUIRE_MESSAGE(result.success, describe(result));
-    CHECK(result.find("Core")->request->sources.back() == generated);
-    CHECK(fileContains(result.find("Core")->output, "NativeProbe"));
-    CHECK(std::ranges::find(result.find("Leaf")->request->sources, generated) ==
-          result.find("Leaf")->request->sources.end());
-}
-
 TEST_CASE("assembly set: what is built: the asked, those with no output on disk and their "
           "dependents, in layout order") {
     AssemblySetRequest request;
@@ -376,12 +359,6 @@ TEST_CASE("assembly set: a request that cannot be built says why and compiles no
         request.rebuild = {"Nope"};
         const AssemblySetResult result = buildAssemblySet(compiler, request);
         CHECK(result.error.find("Nope") != std::string::npos);
-        CHECK_FALSE(result.success);
-    }
-    SUBCASE("generated sources into an assembly the layout does not have") {
-        request.generated = {"Proxies", {"/gen/Native.g.cs"}};
-        const AssemblySetResult result = buildAssemblySet(compiler, request);
-        CHECK(result.error.find("'Proxies'") != std::string::npos);
         CHECK_FALSE(result.success);
     }
     SUBCASE("no output folder") {

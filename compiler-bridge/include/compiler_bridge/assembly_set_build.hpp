@@ -17,17 +17,6 @@
 
 namespace scripthost::compiler {
 
-/// Sources the host generates (the C# proxies of a game module's native classes), built into
-/// one assembly of the layout. Which one is the host's choice: the proxies' types are visible
-/// to that assembly and to those that reference it, and a proxy whose native class implements a
-/// C# base class needs that base in it or in its references. Every assembly that names a proxy
-/// must therefore reference it; the default assembly (which references every auto-referenced
-/// one) suits a project whose proxies are used by its loose scripts only.
-struct GeneratedSources {
-    std::string assembly;                       ///< a name of the layout; ignored when no sources
-    std::vector<std::filesystem::path> sources; ///< appended to that assembly's, as given
-};
-
 /// Builds some assemblies of a layout and reuses the last good output of the others.
 struct AssemblySetRequest {
     AssemblyLayout layout;
@@ -46,7 +35,6 @@ struct AssemblySetRequest {
     /// Where this build writes: `<outputFolder>/<Name>.dll` (and `.mdb`) per rebuilt assembly.
     /// A fresh folder per set (OutputGenerations::nextFolder), never one a loaded assembly is in.
     std::filesystem::path outputFolder;
-    GeneratedSources generated;
 };
 
 /// What became of one assembly of the layout in a set build.
@@ -94,11 +82,10 @@ struct AssemblySetResult {
 /// or not. Names the layout does not have are left out (buildAssemblySet reports them).
 [[nodiscard]] std::vector<std::string> assembliesToBuild(const AssemblySetRequest& request);
 
-/// The compile of one assembly of the set: its sources (and the generated ones when they go
-/// into it), the request's references plus the .dll of every assembly it references, directly
-/// or not (mcs needs a base class's assembly too: CS0012), in layout order, from `outputs`
-/// (name → .dll of what is built or reused so far). `-unsafe` when the assembly allows it.
-/// (buildAssemblySet then sets `prepareNext` on its first compile only.)
+/// The compile of one assembly of the set: its sources, the request's references plus the .dll of
+/// every assembly it references, directly or not (mcs needs a base class's assembly too: CS0012),
+/// in layout order, from `outputs` (name → .dll of what is built or reused so far). `-unsafe` when
+/// the assembly allows it. (buildAssemblySet then sets `prepareNext` on its first compile only.)
 [[nodiscard]] CompileRequest
 assemblyCompileRequest(const AssemblySetRequest& request, const ScriptAssembly& assembly,
                        const std::map<std::string, std::filesystem::path>& outputs);

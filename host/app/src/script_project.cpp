@@ -110,6 +110,7 @@ ScriptProject::loadGameModule(const ScriptProjectOptions& options) {
     game->activateNativeScripts();
     // The C# proxies of its native script classes are built with the scripts.
     nativeProxies_ = buildDir_ / "native-proxies" / "NativeScripts.g.cs";
+    nativeProxiesOnScripts_ = buildDir_ / "native-proxies" / "NativeScriptsOnScripts.g.cs";
     if (auto written = writeNativeProxies(); !written)
         return std::unexpected(written.error());
     return game;
@@ -120,8 +121,10 @@ Result<void> ScriptProject::startReloads(const ScriptProjectOptions& options,
                                          std::unique_ptr<GameModuleHost> game) {
     ReloadCoordinatorOptions reload;
     reload.scriptDirs = options.scriptDirs;
-    if (!nativeProxies_.empty())
+    if (!nativeProxies_.empty()) {
         reload.generatedSources.push_back(nativeProxies_);
+        reload.generatedSourcesOnScripts.push_back(nativeProxiesOnScripts_);
+    }
     reload.scriptCore = scriptCore;
     reload.buildDir = buildDir_;
     reload.coldCompiler = options.coldCompiler;
@@ -201,6 +204,39 @@ ScriptProject::loadFirstGeneration(const ScriptProjectOptions& options,
     return std::nullopt;
 }
 
+namespace {
+
+/// Makes `file` hold `text` (none: no file), replacing it whole; true when that changed it.
+Result<bool> replaceFile(const fs::path& file, const std::optional<std::string>& text) {
+    std::error_code ec;
+    if (!text) {
+        const bool removed = fs::remove(file, ec);
+        if (ec)
+            return fail("cannot remove " + file.string() + ": " + ec.message());
+        return removed;
+    }
+    {
+        std::ifstream in(file, std::ios::binary);
+        if (in && std::string(std::istreambuf_iterator<char>(in),
+                              std::istreambuf_iterator<char>()) == *text)
+            return false;
+    }
+    fs::create_directories(file.parent_path(), ec);
+    const fs::path temporary = file.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << *text;
+        if (!out)
+            return fail("cannot write " + temporary.string());
+    }
+    fs::rename(temporary, file, ec);
+    if (ec)
+        return fail("cannot write " + file.string() + ": " + ec.message());
+    return true;
+}
+
+} // namespace
+
 Result<bool> ScriptProject::writeNativeProxies() {
     if (nativeProxies_.empty())
         return false;
@@ -209,30 +245,23 @@ Result<bool> ScriptProject::writeNativeProxies() {
                                                      : host_->gameModuleName().empty()
                                                          ? std::string("(none)")
                                                          : std::string(host_->gameModuleName()));
-    const std::string source = nativeProxySource(host_->natives().classes(), origin);
-    {
-        std::ifstream in(nativeProxies_, std::ios::binary);
-        const std::string old((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
-        if (in.good() || in.eof()) {
-            if (old == source)
-                return false; // unchanged: no rebuild needed for it
-        }
-    }
-    std::error_code ec;
-    fs::create_directories(nativeProxies_.parent_path(), ec);
-    const fs::path temporary = nativeProxies_.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << source;
-        if (!out)
-            return fail("cannot write the native script proxies to " + temporary.string());
-    }
-    fs::rename(temporary, nativeProxies_, ec);
-    if (ec)
-        return fail("cannot write the native script proxies to " + nativeProxies_.string() + ": " +
-                    ec.message());
-    return true;
+    // A class implementing a script's C# class needs the scripts: it is built with them (the
+    // default assembly); the others are an assembly every script assembly references.
+    std::vector<const game::NativeScriptClassInfo*> own;
+    std::vector<const game::NativeScriptClassInfo*> onScripts;
+    for (const game::NativeScriptClassInfo* cls : host_->natives().classes())
+        (cls->baseClass.empty() ? own : onScripts).push_back(cls);
+    auto sourceOf = [&](const std::vector<const game::NativeScriptClassInfo*>& classes) {
+        return classes.empty() ? std::nullopt
+                               : std::optional<std::string>(nativeProxySource(classes, origin));
+    };
+    auto ownChanged = replaceFile(nativeProxies_, sourceOf(own));
+    if (!ownChanged)
+        return fail("cannot write the native script proxies: " + ownChanged.error().message);
+    auto onScriptsChanged = replaceFile(nativeProxiesOnScripts_, sourceOf(onScripts));
+    if (!onScriptsChanged)
+        return fail("cannot write the native script proxies: " + onScriptsChanged.error().message);
+    return *ownChanged || *onScriptsChanged;
 }
 
 Result<void> ScriptProject::shutdown() {

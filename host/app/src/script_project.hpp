@@ -83,8 +83,10 @@ public:
     /// down: every script's Destroy runs and the generation is unloaded. Idempotent.
     [[nodiscard]] Result<void> shutdown();
 
-    /// Writes the C# proxies of the game module's native script classes (a file in the
-    /// build folder, compiled with the scripts) when they changed; true when they did.
+    /// Writes the C# proxies of the game module's native script classes (files in the build
+    /// folder, compiled with the scripts) when they changed; true when they did. Two files:
+    /// the classes of their own (NativeScripts.g.cs), and those implementing a C# class of the
+    /// scripts (NativeScriptsOnScripts.g.cs); one without classes is removed.
     [[nodiscard]] Result<bool> writeNativeProxies();
 
 private:
@@ -105,7 +107,8 @@ private:
     loadFirstGeneration(const ScriptProjectOptions& options, std::vector<AssemblyFile> resume);
 
     std::filesystem::path buildDir_;
-    std::filesystem::path nativeProxies_; // empty without a game module
+    std::filesystem::path nativeProxies_;          // empty without a game module
+    std::filesystem::path nativeProxiesOnScripts_; // those implementing a script's C# class
     bool ownsBuildDir_ = false;
     // The module (every build of it) outlives the host: scripts may call its internal calls
     // until the last generation is unloaded.

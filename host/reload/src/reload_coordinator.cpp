@@ -90,9 +90,6 @@ struct ReloadCoordinator::Impl {
             else if (!path.starts_with("("))
                 changed.emplace_back(path);
         }
-        if (requested == Rebuild::Generated) // their assembly and what references it
-            changed.insert(changed.end(), options.generatedSources.begin(),
-                           options.generatedSources.end());
         return scriptBuilds->submit(*builds, changed, everything);
     }
 
@@ -160,6 +157,7 @@ ReloadCoordinator::start(ScriptHost& host, ReloadCoordinatorOptions options) {
     impl->next = std::make_unique<NextDomain>(host);
     impl->scriptBuilds = std::make_unique<ScriptAssemblyBuilds>(
         ScriptAssemblyBuildOptions{impl->options.scriptDirs, impl->options.generatedSources,
+                                   impl->options.generatedSourcesOnScripts,
                                    impl->options.scriptCore, impl->options.buildTimeout,
                                    impl->options.onLayoutWalked},
         impl->options.buildDir);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 
 namespace scripthost {
 
@@ -20,77 +22,80 @@ bool byFolder(const compiler::AssemblyLayout& layout) {
 /// Old builds kept besides the running one (what is loaded was read into memory).
 constexpr std::size_t kKeepBuilds = 3;
 
-/// The assembly the generated sources (the native proxies) go into: the default assembly,
-/// which references every auto-referenced one, so proxies there may implement their classes;
-/// without loose scripts, the last assembly in order.
-std::string generatedHome(const compiler::AssemblyLayout& layout) {
-    if (layout.assemblies.empty())
-        return {};
-    const compiler::ScriptAssembly* home =
-        layout.find(compiler::AssemblyLayoutOptions{}.defaultAssembly);
-    return home != nullptr ? home->name : layout.assemblies.back().name;
+/// Those of `files` on disk.
+std::vector<fs::path> onDisk(const std::vector<fs::path>& files) {
+    std::vector<fs::path> found;
+    for (const fs::path& file : files) {
+        std::error_code ec;
+        if (fs::is_regular_file(file, ec))
+            found.push_back(file);
+    }
+    return found;
 }
 
-/// `names` with `name` and every assembly that references it, in dependency order.
-std::vector<std::string> withDependents(const compiler::AssemblyLayout& layout,
-                                        const std::vector<std::string>& names,
-                                        const std::string& name) {
-    std::set<std::string> wanted(names.begin(), names.end());
-    wanted.insert(name);
-    for (const std::string& dependent : layout.dependentsOf(name))
-        wanted.insert(dependent);
-    std::vector<std::string> ordered;
-    for (const compiler::ScriptAssembly& assembly : layout.assemblies) {
-        if (wanted.contains(assembly.name))
-            ordered.push_back(assembly.name);
-    }
-    return ordered;
+std::optional<std::string> textOf(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 } // namespace
 
 ScriptAssemblyBuilds::ScriptAssemblyBuilds(ScriptAssemblyBuildOptions options,
                                            const fs::path& buildDir)
-    : options_(std::move(options)), outputs_(buildDir, "Scripts") {}
+    : options_(std::move(options)), outputs_(buildDir, "Scripts") {
+    // As a layout holds its sources (a change is matched against them): absolute and normal.
+    for (auto* files : {&options_.generatedSources, &options_.generatedSourcesOnScripts}) {
+        for (fs::path& file : *files)
+            file = fs::absolute(file).lexically_normal();
+    }
+}
 
 Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
                                           const std::vector<fs::path>& changed, bool everything) {
     sinceRunning_.insert(changed.begin(), changed.end());
     everythingSinceRunning_ = everythingSinceRunning_ || everything;
-    auto layout = layoutAfter(changed, everything);
-    if (!layout)
-        return std::unexpected(layout.error());
-    std::vector<fs::path> generated;
-    for (const fs::path& file : options_.generatedSources) {
-        if (fs::exists(file))
-            generated.push_back(file);
+    GeneratedTexts generatedTexts;
+    for (const auto* files : {&options_.generatedSources, &options_.generatedSourcesOnScripts}) {
+        for (const fs::path& file : *files) {
+            generatedTexts[file] = textOf(file);
+            const auto running = runningGenerated_.find(file);
+            if (running == runningGenerated_.end() || running->second != generatedTexts[file])
+                sinceRunning_.insert(file);
+        }
     }
-    if (!byFolder(*layout)) { // one Scripts.dll of every source, as without definitions
+    auto walked = layoutAfter(changed, everything);
+    if (!walked)
+        return std::unexpected(walked.error());
+    const std::vector<fs::path> own = onDisk(options_.generatedSources);
+    const std::vector<fs::path> onScripts = onDisk(options_.generatedSourcesOnScripts);
+    showLayout(*walked, own, onScripts);
+    if (!byFolder(*walked)) { // one Scripts.dll of every source, as without definitions
         auto sources = singleAssemblySources();
         if (!sources)
             return std::unexpected(sources.error());
         compiler::CompileRequest request;
         request.sources = std::move(*sources);
-        request.sources.insert(request.sources.end(), generated.begin(), generated.end());
+        request.sources.insert(request.sources.end(), own.begin(), own.end());
+        request.sources.insert(request.sources.end(), onScripts.begin(), onScripts.end());
         request.references = {options_.scriptCore};
         request.output = outputs_.next();
         request.timeout = options_.timeout;
         runningLayout_.reset(); // the next set build builds every assembly
         runningOutputs_.clear();
         covered_.clear(); // only the newest submission is ever delivered
-        covered_[queue.submit(std::move(request))] = sinceRunning_;
+        covered_[queue.submit(std::move(request))] = {sinceRunning_, std::move(generatedTexts)};
         return {};
     }
+    auto layout = withGeneratedAssemblies(std::move(*walked), own, onScripts);
+    if (!layout)
+        return std::unexpected(layout.error());
     compiler::AssemblySetRequest request;
     const std::vector<fs::path> since(sinceRunning_.begin(), sinceRunning_.end());
     request.rebuild = compiler::assembliesToRebuild(
         everythingSinceRunning_ ? nullptr : (runningLayout_ ? &*runningLayout_ : nullptr), *layout,
         since);
-    const std::string home = generatedHome(*layout);
-    if (!home.empty() && std::ranges::any_of(options_.generatedSources, [&](const fs::path& file) {
-            return sinceRunning_.contains(file);
-        }))
-        request.rebuild = withDependents(*layout, request.rebuild, home);
     for (const compiler::ScriptAssembly& assembly : layout->assemblies) {
         if (auto found = runningOutputs_.find(assembly.name); found != runningOutputs_.end())
             request.previous.insert(*found);
@@ -98,20 +103,71 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
     request.references = {options_.scriptCore};
     request.timeout = options_.timeout;
     request.outputFolder = outputs_.nextFolder();
-    if (!generated.empty())
-        request.generated = {home, std::move(generated)};
     request.layout = std::move(*layout);
     covered_.clear(); // only the newest submission is ever delivered
-    covered_[queue.submit(std::move(request))] = sinceRunning_;
+    covered_[queue.submit(std::move(request))] = {sinceRunning_, std::move(generatedTexts)};
     return {};
+}
+
+Result<compiler::AssemblyLayout>
+ScriptAssemblyBuilds::withGeneratedAssemblies(compiler::AssemblyLayout layout,
+                                              const std::vector<fs::path>& own,
+                                              const std::vector<fs::path>& onScripts) const {
+    const std::string& name = options_.generatedAssembly;
+    if (options_.generatedSources.empty() && options_.generatedSourcesOnScripts.empty())
+        return layout;
+    if (const compiler::ScriptAssembly* taken = layout.find(name); taken != nullptr)
+        return fail(fmt::format("{}: the assembly name '{}' is the game module's native scripts' "
+                                "(their C# proxies): name this assembly otherwise",
+                                taken->definition.string(), name));
+    if (!onScripts.empty()) {
+        // Into the default assembly, which references every auto-referenced one; a project
+        // without loose scripts gets one of the generated sources alone, as Unity's
+        // Assembly-CSharp (no definition may take its name).
+        const std::string defaultName = compiler::AssemblyLayoutOptions{}.defaultAssembly;
+        auto home =
+            std::ranges::find(layout.assemblies, defaultName, &compiler::ScriptAssembly::name);
+        if (home == layout.assemblies.end()) {
+            compiler::ScriptAssembly generated;
+            generated.name = defaultName;
+            for (const compiler::ScriptAssembly& assembly : layout.assemblies) {
+                if (assembly.autoReferenced)
+                    generated.references.push_back(assembly.name);
+            }
+            layout.assemblies.push_back(std::move(generated));
+            home = std::prev(layout.assemblies.end());
+        }
+        home->sources.insert(home->sources.end(), onScripts.begin(), onScripts.end());
+        std::ranges::sort(home->sources); // sorted, as every assembly's
+    }
+    if (!own.empty()) { // first, and referenced by every other
+        for (compiler::ScriptAssembly& assembly : layout.assemblies)
+            assembly.references.insert(assembly.references.begin(), name);
+        compiler::ScriptAssembly generated;
+        generated.name = name;
+        generated.sources = own;
+        std::ranges::sort(generated.sources);
+        layout.assemblies.insert(layout.assemblies.begin(), std::move(generated));
+    }
+    return layout;
+}
+
+void ScriptAssemblyBuilds::showLayout(const compiler::AssemblyLayout& layout,
+                                      const std::vector<fs::path>& own,
+                                      const std::vector<fs::path>& onScripts) {
+    if (!options_.onWalk || (walkReused_ && shownGenerated_ && shownGenerated_->first == own &&
+                             shownGenerated_->second == onScripts))
+        return;
+    shownGenerated_.emplace(own, onScripts);
+    if (auto shown = withGeneratedAssemblies(layout, own, onScripts))
+        options_.onWalk(*shown);
+    // else the build reports why
 }
 
 Result<compiler::AssemblyLayout>
 ScriptAssemblyBuilds::layoutAfter(const std::vector<fs::path>& changed, bool everything) {
     auto edited = [this](const fs::path& file) {
         std::error_code ec;
-        if (std::ranges::find(options_.generatedSources, file) != options_.generatedSources.end())
-            return true; // not in the folders: their change moves nothing
         return file.extension() == ".cs" && std::ranges::binary_search(walk_->sources, file) &&
                fs::is_regular_file(file, ec);
     };
@@ -127,8 +183,6 @@ ScriptAssemblyBuilds::layoutAfter(const std::vector<fs::path>& changed, bool eve
         walk.sources.insert(walk.sources.end(), assembly.sources.begin(), assembly.sources.end());
     std::ranges::sort(walk.sources);
     walk_ = std::move(walk);
-    if (options_.onWalk)
-        options_.onWalk(*layout);
     return layout;
 }
 
@@ -176,8 +230,9 @@ std::vector<std::string> ScriptAssemblyBuilds::compiled(const compiler::Finished
 
 void ScriptAssemblyBuilds::committed(const compiler::FinishedBuild& finished) {
     if (auto covered = covered_.find(finished.id); covered != covered_.end()) {
-        for (const fs::path& file : covered->second)
+        for (const fs::path& file : covered->second.changes)
             sinceRunning_.erase(file);
+        runningGenerated_ = std::move(covered->second.generated);
     }
     covered_.clear();
     everythingSinceRunning_ = false;

@@ -24,11 +24,22 @@ namespace scripthost {
 
 struct ScriptAssemblyBuildOptions {
     std::vector<std::filesystem::path> scriptDirs;
-    std::vector<std::filesystem::path> generatedSources; ///< built into the default assembly
+    /// Sources the host writes (the native scripts' proxies), built with every build; missing
+    /// ones are skipped. With assemblies by folder they are an assembly of their own,
+    /// `generatedAssembly`, that every other assembly references: any script may name them.
+    std::vector<std::filesystem::path> generatedSources;
+    /// Generated sources built on the scripts' classes (proxies whose native class implements
+    /// a C# class of the scripts): with assemblies by folder, part of the default assembly,
+    /// which references every auto-referenced one (made for them without loose scripts).
+    std::vector<std::filesystem::path> generatedSourcesOnScripts;
     std::filesystem::path scriptCore;
     std::chrono::milliseconds timeout{60000}; ///< each assembly's build
-    /// After each new walk of the folders (ReloadCoordinatorOptions::onLayoutWalked).
+    /// With the layout editors are to show (ReloadCoordinatorOptions::onLayoutWalked): after
+    /// each new walk of the folders, and when the generated sources came or went.
     std::function<void(const compiler::AssemblyLayout&)> onWalk;
+    /// The generated sources' assembly; no assembly definition may take its name while there
+    /// are generated sources.
+    std::string generatedAssembly = "NativeScripts";
 };
 
 /// Main thread only (it is the reload coordinator's).
@@ -38,9 +49,11 @@ public:
                                   const std::filesystem::path& buildDir);
 
     /// Submits to `queue` the build for `changed` (paths as the watcher reports them) and
-    /// every change since the running build; `everything`: rebuild every assembly (a forced
+    /// every change since the running build, a generated source whose text is not the one the
+    /// running build compiled among them; `everything`: rebuild every assembly (a forced
     /// reload, a rescan). An error when the sources or the assembly definitions cannot be
-    /// read (a definition's error names its file).
+    /// read (a definition's error names its file), or when a definition takes the generated
+    /// sources' assembly's name.
     [[nodiscard]] Result<void> submit(compiler::BuildQueue& queue,
                                       const std::vector<std::filesystem::path>& changed,
                                       bool everything);
@@ -80,6 +93,26 @@ private:
     layoutAfter(const std::vector<std::filesystem::path>& changed, bool everything);
     /// Every source of a project of one assembly, from the walk layoutAfter used.
     [[nodiscard]] Result<std::vector<std::filesystem::path>> singleAssemblySources();
+    /// `layout` with the generated sources on disk: `own` an assembly of their own, first, that
+    /// every other references; `onScripts` in the default assembly (made for them when the
+    /// project has no loose scripts). An error when a definition takes the generated
+    /// sources' assembly's name.
+    [[nodiscard]] Result<compiler::AssemblyLayout>
+    withGeneratedAssemblies(compiler::AssemblyLayout layout,
+                            const std::vector<std::filesystem::path>& own,
+                            const std::vector<std::filesystem::path>& onScripts) const;
+    /// Tells onWalk the layout editors are to show, when it is new: `layout` is the build's.
+    void showLayout(const compiler::AssemblyLayout& layout,
+                    const std::vector<std::filesystem::path>& own,
+                    const std::vector<std::filesystem::path>& onScripts);
+
+    /// The text of each generated source (none: not on disk).
+    using GeneratedTexts = std::map<std::filesystem::path, std::optional<std::string>>;
+    /// What a submission covered: committed() forgets those changes.
+    struct Covered {
+        std::set<std::filesystem::path> changes;
+        GeneratedTexts generated; ///< the texts it compiled
+    };
 
     ScriptAssemblyBuildOptions options_;
     std::optional<Walk> walk_;
@@ -94,8 +127,13 @@ private:
     /// Files changed since the running build, submitted or not yet committed.
     std::set<std::filesystem::path> sinceRunning_;
     bool everythingSinceRunning_ = false;
-    /// What each submission covered, by id: committed() forgets those changes.
-    std::map<compiler::BuildId, std::set<std::filesystem::path>> covered_;
+    /// What each submission covered, by id.
+    std::map<compiler::BuildId, Covered> covered_;
+    /// The generated sources' texts the running build compiled.
+    GeneratedTexts runningGenerated_;
+    /// The generated sources on disk when onWalk was last told (own, on scripts).
+    std::optional<std::pair<std::vector<std::filesystem::path>, std::vector<std::filesystem::path>>>
+        shownGenerated_;
 };
 
 } // namespace scripthost

@@ -5,7 +5,8 @@
 // C# script sees and what `get`/`set` see, across a script reload, a module reload that
 // changes the method's code (the native values carried), a build without the class (the
 // script parked, the C# side sees none) and the class coming back (revived with its values),
-// and a destroyed native script's proxy (MissingReferenceException). Every wait has a deadline.
+// and a destroyed native script's proxy (MissingReferenceException); and a project of
+// assemblies by folder, where every assembly reaches the proxies. Every wait has a deadline.
 #include "../support/daemon_client.hpp"
 #include "../support/module_build_support.hpp"
 
@@ -332,6 +333,144 @@ TEST_CASE("native scripts: a C++ class implements a C# abstract class - a crash 
     REQUIRE(waitUntil([&] { return user("frames").get<int>() > framesAtCrash + 10; }, 30s));
     CHECK_MESSAGE(user("afterCrash").get<std::string>().find("switched off") != std::string::npos,
                   user("afterCrash").dump());
+    callOk(client, "stop");
+    CHECK_MESSAGE(host.wait(60s) == 0, host.output());
+}
+
+namespace {
+
+// FACTOR: what Counter.Scaled multiplies by; WITH_LAPS: whether Counter has a field `laps`
+// (its proxy's text changes with it).
+std::string foldersModule(int factor, bool withLaps) {
+    return R"(#include "scripthost/game/game_module.hpp"
+#include <cstdint>
+
+namespace {
+struct Counter : scripthost::game::NativeScript {
+    std::int32_t ticks = 0;
+    std::int32_t laps = 0;
+    void update(float) override { ++ticks; }
+    float scaled(float x) { return x * )" +
+           std::to_string(factor) + R"(; }
+};
+struct Square : scripthost::game::NativeScript {
+    float side = 3;
+    float area() { return side * side; }
+};
+}
+
+SCRIPTHOST_GAME_MODULE(registry, info) {
+    info = {"folders", ")" +
+           std::to_string(factor) + R"("};
+    auto counter = scripthost::game::NativeScriptClass<Counter>("Probe.Counter")
+                       .field("ticks", &Counter::ticks)
+                       .method<&Counter::scaled>("Scaled");
+    if ()" +
+           (withLaps ? "true" : "false") +
+           R"()
+        counter.field("laps", &Counter::laps);
+    registry.registerScript(std::move(counter));
+    registry.registerScript(scripthost::game::NativeScriptClass<Square>("Probe.Square")
+                                .implements("Probe.Shape")
+                                .field("side", &Square::side)
+                                .method<&Square::area>("Area"));
+    return {};
+}
+)";
+}
+
+// Shapes: the C# class Square implements. Gameplay (a definition referencing Shapes) names the
+// native Counter, so it needs the proxies' assembly; the loose script names Square, whose proxy
+// needs Shapes: the default assembly's.
+void writeFolderScripts(const fs::path& scripts) {
+    writeFile(scripts / "Shapes" / "Shapes.asmdef", R"({"name": "Shapes"})");
+    writeFile(scripts / "Shapes" / "Shape.cs", R"(namespace Probe {
+    public abstract class Shape : UEngine.UNativeScript { public abstract float Area(); }
+})");
+    writeFile(scripts / "Gameplay" / "Gameplay.asmdef",
+              R"({"name": "Gameplay", "references": ["Shapes"]})");
+    writeFile(scripts / "Gameplay" / "Runner.cs", R"(using UEngine;
+public class Runner : UMonoScriptComponent {
+    [SerializeField] int ticksSeen;
+    [SerializeField] float scaled;
+    [SerializeField] int kept;
+    public override void Initialize() { gameObject.AddComponent<Probe.Counter>(); kept = 41; }
+    public override void Update(float dt) {
+        Probe.Counter counter = gameObject.GetComponent<Probe.Counter>();
+        ticksSeen = counter.ticks;
+        scaled = counter.Scaled(2);
+    }
+}
+)");
+    writeFile(scripts / "Measure.cs", R"(using UEngine;
+public class Measure : UMonoScriptComponent {
+    [SerializeField] float area;
+    public override void Initialize() { gameObject.AddComponent<Probe.Square>(); }
+    public override void Update(float dt) {
+        area = gameObject.GetComponent<Probe.Shape>().Area();
+    }
+}
+)");
+}
+
+} // namespace
+
+TEST_CASE("native scripts: with assemblies by folder a script of any assembly names a native "
+          "class, a native class implements a C# class of another assembly, and a module build "
+          "rebuilds the assemblies only when its native classes changed") {
+    TempDir dir("native-folders");
+    const fs::path library = dir.path() / "libfolders.so";
+    buildModule(dir.path(), library, foldersModule(1, false));
+    const fs::path scripts = dir.path() / "scripts";
+    writeFolderScripts(scripts);
+    const fs::path socket = dir.path() / "control.sock";
+    HostProcess host({"run", "--headless", "--scripts", scripts.string(), "--game",
+                      library.string(), "--control", socket.string()});
+    auto client = connectTo(socket, host);
+    auto runner = [&](const std::string& name) {
+        return fieldValue(client, "Runner", "Runner", name);
+    };
+    REQUIRE_MESSAGE(waitUntil([&] { return runner("ticksSeen").get<int>() > 3; }, 60s),
+                    host.output());
+    CHECK(runner("scaled") == 2.0);
+    CHECK(fieldValue(client, "Measure", "Measure", "area") == 9.0);
+    callOk(client, "set",
+           {{"entity", "Runner"}, {"script", "Runner"}, {"field", "kept"}, {"value", 42}});
+    json status = callOk(client, "status");
+    const int reloadsBefore = status["reloads"]["ok"];
+
+    // The same native classes, new code: the scripts are loaded again as they are, and call it.
+    buildModule(dir.path(), library, foldersModule(3, false));
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            status = callOk(client, "status");
+                            return status["reloads"]["ok"].get<int>() > reloadsBefore &&
+                                   status["reloadBusy"] == false;
+                        },
+                        60s),
+                    host.output());
+    CHECK_MESSAGE(status["lastReload"]["assembliesBuilt"].empty(), status.dump());
+    REQUIRE_MESSAGE(waitUntil([&] { return runner("scaled") == 6.0; }, 30s), host.output());
+
+    // A field more on Counter: its proxy's text changed, and every assembly references the
+    // proxies' one; the values cross the reload.
+    const int reloadsThen = status["reloads"]["ok"];
+    buildModule(dir.path(), library, foldersModule(5, true));
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            status = callOk(client, "status");
+                            return status["reloads"]["ok"].get<int>() > reloadsThen &&
+                                   status["reloadBusy"] == false;
+                        },
+                        60s),
+                    host.output());
+    CHECK_MESSAGE(status["lastReload"]["assembliesBuilt"] ==
+                      json::array({"NativeScripts", "Shapes", "Gameplay", "Scripts"}),
+                  status.dump());
+    REQUIRE_MESSAGE(waitUntil([&] { return runner("scaled") == 10.0; }, 30s), host.output());
+    CHECK(runner("kept") == 42);
+    CHECK(fieldValue(client, "Runner", "Probe.Counter", "laps") == 0);
+    CHECK(fieldValue(client, "Measure", "Measure", "area") == 9.0);
     callOk(client, "stop");
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }

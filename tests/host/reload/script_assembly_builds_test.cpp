@@ -1,7 +1,8 @@
 // ScriptAssemblyBuilds: what a change builds, with the real mcs (cold) in real temp folders. A
 // project without assembly definitions builds one Scripts.dll; with them, a leaf's change builds
 // the leaf, a core's change the core and every assembly that references it, and a change whose
-// build failed is built again with the next one.
+// build failed is built again with the next one. The generated sources (the native proxies) are
+// an assembly every other references.
 #include "../support/mono_test_support.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
 #include "script_assembly_builds.hpp"
@@ -39,7 +40,7 @@ struct Project {
         }
         builds = std::make_unique<ScriptAssemblyBuilds>(
             ScriptAssemblyBuildOptions{
-                {dir / "scripts"}, {}, SCRIPTHOST_SCRIPTCORE_DLL, std::chrono::seconds(60)},
+                {dir / "scripts"}, {}, {}, SCRIPTHOST_SCRIPTCORE_DLL, std::chrono::seconds(60), {}},
             dir / "build");
     }
 
@@ -213,24 +214,43 @@ TEST_CASE("ScriptAssemblyBuilds: old builds are pruned, but never the folder of 
     CHECK(fs::exists(ScriptAssemblyBuilds::outputs(first)[2])); // LeafB's, reused throughout
 }
 
-TEST_CASE("ScriptAssemblyBuilds: a change of the generated sources rebuilds the assembly they go "
-          "into and what references it, and a build with no change reuses every assembly") {
+TEST_CASE("ScriptAssemblyBuilds: the generated sources are an assembly every other references, "
+          "those built on a script class are the default assembly's, and only a change of "
+          "their text rebuilds") {
     TempDir dir("assembly-builds-generated");
     writeFile(dir / "scripts/Core/Core.asmdef", R"({"name": "Core"})");
-    writeFile(dir / "scripts/Core/Health.cs",
-              "namespace Game { public class Health : UEngine.UMonoScriptComponent {} }");
+    writeFile(dir / "scripts/Core/Shape.cs",
+              "namespace Game { public abstract class Shape : UEngine.UNativeScript { public "
+              "abstract float Area(); } }");
+    // A leaf and a loose script both name a proxy: it is in reach of every assembly.
+    writeFile(dir / "scripts/Leaf/Leaf.asmdef", R"({"name": "Leaf", "references": ["Core"]})");
+    writeFile(dir / "scripts/Leaf/Spinning.cs",
+              "namespace Game { public class Spinning : UEngine.UMonoScriptComponent { public "
+              "Native.Spinner spinner; } }");
     writeFile(dir / "scripts/Player.cs",
               "namespace Game { public class Player : UEngine.UMonoScriptComponent { public "
-              "Health h; } }");
-    const fs::path proxies = dir / "generated/Native.g.cs";
-    writeFile(proxies, "namespace Native { public class Spinner : UEngine.UNativeScript {} }");
+              "Native.Spinner spinner; public Native.Square square; } }");
+    const fs::path proxies = dir / "generated/NativeScripts.g.cs";
+    const fs::path onScripts = dir / "generated/OnScripts.g.cs";
+    const std::string spinner =
+        "namespace Native { public class Spinner : UEngine.UNativeScript { public int turns; } }";
+    const std::string square = "namespace Native { public class Square : Game.Shape { public "
+                               "override float Area() { return 1; } } }";
+    writeFile(proxies, spinner);
+    writeFile(onScripts, square);
+    std::vector<compiler::AssemblyLayout> shown;
     compiler::BuildQueue queue{std::make_unique<compiler::ColdCompiler>()};
     ScriptAssemblyBuilds builds(
         ScriptAssemblyBuildOptions{
-            {dir / "scripts"}, {proxies}, SCRIPTHOST_SCRIPTCORE_DLL, std::chrono::seconds(60), {}},
+            {dir / "scripts"},
+            {proxies},
+            {onScripts},
+            SCRIPTHOST_SCRIPTCORE_DLL,
+            std::chrono::seconds(60),
+            [&](const compiler::AssemblyLayout& layout) { shown.push_back(layout); }},
         dir / "build");
-    auto build = [&](const std::vector<fs::path>& changed, bool everything) {
-        auto submitted = builds.submit(queue, changed, everything);
+    auto build = [&](bool everything = false) {
+        auto submitted = builds.submit(queue, {}, everything);
         REQUIRE_MESSAGE(submitted, (submitted ? "" : submitted.error().message));
         auto finished = queue.waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(120));
         REQUIRE(finished.has_value());
@@ -238,9 +258,81 @@ TEST_CASE("ScriptAssemblyBuilds: a change of the generated sources rebuilds the 
         builds.committed(*finished);
         return ScriptAssemblyBuilds::compiled(*finished);
     };
-    CHECK(build({}, true) == Names{"Core", "Scripts"});
-    writeFile(proxies, "namespace Native { public class Spinner : UEngine.UNativeScript { public "
-                       "int more; } }");
-    CHECK(build({proxies}, false) == Names{"Scripts"}); // the proxies live in the default assembly
-    CHECK(build({}, false).empty());                    // the same code again: all reused
+    CHECK(build(true) == Names{"NativeScripts", "Core", "Leaf", "Scripts"});
+    // What editors are shown: the proxies' assembly referenced by every other, the proxies on
+    // script classes in the default assembly.
+    REQUIRE(shown.size() == 1);
+    REQUIRE(shown[0].assemblies.size() == 4);
+    CHECK(shown[0].assemblies[0].name == "NativeScripts");
+    CHECK(shown[0].assemblies[0].sources == std::vector<fs::path>{proxies});
+    for (std::size_t i = 1; i < 4; ++i)
+        CHECK(shown[0].assemblies[i].references.front() == "NativeScripts");
+    CHECK(std::ranges::count(shown[0].assemblies[3].sources, onScripts) == 1);
+
+    writeFile(proxies, spinner); // written again with the same text: nothing to build
+    CHECK(build().empty());
+    writeFile(onScripts, square + " // changed");
+    CHECK(build() == Names{"Scripts"});
+    writeFile(proxies, spinner + " // changed");
+    CHECK(build() == Names{"NativeScripts", "Core", "Leaf", "Scripts"});
+    CHECK(shown.size() == 1); // an edit moves no assembly: editors were not told again
+
+    // The module's classes of their own are gone: so is their assembly, and what referenced it
+    // is rebuilt without it.
+    writeFile(dir / "scripts/Leaf/Spinning.cs",
+              "namespace Game { public class Spinning : UEngine.UMonoScriptComponent {} }");
+    writeFile(dir / "scripts/Player.cs",
+              "namespace Game { public class Player : UEngine.UMonoScriptComponent {} }");
+    fs::remove(proxies);
+    auto submitted =
+        builds.submit(queue, {dir / "scripts/Leaf/Spinning.cs", dir / "scripts/Player.cs"}, false);
+    REQUIRE_MESSAGE(submitted, (submitted ? "" : submitted.error().message));
+    auto finished = queue.waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(120));
+    REQUIRE(finished.has_value());
+    REQUIRE_MESSAGE(finished->result.success, finished->result.log);
+    CHECK(ScriptAssemblyBuilds::compiled(*finished) == Names{"Core", "Leaf", "Scripts"});
+    REQUIRE(shown.size() == 2);
+    CHECK(shown[1].find("NativeScripts") == nullptr);
+}
+
+TEST_CASE("ScriptAssemblyBuilds: without loose scripts the generated sources on script classes "
+          "are a default assembly of their own, and a definition that takes the generated "
+          "sources' assembly's name is an error naming its file") {
+    TempDir dir("assembly-builds-generated-alone");
+    writeFile(dir / "scripts/Core/Core.asmdef", R"({"name": "Core"})");
+    writeFile(dir / "scripts/Core/Shape.cs",
+              "namespace Game { public abstract class Shape : UEngine.UNativeScript { public "
+              "abstract float Area(); } }");
+    writeFile(dir / "scripts/Tools/Tools.asmdef", R"({"name": "Tools", "autoReferenced": false})");
+    writeFile(dir / "scripts/Tools/Ruler.cs", "namespace Game { public class Ruler {} }");
+    const fs::path proxies = dir / "generated/NativeScripts.g.cs";
+    const fs::path onScripts = dir / "generated/OnScripts.g.cs";
+    writeFile(proxies, "namespace Native { public class Spinner : UEngine.UNativeScript {} }");
+    writeFile(onScripts, "namespace Native { public class Square : Game.Shape { public override "
+                         "float Area() { return 1; } } }");
+    compiler::BuildQueue queue{std::make_unique<compiler::ColdCompiler>()};
+    ScriptAssemblyBuilds builds(ScriptAssemblyBuildOptions{{dir / "scripts"},
+                                                           {proxies},
+                                                           {onScripts},
+                                                           SCRIPTHOST_SCRIPTCORE_DLL,
+                                                           std::chrono::seconds(60),
+                                                           {}},
+                                dir / "build");
+    REQUIRE(builds.submit(queue, {}, true));
+    auto finished = queue.waitFor(std::chrono::steady_clock::now() + std::chrono::seconds(120));
+    REQUIRE(finished.has_value());
+    REQUIRE_MESSAGE(finished->result.success, finished->result.log);
+    CHECK(ScriptAssemblyBuilds::compiled(*finished) ==
+          Names{"NativeScripts", "Core", "Tools", "Scripts"});
+    const compiler::ScriptAssembly* made = finished->set->request.layout.find("Scripts");
+    REQUIRE(made != nullptr);
+    CHECK(made->sources == std::vector<fs::path>{onScripts});
+    CHECK(made->references == Names{"NativeScripts", "Core"}); // what is auto-referenced
+
+    writeFile(dir / "scripts/Native/NativeScripts.asmdef", R"({"name": "NativeScripts"})");
+    writeFile(dir / "scripts/Native/A.cs", "namespace Game { public class A {} }");
+    auto submitted = builds.submit(queue, {dir / "scripts/Native/NativeScripts.asmdef"}, false);
+    REQUIRE_FALSE(submitted);
+    CHECK(submitted.error().message.find("NativeScripts.asmdef") != std::string::npos);
+    CHECK(submitted.error().message.find("'NativeScripts'") != std::string::npos);
 }

@@ -32,7 +32,13 @@ struct ReloadCoordinatorOptions {
     std::vector<std::filesystem::path> scriptDirs; ///< watched and compiled
     /// Compiled with every build, not watched: files the host writes itself (the native
     /// scripts' proxies), which it rebuilds for with requestReload(). Missing ones are skipped.
+    /// With assemblies by folder they are an assembly of their own, NativeScripts, that every
+    /// other references; in a project of one assembly, part of it.
     std::vector<std::filesystem::path> generatedSources;
+    /// The same for generated sources built on the scripts' classes (the proxies of native
+    /// classes that implement a C# class of the scripts): with assemblies by folder, part of
+    /// the default assembly, which references every other.
+    std::vector<std::filesystem::path> generatedSourcesOnScripts;
     std::filesystem::path scriptCore;          ///< referenced by every build
     std::filesystem::path buildDir;            ///< gen<N>/Scripts.dll land here
     bool coldCompiler = false;                 ///< mcs per build instead of the compile server
@@ -53,9 +59,11 @@ struct ReloadCoordinatorOptions {
     /// second compiler (a second compile server, started when first needed; machines with one
     /// CPU never do).
     bool parallelBuilds = true;
-    /// Called on the main thread after each walk of the script folders that found their
-    /// assemblies anew (at the first build, then after a file was added or removed or a
-    /// definition changed): what follows the layout (the editor projects) follows it here.
+    /// Called on the main thread with the assemblies editors are to show (the generated
+    /// sources' among them) after each walk of the script folders that found them anew (at
+    /// the first build, then after a file was added or removed or a definition changed) and
+    /// when generated sources came or went: what follows the layout (the editor projects)
+    /// follows it here.
     std::function<void(const compiler::AssemblyLayout&)> onLayoutWalked;
 };
 
@@ -107,8 +115,9 @@ public:
     /// broader one).
     enum class Rebuild {
         Everything, ///< every assembly (a reload asked for by the user)
-        /// The assembly the generated sources go into and those that reference it (they
-        /// changed: the game module's native classes did); the others are reused
+        /// The assemblies of the generated sources whose text is not the running build's, and
+        /// those that reference them (the game module's native classes changed); the others
+        /// are reused
         Generated,
         /// Nothing the running build has: the same code into a new generation (a new game
         /// module whose native classes are the same: its internal calls bind again)
