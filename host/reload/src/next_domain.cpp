@@ -2,6 +2,7 @@
 
 #include "host/engine/script_host.hpp"
 
+#include <algorithm>
 #include <spdlog/spdlog.h>
 
 namespace scripthost {
@@ -25,8 +26,14 @@ bool NextDomain::make(Clock::time_point until, const std::vector<std::filesystem
         return false;
     }
     domain_ = std::move(*made);
+    queued_.clear();
+    queue(reused);
+    return true;
+}
+
+void NextDomain::queue(const std::vector<std::filesystem::path>& dlls) {
     std::vector<AssemblyFile> files;
-    for (const std::filesystem::path& dll : reused) {
+    for (const std::filesystem::path& dll : dlls) {
         auto file = AssemblyFile::read(dll);
         if (!file) { // gone since its build (pruned): nothing is loaded ahead
             spdlog::debug("not loading ahead: {}", file.error().message);
@@ -35,9 +42,39 @@ bool NextDomain::make(Clock::time_point until, const std::vector<std::filesystem
         }
         files.push_back(std::move(*file));
     }
-    preloaded_ = files.empty();
+    if (files.empty()) {
+        preloaded_ = queued_.empty() || preloaded_;
+        return;
+    }
+    queued_.insert(queued_.end(), dlls.begin(), dlls.end());
+    preloaded_ = false;
     domain_->preload(std::move(files));
-    return true;
+}
+
+void NextDomain::expect(const std::vector<std::filesystem::path>& reused) {
+    if (!domain_)
+        return;
+    const bool stale = std::ranges::any_of(queued_, [&](const std::filesystem::path& dll) {
+        return std::ranges::find(reused, dll) == reused.end();
+    });
+    if (stale) { // it loaded what the build replaces: the reload would not take it
+        // (Not while ScriptCore's warm-up runs: the unload would wait for it here. The
+        // reload's load stage then makes a fresh domain, as it would have.)
+        if (!domain_->waitForBackgroundWarm(Clock::now()))
+            return;
+        spdlog::debug("the next reload's domain loaded an assembly the build replaces: made anew");
+        (void)domain_->unloadInBackground();
+        domain_.reset();
+        queued_.clear();
+        preloaded_ = false;
+        return;
+    }
+    std::vector<std::filesystem::path> missing;
+    for (const std::filesystem::path& dll : reused) {
+        if (std::ranges::find(queued_, dll) == queued_.end())
+            missing.push_back(dll);
+    }
+    queue(missing);
 }
 
 NextDomain::Progress NextDomain::preload(std::chrono::microseconds slice) {
@@ -51,6 +88,7 @@ NextDomain::Progress NextDomain::preload(std::chrono::microseconds slice) {
                       done.error().message);
         (void)domain_->unloadInBackground();
         domain_.reset();
+        queued_.clear();
         failed_ = true;
         return Progress::Done;
     }
@@ -61,6 +99,7 @@ NextDomain::Progress NextDomain::preload(std::chrono::microseconds slice) {
 std::unique_ptr<ScriptDomain> NextDomain::take() {
     failed_ = false;
     preloaded_ = false;
+    queued_.clear();
     return std::move(domain_);
 }
 

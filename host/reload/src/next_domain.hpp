@@ -40,6 +40,11 @@ public:
     /// (logged, not an error: the reload's load stage says what is wrong, if it still is).
     Progress preload(std::chrono::microseconds slice);
 
+    /// A build was submitted that reuses `reused` (in dependency order): a domain that loaded
+    /// (or queued) an assembly not among them is dropped (unloaded in the background: make()
+    /// makes the next one); otherwise what it lacks of them is queued for preload().
+    void expect(const std::vector<std::filesystem::path>& reused);
+
     [[nodiscard]] bool exists() const noexcept { return domain_ != nullptr; }
     /// Whether the domain is made and everything queued is loaded ahead.
     [[nodiscard]] bool complete() const noexcept { return domain_ != nullptr && preloaded_; }
@@ -49,7 +54,11 @@ public:
 
 private:
     ScriptHost* host_;
+    /// Reads `dlls` and queues them in the domain; none when one cannot be read (pruned).
+    void queue(const std::vector<std::filesystem::path>& dlls);
+
     std::unique_ptr<ScriptDomain> domain_;
+    std::vector<std::filesystem::path> queued_; // what the domain was given to load ahead
     bool preloaded_ = false;
     bool failed_ = false;                                     // not tried again until a reload
     Clock::duration makeCost_ = std::chrono::milliseconds(6); // the last one's (a guess first)

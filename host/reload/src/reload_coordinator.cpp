@@ -403,6 +403,9 @@ std::optional<ReloadReport> ReloadCoordinator::submitChanges() {
         publish(report);
         return report;
     }
+    // The build says what it reuses: the domain made ahead loads that (the rest of it while the
+    // build runs), or is dropped for one that does when it loaded what the build replaces.
+    m.next->expect(m.scriptBuilds->likelyReused());
     return std::nullopt;
 }
 

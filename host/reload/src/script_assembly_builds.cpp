@@ -22,6 +22,11 @@ bool byFolder(const compiler::AssemblyLayout& layout) {
 /// Old builds kept besides the running one (what is loaded was read into memory).
 constexpr std::size_t kKeepBuilds = 3;
 
+/// How many of the last builds' assemblies are expected to be edited again (not loaded ahead):
+/// going back and forth between a few assemblies then costs the reload the load of the others
+/// edited lately, not a fresh domain.
+constexpr std::size_t kRecentBuilds = 3;
+
 /// Those of `files` on disk.
 std::vector<fs::path> onDisk(const std::vector<fs::path>& files) {
     std::vector<fs::path> found;
@@ -84,6 +89,7 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
         request.timeout = options_.timeout;
         runningLayout_.reset(); // the next set build builds every assembly
         runningOutputs_.clear();
+        inFlightReuse_.reset();
         covered_.clear(); // only the newest submission is ever delivered
         covered_[queue.submit(std::move(request))] = {sinceRunning_, std::move(generatedTexts)};
         return {};
@@ -104,8 +110,18 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
     request.timeout = options_.timeout;
     request.outputFolder = outputs_.nextFolder();
     request.layout = std::move(*layout);
+    std::vector<fs::path> reused;
+    const std::vector<std::string> toBuild = compiler::assembliesToBuild(request);
+    for (const compiler::ScriptAssembly& assembly : request.layout.assemblies) {
+        const auto previous = request.previous.find(assembly.name);
+        if (std::ranges::find(toBuild, assembly.name) == toBuild.end() &&
+            previous != request.previous.end())
+            reused.push_back(previous->second);
+    }
     covered_.clear(); // only the newest submission is ever delivered
-    covered_[queue.submit(std::move(request))] = {sinceRunning_, std::move(generatedTexts)};
+    const compiler::BuildId id = queue.submit(std::move(request));
+    covered_[id] = {sinceRunning_, std::move(generatedTexts)};
+    inFlightReuse_.emplace(id, std::move(reused));
     return {};
 }
 
@@ -236,28 +252,44 @@ void ScriptAssemblyBuilds::committed(const compiler::FinishedBuild& finished) {
     }
     covered_.clear();
     everythingSinceRunning_ = false;
+    if (inFlightReuse_ && inFlightReuse_->first == finished.id)
+        inFlightReuse_.reset();
     if (finished.set) {
         runningLayout_ = finished.set->request.layout;
         runningOutputs_ = finished.set->result.outputs();
         const std::vector<std::string> built = compiled(finished);
-        runningBuilt_ = {built.begin(), built.end()};
         runningBuiltAll_ = built.size() >= runningLayout_->assemblies.size();
+        if (runningBuiltAll_) {
+            recentlyBuilt_.clear();
+        } else {
+            recentlyBuilt_.emplace_back(built.begin(), built.end());
+            if (recentlyBuilt_.size() > kRecentBuilds)
+                recentlyBuilt_.pop_front();
+        }
     } else {
         runningLayout_.reset();
         runningOutputs_.clear();
+        recentlyBuilt_.clear();
     }
 }
 
 std::vector<fs::path> ScriptAssemblyBuilds::likelyReused() const {
+    if (inFlightReuse_)
+        return inFlightReuse_->second;
     std::vector<fs::path> reused;
     if (!runningLayout_)
         return reused;
     std::set<std::string> referenced;
     for (const compiler::ScriptAssembly& assembly : runningLayout_->assemblies)
         referenced.insert(assembly.references.begin(), assembly.references.end());
+    auto builtLately = [&](const std::string& name) {
+        return std::ranges::any_of(recentlyBuilt_, [&](const std::set<std::string>& built) {
+            return built.contains(name);
+        });
+    };
     for (const compiler::ScriptAssembly& assembly : runningLayout_->assemblies) {
-        const bool expectEdit = runningBuiltAll_ ? !referenced.contains(assembly.name)
-                                                 : runningBuilt_.contains(assembly.name);
+        const bool expectEdit =
+            runningBuiltAll_ ? !referenced.contains(assembly.name) : builtLately(assembly.name);
         const auto output = runningOutputs_.find(assembly.name);
         if (!expectEdit && output != runningOutputs_.end())
             reused.push_back(output->second);

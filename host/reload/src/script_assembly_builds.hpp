@@ -12,6 +12,7 @@
 #include "scripthost/game/error.hpp"
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -69,11 +70,12 @@ public:
 
     /// `finished` is what runs now: the next build reuses its outputs.
     void committed(const compiler::FinishedBuild& finished);
-    /// The running build's .dll files the next build is likely to reuse, in dependency order,
-    /// for the next reload's domain to load ahead: after a build of some assemblies, the
-    /// others (edits tend to stay in one place); after a build of every assembly (the first,
-    /// a forced reload), those another assembly references (libraries change less often than
-    /// what uses them). Empty for a project of one assembly.
+    /// The .dll files the next build is likely to reuse, in dependency order, for the next
+    /// reload's domain to load ahead. While a build is in flight (submitted, not yet
+    /// committed): what it reuses. Else, of the running build: after builds of some assemblies,
+    /// those the last few did not build (edits tend to stay in a few places); after a build of
+    /// every assembly (the first, a forced reload), those another assembly references
+    /// (libraries change less often than what uses them). Empty for a project of one assembly.
     [[nodiscard]] std::vector<std::filesystem::path> likelyReused() const;
     /// Removes old builds' folders, except the newest few and those a reused output is in.
     void prune();
@@ -121,9 +123,13 @@ private:
     /// The running build's layout and outputs (a project with assembly definitions only).
     std::optional<compiler::AssemblyLayout> runningLayout_;
     std::map<std::string, std::filesystem::path> runningOutputs_;
-    /// The assemblies the running build compiled, and whether that was all of them.
-    std::set<std::string> runningBuilt_;
+    /// The assemblies each of the last few committed builds compiled, newest last, since the
+    /// last that compiled all of them (then empty, and runningBuiltAll_ set).
+    std::deque<std::set<std::string>> recentlyBuilt_;
     bool runningBuiltAll_ = true;
+    /// The newest submission of assemblies by folder and the .dll files it reuses, until it is
+    /// committed.
+    std::optional<std::pair<compiler::BuildId, std::vector<std::filesystem::path>>> inFlightReuse_;
     /// Files changed since the running build, submitted or not yet committed.
     std::set<std::filesystem::path> sinceRunning_;
     bool everythingSinceRunning_ = false;

@@ -85,3 +85,40 @@ TEST_CASE(
     REQUIRE(again != nullptr);
     (void)again->unloadInBackground();
 }
+
+TEST_CASE("NextDomain: a build submitted says what it reuses: what the domain lacks of it is "
+          "loaded ahead too, and a domain that loaded what the build replaces is dropped for "
+          "one made anew") {
+    TempDir dir("next-domain-expect");
+    AssemblyFile core = compileScripts(dir, "Core.dll", {{"Health.cs", kHealth}});
+    AssemblyFile leafA = compileScripts(
+        dir, "LeafA.dll",
+        {{"A.cs", "namespace Game { public class A : UEngine.UMonoScriptComponent {} }"}});
+    AssemblyFile leafB = compileScripts(
+        dir, "LeafB.dll",
+        {{"B.cs", "namespace Game { public class B : UEngine.UMonoScriptComponent {} }"}});
+    auto host = makeHostFrom(core);
+    NextDomain next(*host);
+    next.expect({core.path}); // no domain: nothing to do
+    CHECK_FALSE(next.exists());
+
+    REQUIRE(next.make(Clock::time_point::max(), {core.path}));
+    preloadAll(next);
+    REQUIRE(next.complete());
+    next.expect({core.path, leafA.path}); // Core is loaded; LeafA is queued
+    CHECK_FALSE(next.complete());
+    preloadAll(next);
+    CHECK(next.complete());
+    next.expect({core.path, leafA.path}); // nothing new
+    CHECK(next.complete());
+
+    next.expect({core.path, leafB.path}); // LeafA is rebuilt: the domain cannot serve
+    CHECK_FALSE(next.exists());
+    REQUIRE(ScriptDomain::waitForUnloads(std::chrono::seconds(30)));
+    REQUIRE(next.make(Clock::time_point::max(), {core.path, leafB.path}));
+    preloadAll(next);
+    std::unique_ptr<ScriptDomain> taken = next.take();
+    REQUIRE(taken != nullptr);
+    CHECK(taken->preloadedAssemblies() == std::vector<std::string>{"Core.dll", "LeafB.dll"});
+    (void)taken->unloadInBackground();
+}

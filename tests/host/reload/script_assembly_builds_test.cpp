@@ -135,7 +135,8 @@ TEST_CASE("ScriptAssemblyBuilds: a change whose build failed is built again with
 }
 
 TEST_CASE("ScriptAssemblyBuilds: what the next reload's domain loads ahead: after a build of "
-          "everything, the assemblies others reference, after a leaf's build, the others") {
+          "everything, the assemblies others reference, after leaves' builds, the others, and "
+          "while a build is in flight, what it reuses") {
     Project project;
     const compiler::FinishedBuild first = project.build({}, true);
     REQUIRE(first.result.success);
@@ -148,6 +149,15 @@ TEST_CASE("ScriptAssemblyBuilds: what the next reload's domain loads ahead: afte
     REQUIRE(leaf.result.success);
     project.builds->committed(leaf);
     CHECK(project.builds->likelyReused() == std::vector<fs::path>{dlls[0], dlls[2]});
+
+    const compiler::FinishedBuild other = project.build({"LeafB/B.cs"});
+    REQUIRE(other.result.success);
+    // Not committed yet: what that build reuses (Core and LeafA's new build).
+    CHECK(project.builds->likelyReused() ==
+          std::vector<fs::path>{dlls[0], ScriptAssemblyBuilds::outputs(leaf)[1]});
+    project.builds->committed(other);
+    // Both leaves were edited lately: only Core is expected to be reused.
+    CHECK(project.builds->likelyReused() == std::vector<fs::path>{dlls[0]});
 
     const compiler::FinishedBuild core = project.build({"Core/Health.cs"});
     REQUIRE(core.result.success);
