@@ -149,7 +149,9 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
             warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps - kCarrySteps]);
         }
         ++m.warmStep;
-        if (std::chrono::steady_clock::now() - start >= slice)
+        // (No slice: never compared, as microseconds::max() in nanoseconds overflows.)
+        if (slice != std::chrono::microseconds::max() &&
+            std::chrono::steady_clock::now() - start >= slice)
             break;
     }
     return m.warmStep >= total;

@@ -8,6 +8,7 @@
 #include "runtime/jit_profile.hpp"
 #include "runtime/runtime_state.hpp"
 
+#include <fmt/format.h>
 #include <mono/jit/jit.h>
 #include <mono/metadata/class.h>
 #include <mono/metadata/loader.h>
@@ -135,4 +136,22 @@ TEST_CASE("JIT warm-up: a script class's static field initializer does not run i
     auto afterUse = host->domain()->getStatic("Flag", "initialized");
     REQUIRE(afterUse);
     CHECK(std::get<std::int64_t>(*afterUse) == 1);
+}
+
+TEST_CASE("JIT warm-up: without a slice it runs to its end in one call") {
+    TempDir dir("warm-whole");
+    std::vector<std::pair<std::string, std::string>> sources;
+    for (int i = 0; i < 20; ++i)
+        sources.emplace_back(fmt::format("S{}.cs", i),
+                             fmt::format("public class S{} : UEngine.UMonoScriptComponent {{ "
+                                         "public int n; public override void Update(float dt) {{ "
+                                         "n++; }} }}",
+                                         i));
+    const AssemblyFile scripts = compileScripts(dir, "Many.dll", sources);
+    auto host = makeHostFrom(scripts);
+    auto domain = ScriptDomain::create(host->takeGenerationNumber(), host->scriptCore(), scripts,
+                                       host->world());
+    REQUIRE_MESSAGE(domain, (domain ? "" : domain.error().message));
+    CHECK((*domain)->warmUp());
+    (void)(*domain)->unloadInBackground();
 }
