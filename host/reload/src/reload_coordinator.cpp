@@ -344,7 +344,9 @@ bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
                 continue;
             }
             // Does not fit: rather than sleep until the frame is due, let it come now.
-            if (now + m.costs.expected(m.reload->next()) + kIdleMargin > until)
+            if (now + m.costs.expected(m.reload->next(), m.reload->loadsIntoPreparedDomain()) +
+                    kIdleMargin >
+                until)
                 return true;
             const bool swapping = m.reload->next() == ReloadStage::Swap;
             (void)advance(kWarmSlice);
@@ -370,7 +372,8 @@ bool ReloadCoordinator::useIdleTime(std::chrono::steady_clock::time_point until)
         }
         // A build in flight that ends while the loop would sleep starts its reload now, as
         // long as its load stage still fits before the next frame.
-        const auto lastStart = until - m.costs.expected(ReloadStage::Load) - kIdleMargin;
+        const auto lastStart =
+            until - m.costs.expected(ReloadStage::Load, m.next->exists()) - kIdleMargin;
         if (now >= lastStart || m.watcherHolding())
             return false;
         auto finished = m.builds->waitFor(lastStart);
@@ -449,10 +452,11 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
     const ReloadStage stage = m.reload->next();
     // A debugger rebind's second pass comes after the new code is live: not in the timeline.
     const bool towardsNewCode = !m.reload->committed();
+    const bool prepared = m.reload->loadsIntoPreparedDomain();
     const auto started = Clock::now();
     m.reload->step(warmSlice);
     const auto ended = Clock::now();
-    m.costs.record(stage, ended - started);
+    m.costs.record(stage, ended - started, prepared);
     if (towardsNewCode && stage == ReloadStage::Load)
         m.reloading.loaded = m.reloading.warmed = ended;
     else if (towardsNewCode && (stage == ReloadStage::Warm || stage == ReloadStage::Reserve))

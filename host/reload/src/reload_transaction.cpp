@@ -93,12 +93,6 @@ void ReloadTransaction::State::runLoad() {
     const auto started = Clock::now();
     ReloadReport& report = active();
     report.fromGeneration = host.domain() ? host.domain()->generation() : 0;
-    // A domain made ahead with assemblies this build rebuilt (the guess of what it would
-    // reuse was wrong) cannot take the new ones: a fresh domain does.
-    if (prepared && !prepared->fits(scripts)) {
-        (void)prepared->unloadInBackground();
-        prepared.reset();
-    }
     auto created = [&]() -> Result<std::unique_ptr<ScriptDomain>> {
         if (!prepared || rebinding)
             return ScriptDomain::create(host.takeGenerationNumber(), host.scriptCore(), scripts,
@@ -394,7 +388,17 @@ void ReloadTransaction::setDebuggerRebind(bool on) {
 }
 
 void ReloadTransaction::usePreparedDomain(std::unique_ptr<ScriptDomain> prepared) {
+    // A domain made ahead with assemblies this build rebuilt (the guess of what it would reuse
+    // was wrong) cannot take the new ones: the load stage makes a fresh domain.
+    if (prepared && !prepared->fits(state_->scripts)) {
+        (void)prepared->unloadInBackground();
+        return;
+    }
     state_->prepared = std::move(prepared);
+}
+
+bool ReloadTransaction::loadsIntoPreparedDomain() const noexcept {
+    return state_->prepared != nullptr && !state_->rebinding;
 }
 
 bool ReloadTransaction::debuggerRebind() const noexcept {

@@ -81,7 +81,11 @@ public:
     /// Loads the scripts into `prepared` (made by ScriptDomain::prepare, no scripts yet)
     /// instead of creating a domain in the load stage. Before the first step only. (A
     /// debugger rebind's second pass still creates its own.)
+    /// A domain that loaded ahead an assembly this build replaced does not fit: it is unloaded
+    /// in the background, and the load stage makes a fresh one.
     void usePreparedDomain(std::unique_ptr<ScriptDomain> prepared);
+    /// Whether the load stage (still to run) loads into the domain usePreparedDomain gave.
+    [[nodiscard]] bool loadsIntoPreparedDomain() const noexcept;
     [[nodiscard]] bool debuggerRebind() const noexcept;
     /// In the warm stage: sleeps until the new generation's background warm-up is done or
     /// `until` (ScriptDomain::waitForBackgroundWarm); in the rebind stage, until the old
