@@ -61,14 +61,13 @@ void DebuggerPauseResponder::run() {
 void DebuggerPauseResponder::answer(const control::Request& request, Clock::duration held) {
     const double heldSeconds = std::chrono::duration<double>(held).count();
     if (request.cmd == "status") {
-        server_.replyOk(request.client, request.id,
-                        {{"state", "paused in debugger"},
-                         {"generation", generation_.load(std::memory_order_relaxed)},
-                         {"frame", frame_.load(std::memory_order_relaxed)},
-                         {"paused", true},
-                         {"debugger", {{"agent", agent_},
-                                       {"attached", true},
-                                       {"heldSeconds", heldSeconds}}}});
+        server_.replyOk(
+            request.client, request.id,
+            {{"state", "paused in debugger"},
+             {"generation", generation_.load(std::memory_order_relaxed)},
+             {"frame", frame_.load(std::memory_order_relaxed)},
+             {"paused", true},
+             {"debugger", {{"agent", agent_}, {"attached", true}, {"heldSeconds", heldSeconds}}}});
         return;
     }
     server_.replyError(request.client, request.id, control::error_code::pausedInDebugger,

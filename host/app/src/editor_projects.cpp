@@ -142,6 +142,37 @@ std::vector<ProjectFile> editorProjects(const compiler::AssemblyLayout& layout,
     return files;
 }
 
+Result<compiler::AssemblyLayout> withGeneratedCopies(compiler::AssemblyLayout layout,
+                                                     const fs::path& projectFolder,
+                                                     const std::vector<fs::path>& generated) {
+    std::vector<fs::path> files; // as a layout names its sources: absolute and normal
+    for (const fs::path& file : generated) {
+        std::error_code ec;
+        if (!file.empty())
+            files.push_back(fs::absolute(file, ec).lexically_normal());
+    }
+    for (compiler::ScriptAssembly& assembly : layout.assemblies) {
+        for (fs::path& source : assembly.sources) {
+            if (std::ranges::find(files, source) == files.end())
+                continue;
+            const fs::path copy = projectFolder / "obj" / assembly.name / source.filename();
+            const std::string text = readAll(source);
+            std::error_code ec;
+            if (!fs::exists(copy, ec) || readAll(copy) != text) {
+                fs::create_directories(copy.parent_path(), ec);
+                std::ofstream out(copy, std::ios::binary | std::ios::trunc);
+                out << text;
+                out.close();
+                if (!out)
+                    return fail("cannot write " + copy.string());
+            }
+            source = copy;
+        }
+        std::ranges::sort(assembly.sources);
+    }
+    return layout;
+}
+
 std::string generatedSolutionIn(const fs::path& projectFolder) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(projectFolder, ec)) {

@@ -28,6 +28,15 @@ namespace scripthost {
                                                       const std::string& solutionName,
                                                       const std::filesystem::path& scriptCore);
 
+/// `layout` with each of `generated` (files the host writes into its build folder, which may be
+/// a temporary one: the native scripts' proxies) that a source of it names copied into
+/// `projectFolder`/obj/<Assembly>/ (where MSBuild keeps what it generates) and named there
+/// instead, so editors still see them once the run is over. A copy is written only when its text
+/// changed; an error when one cannot be.
+[[nodiscard]] Result<compiler::AssemblyLayout>
+withGeneratedCopies(compiler::AssemblyLayout layout, const std::filesystem::path& projectFolder,
+                    const std::vector<std::filesystem::path>& generated);
+
 /// Whether `projectFolder` has a solution scripthost wrote (then `run` keeps it up to date);
 /// its name without `.sln`, or empty.
 [[nodiscard]] std::string generatedSolutionIn(const std::filesystem::path& projectFolder);

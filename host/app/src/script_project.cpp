@@ -131,9 +131,16 @@ Result<void> ScriptProject::startReloads(const ScriptProjectOptions& options,
     reload.prepareDomains = options.prepareDomains;
     if (!options.editorProjectsFolder.empty()) {
         reload.onLayoutWalked = [folder = options.editorProjectsFolder,
-                                 solution = options.editorSolution,
-                                 scriptCore](const compiler::AssemblyLayout& layout) {
-            auto written = writeEditorProjects(layout, folder, solution, scriptCore);
+                                 solution = options.editorSolution, scriptCore,
+                                 generated = std::vector<fs::path>{nativeProxies_,
+                                                                   nativeProxiesOnScripts_}](
+                                    const compiler::AssemblyLayout& walked) {
+            auto layout = withGeneratedCopies(walked, folder, generated);
+            if (!layout) {
+                spdlog::warn("editor projects not updated: {}", layout.error().message);
+                return;
+            }
+            auto written = writeEditorProjects(*layout, folder, solution, scriptCore);
             if (!written)
                 spdlog::warn("editor projects not updated: {}", written.error().message);
             else if (*written > 0)

@@ -16,9 +16,9 @@ namespace scripthost {
 /// `smoke`'s options: the project's (ProjectOptions; a script the watchdog stops fails the
 /// run) and the run's shape.
 struct SmokeOptions : ProjectOptions {
-    std::int64_t frames = 120;   ///< before the first reload (and spread between reloads)
+    std::int64_t frames = 120; ///< before the first reload (and spread between reloads)
     int reloads = 10;
-    std::filesystem::path junit;      ///< empty: no JUnit report
+    std::filesystem::path junit; ///< empty: no JUnit report
 };
 
 /// Registers the `smoke` subcommand on `app`, parsing into `options`; returns it.

@@ -20,14 +20,15 @@ namespace scripthost {
 
 namespace {
 
-volatile sig_atomic_t g_child = 0;     // the running host's pid (0: none)
-volatile sig_atomic_t g_stopping = 0;  // a stop signal came: do not restart
+volatile sig_atomic_t g_child = 0;    // the running host's pid (0: none)
+volatile sig_atomic_t g_stopping = 0; // a stop signal came: do not restart
 
 // SIGINT/SIGTERM in the parent: a signal another process sent to the parent alone goes on to
 // the host; one the terminal sent (si_code SI_KERNEL) reached the host already.
 void onStopSignal(int sig, siginfo_t* info, void* /*context*/) {
     g_stopping = 1;
-    const bool fromProcess = info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+    const bool fromProcess =
+        info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
     if (fromProcess && g_child > 0)
         ::kill(static_cast<pid_t>(g_child), sig);
 }
@@ -46,7 +47,9 @@ void log(bool json, const char* level, const std::string& message) {
     const auto now = std::chrono::system_clock::now();
     std::string line;
     if (json) {
-        line = nlohmann::json{{"time", fmt::format("{:%FT%T}Z", std::chrono::floor<std::chrono::milliseconds>(now))},
+        line = nlohmann::json{{"time",
+                               fmt::format("{:%FT%T}Z",
+                                           std::chrono::floor<std::chrono::milliseconds>(now))},
                               {"level", level},
                               {"message", message},
                               {"source", "supervisor"}}
@@ -145,7 +148,8 @@ int supervise(const SupervisorOptions& options,
     for (;;) {
         const int status = runChild(host, info);
         if (status < 0) {
-            log(options.jsonLog, "error", fmt::format("cannot start the host: {}", std::strerror(errno)));
+            log(options.jsonLog, "error",
+                fmt::format("cannot start the host: {}", std::strerror(errno)));
             return 1;
         }
         if (!isCrash(status) || g_stopping)

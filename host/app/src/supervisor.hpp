@@ -23,15 +23,16 @@ namespace scripthost {
 
 /// What a (re)started host is told about the runs before it.
 struct RestartInfo {
-    int restarts = 0;                        ///< 0: the first start
-    std::string lastCrash;                   ///< e.g. "killed by SIGSEGV (core dumped)"; empty on the first start
-    std::filesystem::path lastCrashReport;   ///< Mono's crash report of the last crash, moved aside; may be empty
+    int restarts = 0;      ///< 0: the first start
+    std::string lastCrash; ///< e.g. "killed by SIGSEGV (core dumped)"; empty on the first start
+    std::filesystem::path
+        lastCrashReport; ///< Mono's crash report of the last crash, moved aside; may be empty
 };
 
 struct SupervisorOptions {
-    int maxCrashes = 3;                       ///< crashes within crashWindow that stop it
+    int maxCrashes = 3; ///< crashes within crashWindow that stop it
     std::chrono::seconds crashWindow{60};
-    bool jsonLog = false;                     ///< log lines as JSON objects (--log-format json)
+    bool jsonLog = false; ///< log lines as JSON objects (--log-format json)
     /// Where Mono's crash reports (mono_crash.*.json, written in the host's working folder)
     /// are moved after a crash; empty: left where they are.
     std::filesystem::path crashReportFolder;

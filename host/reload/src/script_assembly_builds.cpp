@@ -52,8 +52,10 @@ ScriptAssemblyBuilds::ScriptAssemblyBuilds(ScriptAssemblyBuildOptions options,
     : options_(std::move(options)), outputs_(buildDir, "Scripts") {
     // As a layout holds its sources (a change is matched against them): absolute and normal.
     for (auto* files : {&options_.generatedSources, &options_.generatedSourcesOnScripts}) {
-        for (fs::path& file : *files)
-            file = fs::absolute(file).lexically_normal();
+        for (fs::path& file : *files) {
+            std::error_code ec;
+            file = fs::absolute(file, ec).lexically_normal();
+        }
     }
 }
 
@@ -75,7 +77,7 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
         return std::unexpected(walked.error());
     const std::vector<fs::path> own = onDisk(options_.generatedSources);
     const std::vector<fs::path> onScripts = onDisk(options_.generatedSourcesOnScripts);
-    showLayout(*walked, own, onScripts);
+    showLayout(*walked, own, onScripts, generatedTexts);
     if (!byFolder(*walked)) { // one Scripts.dll of every source, as without definitions
         auto sources = singleAssemblySources();
         if (!sources)
@@ -170,11 +172,11 @@ ScriptAssemblyBuilds::withGeneratedAssemblies(compiler::AssemblyLayout layout,
 
 void ScriptAssemblyBuilds::showLayout(const compiler::AssemblyLayout& layout,
                                       const std::vector<fs::path>& own,
-                                      const std::vector<fs::path>& onScripts) {
-    if (!options_.onWalk || (walkReused_ && shownGenerated_ && shownGenerated_->first == own &&
-                             shownGenerated_->second == onScripts))
+                                      const std::vector<fs::path>& onScripts,
+                                      const GeneratedTexts& texts) {
+    if (!options_.onWalk || (walkReused_ && shownGenerated_ == texts))
         return;
-    shownGenerated_.emplace(own, onScripts);
+    shownGenerated_ = texts;
     if (auto shown = withGeneratedAssemblies(layout, own, onScripts))
         options_.onWalk(*shown);
     // else the build reports why

@@ -36,7 +36,7 @@ struct ScriptAssemblyBuildOptions {
     std::filesystem::path scriptCore;
     std::chrono::milliseconds timeout{60000}; ///< each assembly's build
     /// With the layout editors are to show (ReloadCoordinatorOptions::onLayoutWalked): after
-    /// each new walk of the folders, and when the generated sources came or went.
+    /// each new walk of the folders, and when the generated sources came, went or changed.
     std::function<void(const compiler::AssemblyLayout&)> onWalk;
     /// The generated sources' assembly; no assembly definition may take its name while there
     /// are generated sources.
@@ -103,13 +103,15 @@ private:
     withGeneratedAssemblies(compiler::AssemblyLayout layout,
                             const std::vector<std::filesystem::path>& own,
                             const std::vector<std::filesystem::path>& onScripts) const;
-    /// Tells onWalk the layout editors are to show, when it is new: `layout` is the build's.
-    void showLayout(const compiler::AssemblyLayout& layout,
-                    const std::vector<std::filesystem::path>& own,
-                    const std::vector<std::filesystem::path>& onScripts);
-
     /// The text of each generated source (none: not on disk).
     using GeneratedTexts = std::map<std::filesystem::path, std::optional<std::string>>;
+    /// Tells onWalk the layout editors are to show, when it is new (`layout` is the walk's,
+    /// `texts` the generated sources' now; their change is news: editors copy them).
+    void showLayout(const compiler::AssemblyLayout& layout,
+                    const std::vector<std::filesystem::path>& own,
+                    const std::vector<std::filesystem::path>& onScripts,
+                    const GeneratedTexts& texts);
+
     /// What a submission covered: committed() forgets those changes.
     struct Covered {
         std::set<std::filesystem::path> changes;
@@ -137,9 +139,8 @@ private:
     std::map<compiler::BuildId, Covered> covered_;
     /// The generated sources' texts the running build compiled.
     GeneratedTexts runningGenerated_;
-    /// The generated sources on disk when onWalk was last told (own, on scripts).
-    std::optional<std::pair<std::vector<std::filesystem::path>, std::vector<std::filesystem::path>>>
-        shownGenerated_;
+    /// The generated sources' texts when onWalk was last told.
+    std::optional<GeneratedTexts> shownGenerated_;
 };
 
 } // namespace scripthost

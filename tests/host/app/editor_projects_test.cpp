@@ -128,3 +128,36 @@ TEST_CASE("writeEditorProjects: writes what changed only, removes the project of
     CHECK(has(readFile(dir / "Scripts.csproj"), "Player.cs"));
     CHECK_FALSE(has(readFile(dir / "Game.sln"), "Leaf.csproj"));
 }
+
+TEST_CASE("withGeneratedCopies: a generated source of the build folder is copied into the "
+          "projects' obj/ and named there, and copied again only when its text changed") {
+    TempDir dir("editor-projects-generated");
+    compiler::AssemblyLayout layout = threeAssemblies(dir);
+    const fs::path proxies = dir / "build/native-proxies/NativeScripts.g.cs";
+    writeFile(proxies, "namespace Native { public class Spinner {} }");
+    compiler::ScriptAssembly native;
+    native.name = "NativeScripts";
+    native.sources = {proxies};
+    layout.assemblies.insert(layout.assemblies.begin(), native);
+    const fs::path projects = dir / "project";
+    fs::create_directories(projects);
+
+    auto copied = withGeneratedCopies(layout, projects, {proxies});
+    REQUIRE_MESSAGE(copied, (copied ? "" : copied.error().message));
+    const fs::path copy = projects / "obj/NativeScripts/NativeScripts.g.cs";
+    CHECK(copied->assemblies[0].sources == std::vector<fs::path>{copy});
+    CHECK(readFile(copy) == "namespace Native { public class Spinner {} }");
+    CHECK(copied->assemblies[1].sources == layout.assemblies[1].sources); // the others as they are
+    const std::string project =
+        fileAt(editorProjects(*copied, projects, "Game", dir / "ScriptCore.dll"),
+               "NativeScripts.csproj")
+            .text;
+    CHECK(has(project, R"(<Compile Include="obj/NativeScripts/NativeScripts.g.cs" />)"));
+
+    const auto written = fs::last_write_time(copy);
+    REQUIRE(withGeneratedCopies(layout, projects, {proxies}));
+    CHECK(fs::last_write_time(copy) == written); // the same text: not touched
+    writeFile(proxies, "namespace Native { public class Spinner { public int turns; } }");
+    REQUIRE(withGeneratedCopies(layout, projects, {proxies}));
+    CHECK(readFile(copy) == "namespace Native { public class Spinner { public int turns; } }");
+}

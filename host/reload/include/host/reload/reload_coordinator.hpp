@@ -62,8 +62,8 @@ struct ReloadCoordinatorOptions {
     /// Called on the main thread with the assemblies editors are to show (the generated
     /// sources' among them) after each walk of the script folders that found them anew (at
     /// the first build, then after a file was added or removed or a definition changed) and
-    /// when generated sources came or went: what follows the layout (the editor projects)
-    /// follows it here.
+    /// when generated sources came, went or changed: what follows the layout (the editor
+    /// projects) follows it here.
     std::function<void(const compiler::AssemblyLayout&)> onLayoutWalked;
 };
 
