@@ -35,9 +35,8 @@ void warmDispatcher(mono::ManagedDispatcher& dispatcher, std::size_t step) {
 // watchdog armed (a field initializer that never returns held the loop for good); its first
 // call compiles it, inside the scope that call runs in (a constructor, Update…).
 void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
-    if (entry.warmed)
+    if (entry.warmed.exchange(true))
         return;
-    entry.warmed = true;
     if (entry.ctor != nullptr)
         (void)entry.prepareConstruction(domain);
     for (const char* name : {".ctor", "Initialize", "Update", "FixedUpdate", "OnAfterReload"}) {
@@ -49,6 +48,10 @@ void warmClass(MonoDomain* domain, const mono::ScriptClassEntry& entry) {
         }
     }
 }
+
+// Fewer classes than this are warmed on the calling thread alone: the hand-off to the worker
+// would cost more than it saves.
+constexpr std::size_t kSharedWarmAtLeast = 64;
 
 // What a reload's swap calls in this generation when it replaces it (ScriptDomain::
 // carryCoroutines, inFlightAwaits): called once now, when there is nothing to carry, so its
@@ -106,7 +109,37 @@ void ScriptDomain::Impl::startBackgroundWarm(bool profiled) {
 }
 
 bool ScriptDomain::Impl::warmClassesUntil(std::chrono::steady_clock::time_point deadline) {
-    for (const auto& entry : classes.entries()) {
+    // Many classes (a core's edit, assemblies loaded ahead): the warm-up worker takes a share.
+    // Each class is warmed by one thread; the worker runs no script code either (warmClass
+    // skips what could run a static constructor).
+    if (!sharedWarmHelper.valid()) {
+        sharedWarm.clear();
+        for (const auto& entry : classes.entries()) {
+            if (!entry->warmed)
+                sharedWarm.push_back(entry.get());
+        }
+        sharedWarmNext = 0;
+        if (sharedWarm.size() >= kSharedWarmAtLeast) {
+            sharedWarmHelper = mono::runtimeState().warmUpWorker.submit([this] {
+                domain.enter();
+                for (std::size_t i; (i = sharedWarmNext++) < sharedWarm.size();)
+                    warmClass(domain.get(), *sharedWarm[i]);
+            });
+        }
+    }
+    if (sharedWarmHelper.valid()) {
+        for (std::size_t i; std::chrono::steady_clock::now() < deadline &&
+                            (i = sharedWarmNext++) < sharedWarm.size();)
+            warmClass(domain.get(), *sharedWarm[i]);
+        if (sharedWarmNext < sharedWarm.size())
+            return false;
+        if (deadline == std::chrono::steady_clock::time_point::max())
+            sharedWarmHelper.wait();
+        else if (sharedWarmHelper.wait_until(deadline) != std::future_status::ready)
+            return false;
+        sharedWarmHelper = {}; // (warmClass throws nothing)
+    }
+    for (const auto& entry : classes.entries()) { // those found since (or too few to share)
         if (entry->warmed)
             continue;
         if (std::chrono::steady_clock::now() >= deadline)
@@ -135,26 +168,13 @@ bool ScriptDomain::warmUp(std::chrono::microseconds slice) {
         m.joinBackgroundWarm();
         m.warmStep = kBackgroundSteps;
     }
+    // ScriptCore's part ran on the worker; then the script classes, on this thread and, when
+    // there are many, on the worker too. (No slice: no deadline, as microseconds::max() added
+    // to a time point in nanoseconds overflows.)
     m.domain.enter();
-    const auto start = std::chrono::steady_clock::now();
-    // The work in small steps, so a slice can stop between any two of them.
-    const auto& classes = m.classes.entries();
-    const std::size_t total = kDispatcherSteps + kCarrySteps + classes.size();
-    while (m.warmStep < total) {
-        if (m.warmStep < kDispatcherSteps) {
-            warmDispatcher(m.dispatcher, m.warmStep);
-        } else if (m.warmStep < kDispatcherSteps + kCarrySteps) {
-            warmCarryCalls(m, m.warmStep - kDispatcherSteps);
-        } else {
-            warmClass(m.domain.get(), *classes[m.warmStep - kDispatcherSteps - kCarrySteps]);
-        }
-        ++m.warmStep;
-        // (No slice: never compared, as microseconds::max() in nanoseconds overflows.)
-        if (slice != std::chrono::microseconds::max() &&
-            std::chrono::steady_clock::now() - start >= slice)
-            break;
-    }
-    return m.warmStep >= total;
+    return m.warmClassesUntil(slice == std::chrono::microseconds::max()
+                                  ? std::chrono::steady_clock::time_point::max()
+                                  : std::chrono::steady_clock::now() + slice);
 }
 
 } // namespace scripthost

@@ -5,6 +5,7 @@
 #include "script_core_classes.hpp"
 #include "scripthost/game/error.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mono/metadata/class.h>
@@ -27,8 +28,9 @@ struct ScriptClassEntry {
     /// frame. A cache, so it may be filled through a const entry.
     mutable MonoVTable* vtable = nullptr;
     /// Whether the JIT warm-up has compiled this class's code (a domain made ahead warms the
-    /// classes of the assemblies it loads ahead; the reload's warm stage skips them).
-    mutable bool warmed = false;
+    /// classes of the assemblies it loads ahead; the reload's warm stage skips them). Set by
+    /// the thread that warmed it: the main thread or the warm-up worker (jit_warm_up.cpp).
+    mutable std::atomic<bool> warmed = false;
 
     /// Finds the vtable construction needs in `domain`; false if the class cannot load
     /// or has no parameterless constructor.

@@ -13,6 +13,7 @@
 #include "script_core_classes.hpp"
 #include "script_instances.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +49,11 @@ struct ScriptDomain::Impl {
     /// The warm-up of ScriptCore's own code (jit_warm_up.cpp), running on the warm-up worker
     /// thread while the loop ticks: ready when it has run.
     std::future<void> backgroundWarm;
+    /// Script classes warmed by two threads (warmClassesUntil): the main thread and the warm-up
+    /// worker each take the next class of `sharedWarm` from `sharedWarmNext` until none is left.
+    std::vector<const mono::ScriptClassEntry*> sharedWarm;
+    std::atomic<std::size_t> sharedWarmNext = 0;
+    std::future<void> sharedWarmHelper; ///< the worker's part: ready when it has no class left
 
     Impl() = default;
     Impl(const Impl&) = delete;
@@ -84,6 +90,10 @@ struct ScriptDomain::Impl {
     void joinBackgroundWarm() noexcept {
         if (backgroundWarm.valid())
             backgroundWarm.wait();
+        if (sharedWarmHelper.valid()) {
+            sharedWarmNext = sharedWarm.size(); // nothing more for it to take
+            sharedWarmHelper.wait();
+        }
     }
     /// Whether the background warm-up has run (false when it was never started).
     [[nodiscard]] bool backgroundWarmDone() const {

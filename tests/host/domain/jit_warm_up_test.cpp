@@ -138,20 +138,29 @@ TEST_CASE("JIT warm-up: a script class's static field initializer does not run i
     CHECK(std::get<std::int64_t>(*afterUse) == 1);
 }
 
-TEST_CASE("JIT warm-up: without a slice it runs to its end in one call") {
+TEST_CASE("JIT warm-up: without a slice it runs to its end in one call, and many classes are "
+          "shared with the warm-up worker, which runs no static initializer either") {
     TempDir dir("warm-whole");
-    std::vector<std::pair<std::string, std::string>> sources;
-    for (int i = 0; i < 20; ++i)
-        sources.emplace_back(fmt::format("S{}.cs", i),
-                             fmt::format("public class S{} : UEngine.UMonoScriptComponent {{ "
-                                         "public int n; public override void Update(float dt) {{ "
-                                         "n++; }} }}",
-                                         i));
+    // 100 classes (the worker takes a share from 64), each with a static field initializer that
+    // compiling its Update could run: neither thread may.
+    std::vector<std::pair<std::string, std::string>> sources{
+        {"Flag.cs", "public class Flag : UEngine.UMonoScriptComponent { [UEngine.PreserveStatic] "
+                    "public static int initialized; }"}};
+    for (int i = 0; i < 100; ++i)
+        sources.emplace_back(
+            fmt::format("S{}.cs", i),
+            fmt::format("public class S{} : UEngine.UMonoScriptComponent {{ static int stamp = "
+                        "Mark(); static int Mark() {{ Flag.initialized++; return 1; }} public "
+                        "int n; public override void Update(float dt) {{ n += stamp; }} }}",
+                        i));
     const AssemblyFile scripts = compileScripts(dir, "Many.dll", sources);
     auto host = makeHostFrom(scripts);
     auto domain = ScriptDomain::create(host->takeGenerationNumber(), host->scriptCore(), scripts,
                                        host->world());
     REQUIRE_MESSAGE(domain, (domain ? "" : domain.error().message));
     CHECK((*domain)->warmUp());
+    auto initialized = (*domain)->getStatic("Flag", "initialized");
+    REQUIRE_MESSAGE(initialized, (initialized ? "" : initialized.error().message));
+    CHECK(std::get<std::int64_t>(*initialized) == 0);
     (void)(*domain)->unloadInBackground();
 }
