@@ -90,8 +90,12 @@ struct ScriptDomain::Impl {
     void joinBackgroundWarm() noexcept {
         if (backgroundWarm.valid())
             backgroundWarm.wait();
+    }
+    /// Stops the warm-up worker's share of the script classes (no class left for it to take)
+    /// and waits for the class it is on (before the domain goes away).
+    void stopSharedWarm() noexcept {
         if (sharedWarmHelper.valid()) {
-            sharedWarmNext = sharedWarm.size(); // nothing more for it to take
+            sharedWarmNext = sharedWarm.size();
             sharedWarmHelper.wait();
         }
     }

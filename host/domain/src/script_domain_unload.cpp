@@ -14,6 +14,7 @@ namespace scripthost {
 
 MonoDomain* ScriptDomain::Impl::release() {
     joinBackgroundWarm();
+    stopSharedWarm();
     return domain.release([this] {
         // Free this generation's handles and forget every cached pointer into it.
         mono::forgetUnhandledExceptionReporting(domain.get());
