@@ -128,6 +128,20 @@ std::string readAll(const fs::path& file) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+/// Makes `path` hold `text` unless it already does (its folder made); true when it wrote.
+Result<bool> writeIfChanged(const fs::path& path, const std::string& text) {
+    std::error_code ec;
+    if (fs::exists(path, ec) && readAll(path) == text)
+        return false;
+    fs::create_directories(path.parent_path(), ec);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out)
+        return fail("cannot write " + path.string());
+    return true;
+}
+
 } // namespace
 
 std::vector<ProjectFile> editorProjects(const compiler::AssemblyLayout& layout,
@@ -156,16 +170,8 @@ Result<compiler::AssemblyLayout> withGeneratedCopies(compiler::AssemblyLayout la
             if (std::ranges::find(files, source) == files.end())
                 continue;
             const fs::path copy = projectFolder / "obj" / assembly.name / source.filename();
-            const std::string text = readAll(source);
-            std::error_code ec;
-            if (!fs::exists(copy, ec) || readAll(copy) != text) {
-                fs::create_directories(copy.parent_path(), ec);
-                std::ofstream out(copy, std::ios::binary | std::ios::trunc);
-                out << text;
-                out.close();
-                if (!out)
-                    return fail("cannot write " + copy.string());
-            }
+            if (auto copied = writeIfChanged(copy, readAll(source)); !copied)
+                return std::unexpected(copied.error());
             source = copy;
         }
         std::ranges::sort(assembly.sources);
@@ -204,15 +210,10 @@ Result<std::size_t> writeEditorProjects(const compiler::AssemblyLayout& layout,
             ++written;
     }
     for (const ProjectFile& file : files) {
-        const fs::path path = projectFolder / file.path;
-        if (fs::exists(path, ec) && readAll(path) == file.text)
-            continue;
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out << file.text;
-        out.close();
-        if (!out)
-            return fail("cannot write " + path.string());
-        ++written;
+        auto wrote = writeIfChanged(projectFolder / file.path, file.text);
+        if (!wrote)
+            return std::unexpected(wrote.error());
+        written += *wrote ? 1 : 0;
     }
     return written;
 }

@@ -413,6 +413,21 @@ public class Measure : UMonoScriptComponent {
 )");
 }
 
+// The status once a scripts' reload after the `okBefore`th has ended.
+json waitForScriptReload(scripthost::control::ControlClient& client, HostProcess& host,
+                         int okBefore) {
+    json status;
+    REQUIRE_MESSAGE(waitUntil(
+                        [&] {
+                            status = callOk(client, "status");
+                            return status["reloads"]["ok"].get<int>() > okBefore &&
+                                   status["reloadBusy"] == false;
+                        },
+                        60s),
+                    host.output());
+    return status;
+}
+
 } // namespace
 
 TEST_CASE("native scripts: with assemblies by folder a script of any assembly names a native "
@@ -441,14 +456,7 @@ TEST_CASE("native scripts: with assemblies by folder a script of any assembly na
 
     // The same native classes, new code: the scripts are loaded again as they are, and call it.
     buildModule(dir.path(), library, foldersModule(3, false));
-    REQUIRE_MESSAGE(waitUntil(
-                        [&] {
-                            status = callOk(client, "status");
-                            return status["reloads"]["ok"].get<int>() > reloadsBefore &&
-                                   status["reloadBusy"] == false;
-                        },
-                        60s),
-                    host.output());
+    status = waitForScriptReload(client, host, reloadsBefore);
     CHECK_MESSAGE(status["lastReload"]["assembliesBuilt"].empty(), status.dump());
     REQUIRE_MESSAGE(waitUntil([&] { return runner("scaled") == 6.0; }, 30s), host.output());
 
@@ -456,14 +464,7 @@ TEST_CASE("native scripts: with assemblies by folder a script of any assembly na
     // proxies' one; the values cross the reload.
     const int reloadsThen = status["reloads"]["ok"];
     buildModule(dir.path(), library, foldersModule(5, true));
-    REQUIRE_MESSAGE(waitUntil(
-                        [&] {
-                            status = callOk(client, "status");
-                            return status["reloads"]["ok"].get<int>() > reloadsThen &&
-                                   status["reloadBusy"] == false;
-                        },
-                        60s),
-                    host.output());
+    status = waitForScriptReload(client, host, reloadsThen);
     CHECK_MESSAGE(status["lastReload"]["assembliesBuilt"] ==
                       json::array({"NativeScripts", "Shapes", "Gameplay", "Scripts"}),
                   status.dump());
