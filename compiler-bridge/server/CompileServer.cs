@@ -15,6 +15,10 @@
 //                         when they were imported before the request came (PreparedImport.cs),
 //                         "imported" when the build imported them itself
 //   client → PING <id>   server → PONG <id>     (liveness check)
+//   client → INTERFACE <id>   then one escaped line with the path of a built assembly
+//   server → INTERFACE <id> <hash|->
+//                         the hash of what other assemblies can see of it
+//                         (AssemblyInterface.cs); "-" when it cannot be read
 //   client → SETTLE <id> server → SETTLED <id> <prepared|none>
 //                         does the between-builds work now instead of after IdleCollectMs
 //                         (tests and benchmarks: "is the next build's import ready?")
@@ -47,7 +51,7 @@ using System.Threading;
 
 static class CompileServer
 {
-    const int ProtocolVersion = 3;
+    const int ProtocolVersion = 4;
     const int IdleCollectMs = 100;
     const long CollectAtGrowth = 24L << 20; // 3/4 of the nursery the client asks for (32 MB)
     static long s_HeapAfterCollect;
@@ -79,6 +83,11 @@ static class CompileServer
         Assembly mcs;
         try {
             mcs = Assembly.LoadFrom(mcsPath);
+            // AssemblyInterface uses mcs's IKVM.Reflection, compiled against some mcs.exe:
+            // this process binds that reference to the one loaded here, wherever it is.
+            var loaded = mcs;
+            AppDomain.CurrentDomain.AssemblyResolve += (sender, e) =>
+                new AssemblyName(e.Name).Name == loaded.GetName().Name ? loaded : null;
             var entry = mcs.GetType("Mono.CSharp.CompilerCallableEntryPoint", true);
             s_Invoke = entry.GetMethod("InvokeCompiler", new[] { typeof(string[]), typeof(TextWriter) });
             s_Reset = entry.GetMethod("Reset", Type.EmptyTypes);
@@ -141,6 +150,11 @@ static class CompileServer
             if (parts[0] == "QUIT") break;
             if (parts[0] == "PING" && parts.Length == 2) {
                 output.WriteLine("PONG " + parts[1]);
+            } else if (parts[0] == "INTERFACE" && parts.Length == 2) {
+                var path = next();
+                if (path == null) return 0;
+                output.WriteLine("INTERFACE " + parts[1] + " " +
+                                 (AssemblyInterface.HashOf(Unescape(path)) ?? "-"));
             } else if (parts[0] == "SETTLE" && parts.Length == 2) {
                 BetweenBuilds();
                 output.WriteLine("SETTLED " + parts[1] + " " + (s_Prepared != null ? "prepared" : "none"));
@@ -384,7 +398,8 @@ static class CompileServer
         }
     }
 
-    // Compiles a tiny throw-away library so the first real build finds mcs already JIT-compiled.
+    // Compiles a tiny throw-away library so the first real build finds mcs already JIT-compiled
+// (and reads its interface, for the first INTERFACE request).
     static void WarmUp(string dir)
     {
         try {
@@ -394,6 +409,7 @@ static class CompileServer
                 "public class WarmUp { public List<int> Xs = new List<int>(); public int F() { return Xs.Where(x => x > 1).Sum(); } }\n");
             s_Invoke.Invoke(null, new object[] { new[] { "-nologo", "-target:library", "-debug",
                 "-out:" + Path.Combine(dir, "WarmUp.dll"), src }, new StringWriter() });
+            AssemblyInterface.HashOf(Path.Combine(dir, "WarmUp.dll")); // its first call: ~30 ms
         } catch (Exception) {
             // A failed warm-up only costs time on the first real build.
         } finally {

@@ -138,39 +138,88 @@ CompileRequest assemblyCompileRequest(const AssemblySetRequest& request,
 
 namespace {
 
+// Whether the new build of an assembly shows others what its previous build showed.
+bool interfaceKept(Compiler& compiler, const fs::path& built, const fs::path& previous) {
+    const std::optional<std::string> now = compiler.interfaceOf(built);
+    if (!now)
+        return false;
+    const std::optional<std::string> before = compiler.interfaceOf(previous);
+    return before && *before == *now;
+}
+
 // The assemblies of a set still to compile and what the compiles found so far, shared by the
 // one or two compilers building it (buildAssemblySet). Guarded by `mutex`.
 struct SetSchedule {
     const AssemblySetRequest& request;
     const std::function<bool()>& stopRequested;
     AssemblySetResult& result;
-    std::vector<std::size_t> pending;        // layout indices, in dependency order
-    std::map<std::string, fs::path> outputs; // built or reused so far
-    std::mutex mutex;
-    std::condition_variable changed; // a compile ended
+    std::vector<std::size_t> pending{};        // layout indices, in dependency order
+    std::set<std::string> mustBuild{};         // asked, or no previous .dll: never reused
+    std::map<std::string, fs::path> outputs{}; // built or reused so far
+    std::map<std::string, bool> built{};       // built so far: whether it kept its interface
+    std::mutex mutex{};
+    std::condition_variable changed{}; // a compile ended
     std::size_t running = 0;
     bool going = true; // no failure and no stop yet
     bool compiledOne = false;
 
+    const ScriptAssembly& assemblyAt(std::size_t index) const {
+        return request.layout.assemblies[index];
+    }
+
     // Whether every assembly the one at `index` references (directly or not) has its .dll.
     bool ready(std::size_t index) const {
-        const std::set<std::string> needed =
-            referencedClosure(request.layout, request.layout.assemblies[index]);
+        const std::set<std::string> needed = referencedClosure(request.layout, assemblyAt(index));
         return std::ranges::all_of(needed, [&](const std::string& name) {
             return outputs.contains(name) || request.layout.find(name) == nullptr;
         });
     }
 
+    // Whether the assembly at `index` (ready) is pending only because assemblies it references
+    // were rebuilt, and each of those kept its interface: its last build is still good.
+    bool reusable(std::size_t index) const {
+        const ScriptAssembly& assembly = assemblyAt(index);
+        if (!request.reuseWhenInterfaceKept || mustBuild.contains(assembly.name))
+            return false;
+        const std::set<std::string> referenced = referencedClosure(request.layout, assembly);
+        return std::ranges::all_of(referenced, [&](const std::string& name) {
+            const auto rebuilt = built.find(name);
+            return rebuilt == built.end() || rebuilt->second;
+        });
+    }
+
+    // Whether a pending assembly that references `name` (directly or not) is to be built only
+    // for its references: then the compile of `name` asks whether it kept its interface.
+    bool dependentsMayBeReused(const std::string& name) const {
+        if (!request.reuseWhenInterfaceKept || !hasPrevious(request, name))
+            return false;
+        return std::ranges::any_of(pending, [&](std::size_t i) {
+            return !mustBuild.contains(assemblyAt(i).name) &&
+                   referencedClosure(request.layout, assemblyAt(i)).contains(name);
+        });
+    }
+
     // Takes the first pending assembly that is ready and records that one more compile runs;
-    // none once the set is to end, or when nothing can be ready any more.
+    // none once the set is to end, or when nothing can be ready any more. Ready ones that
+    // are reusable are reused on the way.
     std::optional<std::size_t> take(std::unique_lock<std::mutex>& lock, bool primary) {
         for (;;) {
             if (!going || pending.empty())
                 return std::nullopt;
-            // The first compile is the primary compiler's: its server prepares the next set's
-            // first compile (prepareNext), which reuses these references.
             const auto found =
                 std::ranges::find_if(pending, [&](std::size_t i) { return ready(i); });
+            if (found != pending.end() && reusable(*found)) {
+                AssemblyBuild& entry = result.assemblies[*found];
+                entry.outcome = AssemblyOutcome::Reused;
+                entry.output = request.previous.at(entry.name);
+                entry.reusedWithNewReferences = true;
+                outputs.emplace(entry.name, entry.output);
+                pending.erase(found);
+                changed.notify_all();
+                continue;
+            }
+            // The first compile is the primary compiler's: its server prepares the next set's
+            // first compile (prepareNext), which reuses these references.
             if ((primary || compiledOne) && found != pending.end()) {
                 if (stopRequested && stopRequested()) {
                     result.stopped = true;
@@ -193,18 +242,23 @@ struct SetSchedule {
         std::unique_lock lock(mutex);
         while (const auto index = take(lock, primary)) {
             AssemblyBuild& entry = result.assemblies[*index];
-            entry.request =
-                assemblyCompileRequest(request, request.layout.assemblies[*index], outputs);
+            entry.request = assemblyCompileRequest(request, assemblyAt(*index), outputs);
             entry.request->prepareNext = !compiledOne;
             compiledOne = true;
+            const bool askInterface = dependentsMayBeReused(entry.name);
             lock.unlock();
             CompileResult compiled = compiler.compile(*entry.request);
+            const bool kept =
+                compiled.success && askInterface &&
+                interfaceKept(compiler, compiled.output, request.previous.at(entry.name));
             lock.lock();
             --running;
             entry.result = std::move(compiled);
             if (entry.result->success) {
                 entry.outcome = AssemblyOutcome::Built;
                 entry.output = entry.result->output;
+                entry.interfaceKept = kept;
+                built.emplace(entry.name, kept);
                 outputs.emplace(entry.name, entry.output);
             } else {
                 entry.outcome = AssemblyOutcome::Failed;
@@ -236,7 +290,7 @@ AssemblySetResult buildAssemblySet(Compiler& compiler, Compiler* second,
         return result;
     }
     const std::vector<std::string> toBuild = assembliesToBuild(request);
-    SetSchedule schedule{request, stopRequested, result, {}, {}, {}, {}, 0, true, false};
+    SetSchedule schedule{request, stopRequested, result};
     for (std::size_t i = 0; i < request.layout.assemblies.size(); ++i) {
         const ScriptAssembly& assembly = request.layout.assemblies[i];
         AssemblyBuild& entry = result.assemblies.emplace_back();
@@ -247,6 +301,9 @@ AssemblySetResult buildAssemblySet(Compiler& compiler, Compiler* second,
             schedule.outputs.emplace(assembly.name, entry.output);
         } else {
             schedule.pending.push_back(i);
+            if (std::ranges::find(request.rebuild, assembly.name) != request.rebuild.end() ||
+                !hasPrevious(request, assembly.name))
+                schedule.mustBuild.insert(assembly.name);
         }
     }
     // A second compiler takes assemblies whose references are built while the first compiles

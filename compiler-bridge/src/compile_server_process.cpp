@@ -175,23 +175,47 @@ CompileServerProcess::build(const std::vector<std::string>& args, Deadline deadl
     }
 }
 
-std::expected<bool, std::string> CompileServerProcess::settle(Deadline deadline) {
+std::expected<protocol::ServerLine, std::string>
+CompileServerProcess::ask(const std::function<std::string(std::uint64_t id)>& encode,
+                          protocol::ServerLine::Kind kind, std::string_view kindName,
+                          Deadline deadline) {
     if (auto ready = waitReady(deadline); !ready) {
         return std::unexpected(ready.error());
     }
     const std::uint64_t id = nextId_++;
-    if (auto written = writeAll(protocol::encodeSettle(id), deadline); !written) {
+    if (auto written = writeAll(encode(id), deadline); !written) {
         return std::unexpected(written.error());
     }
     auto line = readLine(deadline);
     if (!line) {
         return std::unexpected(line.error());
     }
-    const protocol::ServerLine parsed = protocol::parseLine(*line);
-    if (parsed.kind != protocol::ServerLine::Kind::Settled || parsed.id != id) {
-        return std::unexpected("sent garbage instead of SETTLED: " + line->substr(0, 200));
+    protocol::ServerLine parsed = protocol::parseLine(*line);
+    if (parsed.kind != kind || parsed.id != id) {
+        return std::unexpected("sent garbage instead of " + std::string(kindName) + ": " +
+                               line->substr(0, 200));
     }
-    return parsed.referencesPrepared;
+    return parsed;
+}
+
+std::expected<bool, std::string> CompileServerProcess::settle(Deadline deadline) {
+    auto settled =
+        ask(protocol::encodeSettle, protocol::ServerLine::Kind::Settled, "SETTLED", deadline);
+    if (!settled) {
+        return std::unexpected(settled.error());
+    }
+    return settled->referencesPrepared;
+}
+
+std::expected<std::string, std::string>
+CompileServerProcess::interfaceOf(const std::filesystem::path& assembly, Deadline deadline) {
+    auto answer =
+        ask([&](std::uint64_t id) { return protocol::encodeInterface(id, assembly.string()); },
+            protocol::ServerLine::Kind::Interface, "INTERFACE", deadline);
+    if (!answer) {
+        return std::unexpected(answer.error());
+    }
+    return std::move(answer->text);
 }
 
 std::expected<std::string, std::string> CompileServerProcess::readLine(Deadline deadline) {

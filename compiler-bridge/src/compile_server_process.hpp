@@ -3,6 +3,7 @@
 // half of its line protocol. Private to the warm compiler.
 
 #include "posix/unique_fd.hpp"
+#include "server_protocol.hpp"
 
 #include <boost/process/child.hpp>
 #include <chrono>
@@ -66,6 +67,12 @@ public:
     /// with the last build's arguments will use prepared references. Errors as for build().
     [[nodiscard]] std::expected<bool, std::string> settle(Deadline deadline);
 
+    /// The hash of what other assemblies can see of the built assembly at `assembly`
+    /// (server/AssemblyInterface.cs); empty when the server cannot read it. Errors as for
+    /// build().
+    [[nodiscard]] std::expected<std::string, std::string>
+    interfaceOf(const std::filesystem::path& assembly, Deadline deadline);
+
     /// Process id, for logs and tests.
     [[nodiscard]] int pid() const noexcept { return pid_; }
 
@@ -76,6 +83,11 @@ private:
     CompileServerProcess(boost::process::child child, posix::UniqueFd socket,
                          posix::UniqueFd errors);
     [[nodiscard]] std::expected<std::string, std::string> readLine(Deadline deadline);
+    /// Writes the request `encode(id)` makes and reads its one-line answer, which must be of
+    /// `kind` and carry that id.
+    [[nodiscard]] std::expected<protocol::ServerLine, std::string>
+    ask(const std::function<std::string(std::uint64_t id)>& encode, protocol::ServerLine::Kind kind,
+        std::string_view kindName, Deadline deadline);
     [[nodiscard]] std::expected<void, std::string> writeAll(std::string_view data,
                                                             Deadline deadline);
     void drainErrors() noexcept;

@@ -26,6 +26,12 @@ std::vector<std::string_view> words(std::string_view line) {
     }
 }
 
+/// 64 lowercase hex digits: a SHA-256 as the server writes it.
+bool isHash(std::string_view text) {
+    return text.size() == 64 &&
+           text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
 } // namespace
 
 std::string escape(std::string_view text) {
@@ -80,6 +86,10 @@ std::string encodeSettle(std::uint64_t id) {
     return "SETTLE " + std::to_string(id) + "\n";
 }
 
+std::string encodeInterface(std::uint64_t id, std::string_view assembly) {
+    return "INTERFACE " + std::to_string(id) + "\n" + escape(assembly) + "\n";
+}
+
 ServerLine parseLine(std::string_view line) {
     using Kind = ServerLine::Kind;
     ServerLine parsed;
@@ -107,6 +117,11 @@ ServerLine parseLine(std::string_view line) {
                (parts[2] == "prepared" || parts[2] == "none")) {
         parsed.kind = Kind::Settled;
         parsed.referencesPrepared = parts[2] == "prepared";
+        return parsed;
+    } else if (parts[0] == "INTERFACE" && parts.size() == 3 && parseNumber(parts[1], parsed.id) &&
+               (parts[2] == "-" || isHash(parts[2]))) {
+        parsed.kind = Kind::Interface;
+        parsed.text = parts[2] == "-" ? std::string() : std::string(parts[2]);
         return parsed;
     } else if (parts[0] == "PONG" && parts.size() == 2 && parseNumber(parts[1], parsed.id)) {
         parsed.kind = Kind::Pong;

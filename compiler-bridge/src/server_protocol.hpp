@@ -10,7 +10,7 @@
 namespace scripthost::compiler::protocol {
 
 /// Version the server announces in its READY line; a mismatch means the wrong server exe.
-inline constexpr int version = 3;
+inline constexpr int version = 4;
 
 /// Escapes '\\', '\n' and '\r' so any text fits on one protocol line.
 [[nodiscard]] std::string escape(std::string_view text);
@@ -29,16 +29,21 @@ inline constexpr int version = 3;
 /// references are imported.
 [[nodiscard]] std::string encodeSettle(std::uint64_t id);
 
+/// "INTERFACE <id>\n" and the escaped path of a built assembly: the hash of what other
+/// assemblies can see of it (server/AssemblyInterface.cs).
+[[nodiscard]] std::string encodeInterface(std::uint64_t id, std::string_view assembly);
+
 /// One line the server wrote, classified.
 struct ServerLine {
     enum class Kind {
-        Ready,   ///< READY <version> <mcs>: start-up finished; `status` holds the version
-        Output,  ///< "| text": one line of compiler output; `text` is unescaped
-        End,     ///< END <id> <status> <ms> <prepared|imported>: request `id` is complete
-        Pong,    ///< PONG <id>
-        Settled, ///< SETTLED <id> <prepared|none>: the answer to SETTLE
-        Fatal,   ///< FATAL <message>: the server gave up; `text` is the message
-        Garbage, ///< anything else: the stream cannot be trusted any more
+        Ready,     ///< READY <version> <mcs>: start-up finished; `status` holds the version
+        Output,    ///< "| text": one line of compiler output; `text` is unescaped
+        End,       ///< END <id> <status> <ms> <prepared|imported>: request `id` is complete
+        Pong,      ///< PONG <id>
+        Settled,   ///< SETTLED <id> <prepared|none>: the answer to SETTLE
+        Interface, ///< INTERFACE <id> <hash|->: `text` is the hash, empty for "-"
+        Fatal,     ///< FATAL <message>: the server gave up; `text` is the message
+        Garbage,   ///< anything else: the stream cannot be trusted any more
     };
     Kind kind = Kind::Garbage;
     std::string text;

@@ -139,6 +139,25 @@ bool WarmCompiler::settle(std::chrono::milliseconds timeout) {
     return *settled;
 }
 
+std::optional<std::string> WarmCompiler::interfaceOf(const std::filesystem::path& assembly) {
+    const std::lock_guard lock(state_->mutex);
+    auto server = state_->readyServer();
+    if (!server) {
+        return std::nullopt;
+    }
+    constexpr std::chrono::seconds timeout{10};
+    auto hash = (*server)->interfaceOf(assembly, Clock::now() + timeout);
+    if (!hash) {
+        spdlog::warn("compile server {}; restarted it", hash.error());
+        state_->replaceServer();
+        return std::nullopt;
+    }
+    if (hash->empty()) {
+        return std::nullopt;
+    }
+    return std::move(*hash);
+}
+
 WarmCompilerStats WarmCompiler::stats() const {
     const std::lock_guard lock(state_->mutex);
     return state_->stats;

@@ -32,11 +32,12 @@ struct Project {
         leaf("leaf-v1");
         main(1);
     }
-    void core(const std::string& tag, const std::string& extra = "") const {
+    /// `value`: what Value() returns (a change of a method body only).
+    void core(const std::string& tag, const std::string& extra = "", int value = 1) const {
         writeFile(root / "Core" / "CoreThing.cs",
                   "namespace Game {\n  public class CoreThing {\n    public const string Tag = \"" +
-                      tag + "\";\n    public virtual int Value() { return 1; }\n" + extra +
-                      "  }\n}\n");
+                      tag + "\";\n    public virtual int Value() { return " +
+                      std::to_string(value) + "; }\n" + extra + "  }\n}\n");
     }
     void leaf(const std::string& tag, const std::string& extra = "") const {
         writeFile(root / "Leaf" / "LeafThing.cs",
@@ -112,10 +113,16 @@ void age(const std::map<std::string, fs::path>& outputs) {
     }
 }
 
-/// A compiler that records what it was asked and succeeds without building anything.
+/// A compiler that records what it was asked and succeeds without building anything. Its
+/// interfaceOf answers from `interfaces` (by .dll; none: it cannot tell).
 class RecordingCompiler final : public Compiler {
 public:
     std::vector<CompileRequest> requests;
+    std::map<fs::path, std::string> interfaces;
+    std::optional<std::string> interfaceOf(const fs::path& assembly) override {
+        const auto found = interfaces.find(assembly);
+        return found == interfaces.end() ? std::nullopt : std::optional(found->second);
+    }
     CompileResult compile(const CompileRequest& request) override {
         requests.push_back(request);
         CompileResult result;
@@ -195,13 +202,14 @@ TEST_CASE("assembly set: a Scripts rebuild reuses Core and Leaf where they are a
     CHECK(again.find("Core")->output == core);
 }
 
-TEST_CASE("assembly set: a Leaf rebuild rebuilds Scripts, which references it, and reuses Core") {
+TEST_CASE("assembly set: a Leaf rebuild that changes its interface rebuilds Scripts, which "
+          "references it, and reuses Core") {
     Project project;
     WarmCompiler compiler;
     const AssemblySetResult first = buildAssemblySet(compiler, project.request({}));
     REQUIRE_MESSAGE(first.success, describe(first));
     age(first.outputs()); // before the server prepares an import with Core, which stays
-    project.leaf("leaf-v2");
+    project.leaf("leaf-v2", "    public int Added() { return 2; }\n");
     const AssemblySetRequest request = project.request({"Leaf"}, first.outputs());
     const AssemblySetResult result = buildAssemblySet(compiler, request);
     REQUIRE_MESSAGE(result.success, describe(result));
@@ -211,13 +219,15 @@ TEST_CASE("assembly set: a Leaf rebuild rebuilds Scripts, which references it, a
     CHECK(result.find("Scripts")->request->references ==
           Paths{core, request.outputFolder / "Leaf.dll"});
     CHECK(fileContains(request.outputFolder / "Leaf.dll", utf16("core-v1/leaf-v2")));
+    CHECK_FALSE(result.find("Leaf")->interfaceKept);
+    CHECK_FALSE(result.find("Scripts")->reusedWithNewReferences);
     // Only the first compile is the one the server prepares the next for: Scripts references
     // the Leaf just built, new at every set.
     CHECK(result.find("Leaf")->request->prepareNext);
     CHECK_FALSE(result.find("Scripts")->request->prepareNext);
 
     REQUIRE(compiler.settle());
-    project.leaf("leaf-v3");
+    project.leaf("leaf-v3", "    public int AddedToo() { return 3; }\n");
     const AssemblySetRequest next = project.request({"Leaf"}, result.outputs());
     const AssemblySetResult again = buildAssemblySet(compiler, next);
     REQUIRE_MESSAGE(again.success, describe(again));
@@ -238,6 +248,7 @@ TEST_CASE("assembly set: a Core rebuild rebuilds its dependents against the new 
         const AssemblySetResult result = buildAssemblySet(compiler, request);
         REQUIRE_MESSAGE(result.success, describe(result));
         CHECK(outcomesOf(result) == std::vector<AssemblyOutcome>(3, AssemblyOutcome::Built));
+        CHECK_FALSE(result.find("Core")->interfaceKept); // a constant is copied into its users
         const fs::path gen = request.outputFolder;
         CHECK(result.find("Leaf")->request->references == Paths{gen / "Core.dll"});
         CHECK(fileContains(gen / "Leaf.dll", utf16("core-v2/leaf-v1")));
@@ -261,6 +272,108 @@ TEST_CASE("assembly set: a Core rebuild rebuilds its dependents against the new 
         REQUIRE(result.failed() != nullptr);
         CHECK(result.failed()->result->errorCount() >= 1);
         CHECK(result.failed()->result->diagnostics[0].file.ends_with("LeafThing.cs"));
+    }
+}
+
+TEST_CASE("assembly set: a Core edit that keeps its interface reuses Leaf and Scripts as they "
+          "were built, without compiling them") {
+    Project project;
+    WarmCompiler compiler;
+    const AssemblySetResult first = buildAssemblySet(compiler, project.request({}));
+    REQUIRE_MESSAGE(first.success, describe(first));
+
+    SUBCASE("a method body") {
+        project.core("core-v1", "", 2);
+    }
+    SUBCASE("a private method added") {
+        project.core("core-v1", "    int Helper() { return 3; }\n");
+    }
+    const AssemblySetRequest request = project.request({"Core"}, first.outputs());
+    const AssemblySetResult result = buildAssemblySet(compiler, request);
+    REQUIRE_MESSAGE(result.success, describe(result));
+    CHECK(outcomesOf(result) ==
+          std::vector{AssemblyOutcome::Built, AssemblyOutcome::Reused, AssemblyOutcome::Reused});
+    CHECK(result.find("Core")->interfaceKept);
+    CHECK(result.find("Core")->output == request.outputFolder / "Core.dll");
+    for (const char* name : {"Leaf", "Scripts"}) {
+        CAPTURE(name);
+        CHECK(result.find(name)->reusedWithNewReferences);
+        CHECK(result.find(name)->output == first.find(name)->output);
+        CHECK_FALSE(result.find(name)->result.has_value()); // not compiled
+    }
+    CHECK(result.lastCompiled() == result.find("Core"));
+
+    // Turned off, they are rebuilt as before.
+    project.core("core-v1", "", 3);
+    AssemblySetRequest off = project.request({"Core"}, result.outputs());
+    off.reuseWhenInterfaceKept = false;
+    const AssemblySetResult all = buildAssemblySet(compiler, off);
+    REQUIRE_MESSAGE(all.success, describe(all));
+    CHECK(outcomesOf(all) == std::vector<AssemblyOutcome>(3, AssemblyOutcome::Built));
+    CHECK_FALSE(all.find("Leaf")->reusedWithNewReferences);
+}
+
+TEST_CASE("assembly set: an assembly is reused only when each rebuilt one it references, "
+          "directly or not, kept its interface") {
+    AssemblySetRequest request;
+    // A <- B <- C, and D references A.
+    request.layout.assemblies = {assembly("A"), assembly("B", {"A"}), assembly("C", {"B"}),
+                                 assembly("D", {"A"})};
+    TempDir dir("assembly-set-interfaces");
+    request.outputFolder = dir / "gen2";
+    for (const char* name : {"A", "B", "C", "D"}) {
+        writeFile(dir / "gen1" / (std::string(name) + ".dll"), "dll");
+        request.previous[name] = dir / "gen1" / (std::string(name) + ".dll");
+    }
+    RecordingCompiler compiler;
+    auto compiled = [&] {
+        Names names;
+        for (const CompileRequest& r : compiler.requests)
+            names.push_back(r.output.stem().string());
+        return names;
+    };
+    auto interfaces = [&](const std::string& name, const std::string& before,
+                          const std::string& now) {
+        compiler.interfaces[dir / "gen1" / (name + ".dll")] = before;
+        compiler.interfaces[dir / "gen2" / (name + ".dll")] = now;
+    };
+
+    SUBCASE("A kept it: B, C and D are reused") {
+        interfaces("A", "a1", "a1");
+        request.rebuild = {"A"};
+        const AssemblySetResult result = buildAssemblySet(compiler, request);
+        REQUIRE(result.success);
+        CHECK(compiled() == Names{"A"});
+        CHECK(result.outputs().at("C") == dir / "gen1" / "C.dll");
+        CHECK(result.find("D")->reusedWithNewReferences);
+    }
+    SUBCASE("A changed it: all are built") {
+        interfaces("A", "a1", "a2");
+        request.rebuild = {"A"};
+        REQUIRE(buildAssemblySet(compiler, request).success);
+        CHECK(compiled() == Names{"A", "B", "C", "D"});
+    }
+    SUBCASE("A kept it, B changed its own: C is built against both, D reused") {
+        interfaces("A", "a1", "a1");
+        interfaces("B", "b1", "b2");
+        request.rebuild = {"A", "B"};
+        const AssemblySetResult result = buildAssemblySet(compiler, request);
+        REQUIRE(result.success);
+        CHECK(compiled() == Names{"A", "B", "C"});
+        CHECK(result.find("B")->outcome == AssemblyOutcome::Built); // asked: always built
+        CHECK(result.find("D")->outcome == AssemblyOutcome::Reused);
+    }
+    SUBCASE("B has no output left: built, and C with it (nothing to compare B with)") {
+        interfaces("A", "a1", "a1");
+        fs::remove(dir / "gen1" / "B.dll");
+        request.rebuild = {"A"};
+        REQUIRE(buildAssemblySet(compiler, request).success);
+        CHECK(compiled() == Names{"A", "B", "C"});
+    }
+    SUBCASE("the compiler cannot tell: all are built") {
+        request.rebuild = {"A"};
+        REQUIRE(buildAssemblySet(compiler, request).success);
+        CHECK(compiled() == Names{"A", "B", "C", "D"});
     }
 }
 

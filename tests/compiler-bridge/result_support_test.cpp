@@ -47,7 +47,8 @@ TEST_CASE("result support: the output folder is made, or the reason it cannot be
     CHECK(detail::prepareOutputFolder(request).rfind("cannot create the output folder", 0) == 0);
 }
 
-TEST_CASE("result support: a success without the .dll on disk is a failure, and the .mdb is found") {
+TEST_CASE(
+    "result support: a success without the .dll on disk is a failure, and the .mdb is found") {
     TempDir dir("result-support-outputs");
     CompileResult missing;
     missing.success = true;

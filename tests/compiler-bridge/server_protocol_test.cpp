@@ -26,6 +26,11 @@ TEST_CASE("a SETTLE request is one line") {
     CHECK(encodeSettle(9) == "SETTLE 9\n");
 }
 
+TEST_CASE("an INTERFACE request is its header and the escaped path") {
+    CHECK(encodeInterface(4, "/tmp/a b/Core.dll") == "INTERFACE 4\n/tmp/a b/Core.dll\n");
+    CHECK(encodeInterface(5, "/tmp/odd\nname.dll") == "INTERFACE 5\n/tmp/odd\\nname.dll\n");
+}
+
 TEST_CASE("response lines are classified strictly") {
     const ServerLine ready = parseLine("READY 1 /usr/lib/mono/4.5/mcs.exe");
     CHECK(ready.kind == Kind::Ready);
@@ -52,6 +57,22 @@ TEST_CASE("response lines are classified strictly") {
     CHECK(settled.referencesPrepared);
     CHECK_FALSE(parseLine("SETTLED 6 none").referencesPrepared);
     CHECK(parseLine("SETTLED 6 none").kind == Kind::Settled);
+
+    const std::string hash(64, 'a');
+    const ServerLine answer = parseLine("INTERFACE 7 " + hash);
+    CHECK(answer.kind == Kind::Interface);
+    CHECK(answer.id == 7);
+    CHECK(answer.text == hash);
+    const ServerLine unreadable = parseLine("INTERFACE 8 -");
+    CHECK(unreadable.kind == Kind::Interface);
+    CHECK(unreadable.text.empty());
+    for (const std::string& garbage :
+         {std::string("INTERFACE 7"), "INTERFACE 7 " + hash.substr(1), "INTERFACE 7 " + hash + "0",
+          "INTERFACE 7 " + std::string(64, 'G'), std::string("INTERFACE x -"),
+          std::string("INTERFACE 7 - x")}) {
+        CAPTURE(garbage);
+        CHECK(parseLine(garbage).kind == Kind::Garbage);
+    }
 
     CHECK(parseLine("PONG 3").kind == Kind::Pong);
     CHECK(parseLine("FATAL cannot load mcs").text == "cannot load mcs");

@@ -29,6 +29,11 @@ struct AssemblySetRequest {
     /// must keep its path; OutputGenerations::prune takes the paths to keep).
     std::map<std::string, std::filesystem::path> previous;
     std::vector<std::filesystem::path> references; ///< every assembly's, e.g. ScriptCore.dll
+    /// An assembly to be rebuilt only because it references a rebuilt one is reused after all
+    /// when each rebuilt assembly it references, directly or not, kept its interface (the
+    /// compiler's interfaceOf the new and the previous .dll are equal: an edit of method
+    /// bodies). Off: such assemblies are always rebuilt.
+    bool reuseWhenInterfaceKept = true;
     std::vector<std::string> defines;
     bool debugSymbols = true;                 ///< a .mdb beside each .dll
     std::chrono::milliseconds timeout{60000}; ///< each assembly's build, not the set's
@@ -52,6 +57,11 @@ struct AssemblyBuild {
     std::filesystem::path output;          ///< its .dll when Reused or Built, else empty
     std::optional<CompileRequest> request; ///< Built and Failed: the compile it was
     std::optional<CompileResult> result;   ///< Built and Failed; its `duration` is its time
+    /// Built: what other assemblies see of it is what they saw of its previous build (asked
+    /// only when assemblies that reference it would be rebuilt otherwise).
+    bool interfaceKept = false;
+    /// Reused although it references a rebuilt assembly: each one kept its interface.
+    bool reusedWithNewReferences = false;
 };
 
 /// What a set build did.
@@ -79,7 +89,8 @@ struct AssemblySetResult {
 
 /// The assemblies `request` compiles, in dependency order: those named in `rebuild`, those
 /// without a `previous` .dll on disk, and every assembly that references one of them, directly
-/// or not. Names the layout does not have are left out (buildAssemblySet reports them).
+/// or not (at most: see reuseWhenInterfaceKept). Names the layout does not have are left out
+/// (buildAssemblySet reports them).
 [[nodiscard]] std::vector<std::string> assembliesToBuild(const AssemblySetRequest& request);
 
 /// The compile of one assembly of the set: its sources, the request's references plus the .dll of

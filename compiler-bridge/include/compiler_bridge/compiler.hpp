@@ -3,6 +3,9 @@
 
 #include "compiler_bridge/compile_request.hpp"
 
+#include <filesystem>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace scripthost::compiler {
@@ -19,6 +22,17 @@ public:
     /// Runs one build and waits for it (at most about request.timeout, twice when a warm
     /// build has to fall back to a cold one).
     [[nodiscard]] virtual CompileResult compile(const CompileRequest& request) = 0;
+
+    /// A hash of what other assemblies can see of the built assembly at `assembly`: its types
+    /// and members as a C# reference assembly has them, without method bodies. Two builds
+    /// with equal hashes compile the assemblies that reference them alike. Nullopt when this
+    /// backend cannot tell (the cold one) or cannot read the file: the caller then assumes it
+    /// changed. Never throws.
+    [[nodiscard]] virtual std::optional<std::string>
+    interfaceOf(const std::filesystem::path& assembly) {
+        (void)assembly;
+        return std::nullopt;
+    }
 
     /// Starts anything resident (a compile server) ahead of the first build; optional.
     virtual void warmUp() {}

@@ -77,6 +77,11 @@ public:
     /// Builds on the server; falls back to cold mcs on any server failure.
     [[nodiscard]] CompileResult compile(const CompileRequest& request) override;
 
+    /// Asks the server (server/AssemblyInterface.cs; ~1.5 ms for 100 classes). Nullopt when
+    /// no server is available or it cannot read the file.
+    [[nodiscard]] std::optional<std::string>
+    interfaceOf(const std::filesystem::path& assembly) override;
+
     /// Starts the server and waits until it is ready (no-op when it already is).
     void warmUp() override;
 
