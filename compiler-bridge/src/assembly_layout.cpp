@@ -431,9 +431,9 @@ Result<AssemblyLayout> readAssemblyLayout(const std::vector<fs::path>& roots,
     return LayoutReader(options).read(roots);
 }
 
-std::vector<std::string> assembliesToRebuild(const AssemblyLayout* previous,
-                                             const AssemblyLayout& next,
-                                             const std::vector<fs::path>& changedFiles) {
+std::vector<std::string> assembliesChanged(const AssemblyLayout* previous,
+                                           const AssemblyLayout& next,
+                                           const std::vector<fs::path>& changedFiles) {
     std::set<std::string, std::less<>> dirty;
     for (const ScriptAssembly& assembly : next.assemblies) {
         const ScriptAssembly* before = previous ? previous->find(assembly.name) : nullptr;
@@ -459,6 +459,19 @@ std::vector<std::string> assembliesToRebuild(const AssemblyLayout* previous,
             }
         }
     }
+    std::vector<std::string> out;
+    for (const ScriptAssembly& assembly : next.assemblies) {
+        if (dirty.contains(assembly.name))
+            out.push_back(assembly.name);
+    }
+    return out;
+}
+
+std::vector<std::string> assembliesToRebuild(const AssemblyLayout* previous,
+                                             const AssemblyLayout& next,
+                                             const std::vector<fs::path>& changedFiles) {
+    const std::vector<std::string> changed = assembliesChanged(previous, next, changedFiles);
+    std::set<std::string, std::less<>> dirty(changed.begin(), changed.end());
     std::vector<std::string> out;
     for (const ScriptAssembly& assembly : next.assemblies) {
         const bool referencesDirty = std::ranges::any_of(

@@ -417,7 +417,8 @@ TEST_CASE("assembly layout rebuild: a leaf edit rebuilds the leaf") {
           Names{"Util"});
 }
 
-TEST_CASE("assembly layout rebuild: a core edit rebuilds the core and every dependent in order") {
+TEST_CASE("assembly layout rebuild: a core edit rebuilds the core and every dependent in order, "
+          "of which the core alone changed") {
     Project p;
     const AssemblyLayout before = layoutOf({p.root});
     const Names expected{"Core", "Game", "Ui", "Util", "Scripts"};
@@ -425,6 +426,14 @@ TEST_CASE("assembly layout rebuild: a core edit rebuilds the core and every depe
           expected);
     CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {p.root / "Game" / "Player.cs"}) ==
           Names{"Game", "Ui", "Scripts"});
+    // What changed itself: the set build decides about the dependents (their references'
+    // interfaces may be unchanged).
+    CHECK(assembliesChanged(&before, layoutOf({p.root}), {p.root / "Core" / "Sub" / "Log.cs"}) ==
+          Names{"Core"});
+    CHECK(assembliesChanged(&before, layoutOf({p.root}),
+                            {p.root / "Game" / "Player.cs", p.root / "Core" / "Math.cs"}) ==
+          Names{"Core", "Game"});
+    CHECK(assembliesChanged(nullptr, layoutOf({p.root}), {}) == expected);
 }
 
 TEST_CASE("assembly layout rebuild: a source added or removed rebuilds its assembly") {

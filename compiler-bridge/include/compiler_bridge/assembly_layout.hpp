@@ -58,12 +58,18 @@ struct AssemblyLayoutOptions {
 readAssemblyLayout(const std::vector<std::filesystem::path>& roots,
                    const AssemblyLayoutOptions& options = {});
 
-/// The assemblies of `next` to build after `changedFiles` (absolute, as the watcher reports
+/// The assemblies of `next` changed by `changedFiles` (absolute, as the watcher reports
 /// them; sources, .asmdef, .asmref or .asmdef.meta files, existing or deleted), in dependency
 /// order: all of them without a `previous` layout; otherwise those that are new or differ
 /// from `previous` (definition, sources, references, flags, asmrefs), hold a changed source,
-/// or are defined or joined by a changed file, and every assembly that references one of
-/// those, directly or not.
+/// or are defined or joined by a changed file. (An AssemblySetRequest's `rebuild`: the set
+/// build decides which of the assemblies that reference them must be built too.)
+[[nodiscard]] std::vector<std::string>
+assembliesChanged(const AssemblyLayout* previous, const AssemblyLayout& next,
+                  const std::vector<std::filesystem::path>& changedFiles);
+
+/// assembliesChanged and every assembly that references one of them, directly or not: what a
+/// build compiles at most.
 [[nodiscard]] std::vector<std::string>
 assembliesToRebuild(const AssemblyLayout* previous, const AssemblyLayout& next,
                     const std::vector<std::filesystem::path>& changedFiles);

@@ -101,7 +101,7 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
         return std::unexpected(layout.error());
     compiler::AssemblySetRequest request;
     const std::vector<fs::path> since(sinceRunning_.begin(), sinceRunning_.end());
-    request.rebuild = compiler::assembliesToRebuild(
+    request.rebuild = compiler::assembliesChanged(
         everythingSinceRunning_ ? nullptr : (runningLayout_ ? &*runningLayout_ : nullptr), *layout,
         since);
     for (const compiler::ScriptAssembly& assembly : layout->assemblies) {
@@ -289,11 +289,18 @@ std::vector<fs::path> ScriptAssemblyBuilds::likelyReused() const {
             return built.contains(name);
         });
     };
-    for (const compiler::ScriptAssembly& assembly : runningLayout_->assemblies) {
+    // Nothing that references an assembly left out is loaded either: its classes could not
+    // load without it (after a core's edit that kept its interface, only the core was built).
+    std::set<std::string> leftOut;
+    for (const compiler::ScriptAssembly& assembly : runningLayout_->assemblies) { // (in order)
         const bool expectEdit =
             runningBuiltAll_ ? !referenced.contains(assembly.name) : builtLately(assembly.name);
+        const bool needsLeftOut = std::ranges::any_of(
+            assembly.references, [&](const std::string& name) { return leftOut.contains(name); });
         const auto output = runningOutputs_.find(assembly.name);
-        if (!expectEdit && output != runningOutputs_.end())
+        if (expectEdit || needsLeftOut || output == runningOutputs_.end())
+            leftOut.insert(assembly.name);
+        else
             reused.push_back(output->second);
     }
     return reused;

@@ -75,7 +75,8 @@ public:
     /// committed): what it reuses. Else, of the running build: after builds of some assemblies,
     /// those the last few did not build (edits tend to stay in a few places); after a build of
     /// every assembly (the first, a forced reload), those another assembly references
-    /// (libraries change less often than what uses them). Empty for a project of one assembly.
+    /// (libraries change less often than what uses them). Never one that references an
+    /// assembly left out (its classes could not load). Empty for a project of one assembly.
     [[nodiscard]] std::vector<std::filesystem::path> likelyReused() const;
     /// Removes old builds' folders, except the newest few and those a reused output is in.
     void prune();

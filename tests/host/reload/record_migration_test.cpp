@@ -1,7 +1,7 @@
 // A reload carries [Serializable] records member by member when their type changed shape
-// (host/model/member_migration.hpp, the writer in host/domain/src/field_writing.cpp): gained members
-// take what the new code constructs, removed ones are parked under their path and come back,
-// renamed ones follow [FormerlySerializedAs], retyped ones convert like fields; in fields,
+// (host/model/member_migration.hpp, the writer in host/domain/src/field_writing.cpp): gained
+// members take what the new code constructs, removed ones are parked under their path and come
+// back, renamed ones follow [FormerlySerializedAs], retyped ones convert like fields; in fields,
 // list and array elements, structs and nested records. Real mcs builds, reloads in-process.
 #include "../support/mono_test_support.hpp"
 

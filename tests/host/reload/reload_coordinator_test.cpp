@@ -269,3 +269,44 @@ TEST_CASE("Live reload: assemblies by folder: a leaf's save builds the leaf alon
     CHECK(live.reports.back().trigger == std::vector<std::string>{"(requested)"});
     CHECK(fieldOf<std::int64_t>(*live.host, health, "armor") == 3);
 }
+
+TEST_CASE("Live reload: assemblies by folder: a core's save that keeps its interface builds the "
+          "core alone, and the leaf's last build runs against the new core with every value") {
+    auto core = [](int damage) {
+        return "namespace Game { public class Health : UEngine.UMonoScriptComponent { public int "
+               "hp = 10; public int Damage() { return " +
+               std::to_string(damage) + "; } } }";
+    };
+    LiveHost live({{"Core/Core.asmdef", R"({"name": "Core"})"},
+                   {"Core/Health.cs", core(1)},
+                   {"Leaf/Leaf.asmdef", R"({"name": "Leaf", "references": ["Core"]})"},
+                   {"Leaf/Player.cs",
+                    "namespace Game { public class Player : UEngine.UMonoScriptComponent { "
+                    "public Health target; public int score; public override void Update(float "
+                    "dt) { if (target != null) score += target.Damage(); } } }"}});
+    const ObjectId health = spawnScript(*live.host, "Game.Health");
+    const ObjectId player =
+        spawnScript(*live.host, "Game.Player", json{{"target", {{"id", health.packed()}}}});
+    REQUIRE(live.host->setField(health, "hp", std::int64_t{42}));
+    live.frame();
+
+    writeFile(live.dir / "scripts/Core/Health.cs", core(7)); // a method body
+    REQUIRE_MESSAGE(live.runUntilReports(1), "no reload report in time");
+    REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
+    CHECK(live.reports.back().assembliesBuilt == std::vector<std::string>{"Core"});
+    CHECK(live.host->domain()->findScriptClass("Game.Player")->assembly == "Leaf.dll");
+    CHECK(fieldOf<std::int64_t>(*live.host, health, "hp") == 42);
+    CHECK(fieldOf<ObjectRef>(*live.host, player, "target").id == health);
+    const std::int64_t score = fieldOf<std::int64_t>(*live.host, player, "score");
+    live.frame(); // the leaf's code, built against the old core, calls the new one
+    CHECK(fieldOf<std::int64_t>(*live.host, player, "score") == score + 7);
+
+    // A public member added: what the leaf sees of the core changed, the leaf is built too.
+    writeFile(live.dir / "scripts/Core/Health.cs",
+              "namespace Game { public class Health : UEngine.UMonoScriptComponent { public int "
+              "hp = 10; public int Damage() { return 7; } public int Heal() { return 1; } } }");
+    REQUIRE_MESSAGE(live.runUntilReports(2), "no second reload report in time");
+    REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
+    CHECK(live.reports.back().assembliesBuilt == std::vector<std::string>{"Core", "Leaf"});
+    CHECK(fieldOf<std::int64_t>(*live.host, player, "score") >= score + 7);
+}

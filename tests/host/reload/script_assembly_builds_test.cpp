@@ -5,6 +5,7 @@
 // an assembly every other references.
 #include "../support/mono_test_support.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
+#include "compiler_bridge/warm_compiler.hpp"
 #include "script_assembly_builds.hpp"
 
 #include <fmt/format.h>
@@ -18,10 +19,12 @@ namespace {
 /// A project of Core and two leaves (A and B reference Core), and the builds of it.
 struct Project {
     TempDir dir{"assembly-builds"};
-    compiler::BuildQueue queue{std::make_unique<compiler::ColdCompiler>()};
+    compiler::BuildQueue queue;
     std::unique_ptr<ScriptAssemblyBuilds> builds;
 
-    explicit Project(bool definitions = true) {
+    explicit Project(bool definitions = true, std::unique_ptr<compiler::Compiler> compiler =
+                                                  std::make_unique<compiler::ColdCompiler>())
+        : queue(std::move(compiler)) {
         writeFile(dir / "scripts/Core/Health.cs",
                   "namespace Game { public class Health : UEngine.UMonoScriptComponent { public "
                   "int hp = 10; } }");
@@ -164,6 +167,28 @@ TEST_CASE("ScriptAssemblyBuilds: what the next reload's domain loads ahead: afte
     project.builds->committed(core); // built everything again
     CHECK(project.builds->likelyReused() ==
           std::vector<fs::path>{ScriptAssemblyBuilds::outputs(core)[0]});
+}
+
+TEST_CASE("ScriptAssemblyBuilds: a core's edit that keeps its interface builds the core alone, "
+          "and then nothing that references the core is loaded ahead without it") {
+    Project project(true, std::make_unique<compiler::WarmCompiler>());
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE(first.result.success);
+    project.builds->committed(first);
+    const auto dlls = ScriptAssemblyBuilds::outputs(first); // Core, LeafA, LeafB
+
+    // A field's initial value is constructor code: the interface is kept.
+    writeFile(project.dir / "scripts/Core/Health.cs",
+              "namespace Game { public class Health : UEngine.UMonoScriptComponent { public int "
+              "hp = 20; } }");
+    const compiler::FinishedBuild core = project.build({"Core/Health.cs"});
+    REQUIRE(core.result.success);
+    CHECK(ScriptAssemblyBuilds::compiled(core) == Names{"Core"});
+    const auto after = ScriptAssemblyBuilds::outputs(core);
+    CHECK(after[0] != dlls[0]);
+    CHECK(std::vector(after.begin() + 1, after.end()) == std::vector(dlls.begin() + 1, dlls.end()));
+    project.builds->committed(core);
+    CHECK(project.builds->likelyReused().empty()); // both leaves need the Core just built
 }
 
 TEST_CASE("ScriptAssemblyBuilds: an edit reuses the last walk of the folders, and a file added or "
