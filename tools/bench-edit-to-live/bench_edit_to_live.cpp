@@ -109,7 +109,9 @@ void writeFile(const fs::path& path, const std::string& text) {
         throw BenchError("cannot write " + path.string());
 }
 
-std::string probeSource(int edit) {
+/// `publicMember`: the probe also has a public field named after the edit, so each edit changes
+/// what other assemblies see of its assembly (they are built again too).
+std::string probeSource(int edit, bool publicMember = false) {
     return fmt::format(R"(using UEngine;
 
 namespace Bench
@@ -119,6 +121,7 @@ namespace Bench
     {{
         const int Edit = {0};
         [SerializeField] int liveEdit;
+        {1}
 
         public override void Update(float deltaTime)
         {{
@@ -129,7 +132,7 @@ namespace Bench
     }}
 }}
 )",
-                       edit);
+                       edit, publicMember ? fmt::format("public int Api{};", edit) : "");
 }
 
 /// A generated script class `<ns>.Script<index>`: three [SerializeField] fields and an Update;
@@ -177,6 +180,8 @@ struct Project {
     /// A source of another assembly saved (and its reload waited for, untimed) before each
     /// edit: edits that go back and forth between two assemblies. Empty: none.
     fs::path interleave = {};
+    /// Each edit changes what other assemblies see of the probe's (probeSource's publicMember).
+    bool probeChangesInterface = false;
 
     [[nodiscard]] fs::path probe() const {
         return (probeDir.empty() ? scripts : probeDir) / "EditProbe.cs";
@@ -232,10 +237,11 @@ std::string assemblyClassSource(const std::string& assembly, int index, bool lea
 
 /// 2,000 files in 20 assemblies by folder (Core/Core.asmdef; Leaf01..Leaf19, each
 /// referencing Core), 100 classes each, no scene: one entity per class. The probe is in
-/// `probeIn` (a leaf's folder or Core's), so its edits rebuild that assembly and what
-/// references it.
+/// `probeIn` (a leaf's folder or Core's), so its edits rebuild that assembly, and what
+/// references it when they change its interface (`changesInterface`).
 Project makeAssembliesProject(const fs::path& root, const std::string& name,
-                              const std::string& probeIn, bool interleaved = false) {
+                              const std::string& probeIn, bool interleaved = false,
+                              bool changesInterface = false) {
     Project p{name, root, root / "scripts", root / "staging", {}, {}, 0, {}};
     fs::create_directories(p.staging);
     for (int a = 0; a < kAssemblies; ++a) {
@@ -256,6 +262,7 @@ Project makeAssembliesProject(const fs::path& root, const std::string& name,
     ++p.files;
     if (interleaved)
         p.interleave = p.scripts / "Leaf02" / "Script000.cs";
+    p.probeChangesInterface = changesInterface;
     return p;
 }
 
@@ -426,7 +433,7 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
         const std::string marker = fmt::format("[script] edit-to-live probe {}", edit);
         const fs::path staged = p.staging / "EditProbe.cs";
         const auto saved = Clock::now();
-        writeFile(staged, probeSource(edit));
+        writeFile(staged, probeSource(edit, p.probeChangesInterface));
         fs::rename(staged, p.probe());
         // The probe's line and the reload's report, in either order: the report is
         // logged when the reload's last stage ends, which can be before or after the
@@ -645,16 +652,19 @@ int main(int argc, char** argv) {
                 const char* probeIn;
                 const char* folder;
                 bool interleaved;
+                bool changesInterface;
             };
             for (const ByFolderCase& c :
                  {ByFolderCase{"2,000 files in 20 assemblies, a leaf's edit", "Leaf01",
-                               "by-folder-leaf", false},
+                               "by-folder-leaf", false, false},
                   ByFolderCase{"2,000 files in 20 assemblies, a leaf's edit after another's",
-                               "Leaf01", "by-folder-two-leaves", true},
+                               "Leaf01", "by-folder-two-leaves", true, false},
                   ByFolderCase{"2,000 files in 20 assemblies, the core's edit", "Core",
-                               "by-folder-core", false}}) {
-                const Project p =
-                    makeAssembliesProject(scratch / c.folder, c.label, c.probeIn, c.interleaved);
+                               "by-folder-core", false, false},
+                  ByFolderCase{"2,000 files in 20 assemblies, the core's edit of its interface",
+                               "Core", "by-folder-core-interface", false, true}}) {
+                const Project p = makeAssembliesProject(scratch / c.folder, c.label, c.probeIn,
+                                                        c.interleaved, c.changesInterface);
                 byFolder.push_back({c.label, measure(exe, p, false, edits, nextEdit)});
             }
         }
