@@ -177,6 +177,7 @@ sealed class PreparedImport : IDisposable
     public static bool Available { get { return s_Steps != null; } }
 
     readonly string cwd;
+    readonly string key;     // CompileServer.Key of the request it was prepared for
     readonly string[] args;  // as prepared: -out: points into the scratch folder
     readonly int outIndex;   // where -out: is in args
     readonly string output;  // the scratch output
@@ -203,18 +204,20 @@ sealed class PreparedImport : IDisposable
         }
     }
 
-    PreparedImport(string cwd, string[] args, int outIndex, string output)
+    PreparedImport(string cwd, string key, string[] args, int outIndex, string output)
     {
         this.cwd = cwd;
+        this.key = key;
         this.args = args;
         this.outIndex = outIndex;
         this.output = output;
     }
 
     /// Reads and imports the references of a build with these arguments (a request's, with
-    /// its -out:), writing into `scratch`. Null when these arguments are not ones it
-    /// prepares, or when mcs reports anything while importing (the build then runs as before).
-    public static PreparedImport Prepare(string cwd, string[] requestArgs, string scratch)
+    /// its -out:; `key` identifies such requests), writing into `scratch`. Null when these
+    /// arguments are not ones it prepares, or when mcs reports anything while importing (the
+    /// build then runs as before).
+    public static PreparedImport Prepare(string cwd, string key, string[] requestArgs, string scratch)
     {
         if (s_Steps == null) return null;
         int outIndex = OutArgument(requestArgs);
@@ -224,7 +227,7 @@ sealed class PreparedImport : IDisposable
         var output = Path.Combine(scratch, fileName);
         var args = (string[])requestArgs.Clone();
         args[outIndex] = "-out:" + output;
-        var p = new PreparedImport(cwd, args, outIndex, output);
+        var p = new PreparedImport(cwd, key, args, outIndex, output);
         try {
             if (p.Run(scratch)) return p;
         } catch (Exception) {
@@ -325,6 +328,15 @@ sealed class PreparedImport : IDisposable
         return found;
     }
 
+    /// The key of the requests this was prepared for (CompileServer.Key).
+    public string Key { get { return key; } }
+
+    /// Used, or an assembly it read has changed since: no request will ever fit.
+    public bool Stale
+    {
+        get { return used || read.Exists(entry => !Stamp.Of(entry.Key).SameAs(entry.Value)); }
+    }
+
     /// Whether a request with these arguments, run in `requestCwd`, is the build this was
     /// prepared for, and every assembly it read is unchanged since.
     public bool Fits(string requestCwd, string[] requestArgs)
@@ -356,6 +368,9 @@ sealed class PreparedImport : IDisposable
         used = true;
         var s = s_Steps;
         if (cwd.Length > 0) Environment.CurrentDirectory = cwd;
+        // mcs's one static of a compilation: set when this was prepared, and again by any
+        // import prepared since (PreparedImports keeps several).
+        s.SetToplevelTypes.Invoke(null, new[] { module });
         s.Parse.Invoke(driver, new[] { module });
         if (Errors() > 0) {
             // mcs checks a declared type's name against the namespace's types while parsing

@@ -117,6 +117,48 @@ TEST_CASE("prepared: the next build uses the imported references and writes the 
     CHECK_FALSE(fs::exists(scratch));
 }
 
+TEST_CASE("prepared: builds that go back and forth between two assemblies each use an import "
+          "kept for them, with the same bytes, until a reference is rebuilt") {
+    TempDir dir("prepared-two");
+    const fs::path shapes = buildShapes(dir.path(), "public int Sides() { return 4; }");
+    const fs::path left = dir / "left" / "Left.cs";
+    const fs::path right = dir / "right" / "Right.cs";
+    auto request = [&](const fs::path& source, const std::string& generation) {
+        CompileRequest r = libraryRequest(dir / generation, {source}, source.stem().string());
+        r.references = {shapes};
+        return r;
+    };
+    WarmCompiler compiler;
+    int edit = 0;
+    auto build = [&](const fs::path& source) {
+        writeFile(source, scriptSource(source.stem().string(), ++edit));
+        const CompileResult result = compiler.compile(request(source, "g" + std::to_string(edit)));
+        REQUIRE_MESSAGE(result.success, describe(result));
+        REQUIRE(compiler.settle()); // imported for this one, the other's kept
+        return result;
+    };
+    CHECK_FALSE(build(left).referencesPrepared);
+    CHECK_FALSE(build(right).referencesPrepared);
+    for (int round = 0; round < 3; ++round) {
+        CAPTURE(round);
+        CHECK(build(left).referencesPrepared);
+        CHECK(build(right).referencesPrepared);
+    }
+    const CompileResult last = build(left);
+    CHECK(last.referencesPrepared);
+    WarmCompiler baseline = unprepared();
+    const CompileResult expected = baseline.compile(request(left, "baseline"));
+    REQUIRE_MESSAGE(expected.success, describe(expected));
+    CHECK(readFile(last.output) == readFile(expected.output));
+
+    // Shapes rebuilt: neither kept import fits any more.
+    (void)buildShapes(dir.path(), "public int Sides() { return 5; } public int More;");
+    writeFile(right, scriptSource("Right", ++edit));
+    CHECK_FALSE(compiler.compile(request(right, "after-right")).referencesPrepared);
+    writeFile(left, scriptSource("Left", ++edit));
+    CHECK_FALSE(compiler.compile(request(left, "after-left")).referencesPrepared);
+}
+
 TEST_CASE("prepared: other arguments or a rebuilt reference build without the prepared import") {
     TempDir dir("prepared-misfit");
     const fs::path shapes = buildShapes(dir.path(), "public int Sides() { return 4; }");
