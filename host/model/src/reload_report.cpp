@@ -62,6 +62,9 @@ std::string ReloadReport::describe() const {
             text += fmt::format(", stall {:.2f} ms", frameStallMs);
         if (!assembliesBuilt.empty())
             text += fmt::format("; assemblies built: {}", fmt::join(assembliesBuilt, ", "));
+        if (!assembliesKept.empty())
+            text += fmt::format("; {} kept as built (what they use of those is unchanged)",
+                                assembliesKept.size());
         if (!assembliesLoadedAhead.empty())
             text +=
                 fmt::format("; {} reused assemblies loaded ahead", assembliesLoadedAhead.size());
@@ -160,6 +163,7 @@ nlohmann::json ReloadReport::toJson() const {
             {"preparedDomain", preparedDomain},
             {"referencesImportedAhead", referencesImportedAhead},
             {"assembliesBuilt", assembliesBuilt},
+            {"assembliesKept", assembliesKept},
             {"assembliesLoadedAhead", assembliesLoadedAhead},
             {"timings",
              {{"buildMs", buildMs},

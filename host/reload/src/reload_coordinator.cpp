@@ -468,7 +468,7 @@ std::optional<ReloadReport> ReloadCoordinator::advance(std::chrono::microseconds
     ReloadReport report = m.reload->takeReport();
     report.referencesImportedAhead = m.inFlightReferencesPrepared;
     if (m.candidateBuild)
-        report.assembliesBuilt = ScriptAssemblyBuilds::compiled(*m.candidateBuild);
+        ScriptAssemblyBuilds::describe(*m.candidateBuild, report);
     if (m.reload->committed()) {
         if (m.candidateBuild)
             m.scriptBuilds->committed(*m.candidateBuild);

@@ -246,6 +246,17 @@ std::vector<std::string> ScriptAssemblyBuilds::compiled(const compiler::Finished
     return names;
 }
 
+void ScriptAssemblyBuilds::describe(const compiler::FinishedBuild& finished, ReloadReport& report) {
+    report.assembliesBuilt = compiled(finished);
+    report.assembliesKept.clear();
+    if (!finished.set)
+        return;
+    for (const compiler::AssemblyBuild& assembly : finished.set->result.assemblies) {
+        if (assembly.reusedWithNewReferences)
+            report.assembliesKept.push_back(assembly.name);
+    }
+}
+
 void ScriptAssemblyBuilds::committed(const compiler::FinishedBuild& finished) {
     if (auto covered = covered_.find(finished.id); covered != covered_.end()) {
         for (const fs::path& file : covered->second.changes)

@@ -9,6 +9,7 @@
 #include "compiler_bridge/build_queue.hpp"
 #include "compiler_bridge/output_generations.hpp"
 #include "host/model/assembly_file.hpp"
+#include "host/model/reload_report.hpp"
 #include "scripthost/game/error.hpp"
 
 #include <chrono>
@@ -67,6 +68,9 @@ public:
     outputs(const compiler::FinishedBuild& finished);
     /// The assemblies `finished` compiled, by name (empty for a project of one assembly).
     [[nodiscard]] static std::vector<std::string> compiled(const compiler::FinishedBuild& finished);
+
+    /// The report's assembliesBuilt (compiled()) and assembliesKept.
+    static void describe(const compiler::FinishedBuild& finished, ReloadReport& report);
 
     /// `finished` is what runs now: the next build reuses its outputs.
     void committed(const compiler::FinishedBuild& finished);

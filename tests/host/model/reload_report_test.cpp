@@ -22,3 +22,18 @@ TEST_CASE("reload report: a build from references imported ahead says so in its 
           std::string::npos);
     CHECK(report.toJson()["referencesImportedAhead"] == true);
 }
+
+TEST_CASE("reload report: assemblies by folder: the text counts the assemblies kept as built, the "
+          "JSON names them") {
+    ReloadReport report;
+    report.success = true;
+    report.assembliesBuilt = {"Core"};
+    CHECK(report.describe().find("assemblies built: Core") != std::string::npos);
+    CHECK(report.describe().find("kept as built") == std::string::npos);
+    CHECK(report.toJson()["assembliesKept"].empty());
+
+    report.assembliesKept = {"LeafA", "LeafB"};
+    CHECK(report.describe().find("assemblies built: Core; 2 kept as built (what they use of "
+                                 "those is unchanged)") != std::string::npos);
+    CHECK(report.toJson()["assembliesKept"] == nlohmann::json::array({"LeafA", "LeafB"}));
+}

@@ -294,6 +294,7 @@ TEST_CASE("Live reload: assemblies by folder: a core's save that keeps its inter
     REQUIRE_MESSAGE(live.runUntilReports(1), "no reload report in time");
     REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
     CHECK(live.reports.back().assembliesBuilt == std::vector<std::string>{"Core"});
+    CHECK(live.reports.back().assembliesKept == std::vector<std::string>{"Leaf"});
     CHECK(live.host->domain()->findScriptClass("Game.Player")->assembly == "Leaf.dll");
     CHECK(fieldOf<std::int64_t>(*live.host, health, "hp") == 42);
     CHECK(fieldOf<ObjectRef>(*live.host, player, "target").id == health);
@@ -308,5 +309,6 @@ TEST_CASE("Live reload: assemblies by folder: a core's save that keeps its inter
     REQUIRE_MESSAGE(live.runUntilReports(2), "no second reload report in time");
     REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
     CHECK(live.reports.back().assembliesBuilt == std::vector<std::string>{"Core", "Leaf"});
+    CHECK(live.reports.back().assembliesKept.empty());
     CHECK(fieldOf<std::int64_t>(*live.host, player, "score") >= score + 7);
 }

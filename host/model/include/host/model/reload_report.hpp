@@ -103,6 +103,10 @@ struct ReloadReport {
     /// Assemblies by folder: the assemblies this reload's build compiled (the others were
     /// reused), in dependency order; empty for a project of one scripts assembly.
     std::vector<std::string> assembliesBuilt;
+    /// Assemblies by folder: assemblies that reference one this build compiled and were
+    /// reused anyway, as built before, because what they see of it (its interface) is
+    /// unchanged: an edit of method bodies (compiler::AssemblyBuild::reusedWithNewReferences).
+    std::vector<std::string> assembliesKept;
     /// Assemblies by folder: the reused assemblies that were loaded, checked and JIT-compiled
     /// in the domain made ahead before the save (ScriptDomain::preload), in load order; the
     /// load and warm stages paid only for the others.
