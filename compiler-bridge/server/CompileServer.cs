@@ -63,7 +63,7 @@ static class CompileServer
     static string s_Scratch;                // where prepared builds write before the copy
     static string s_NextCwd;                // the last request without "keep", as the next
     static string[] s_NextArgs;             // one will likely be (its arguments as asked)
-    static bool s_NextPending;              // and its references are not imported yet
+    static bool s_NextPending;              // a build ran since: is its import still kept?
     // Imports prepared between builds, for the last few builds asked for (each one's
     // arguments); edits that go back and forth between assemblies find theirs.
     const int PreparedCapacity = 3;
@@ -411,7 +411,7 @@ static class CompileServer
     }
 
     // Compiles a tiny throw-away library so the first real build finds mcs already JIT-compiled
-// (and reads its interface, for the first INTERFACE request).
+    // (and reads its interface, for the first INTERFACE request).
     static void WarmUp(string dir)
     {
         try {

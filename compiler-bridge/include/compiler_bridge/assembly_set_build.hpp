@@ -20,9 +20,10 @@ namespace scripthost::compiler {
 /// Builds some assemblies of a layout and reuses the last good output of the others.
 struct AssemblySetRequest {
     AssemblyLayout layout;
-    /// The assemblies to rebuild (assembliesToRebuild's answer; any order). Also rebuilt: every
-    /// assembly without a usable `previous` output, and every assembly that references a rebuilt
-    /// one, directly or not (assembliesToBuild).
+    /// The assemblies to rebuild (assembliesChanged's answer; any order): always built. Also
+    /// rebuilt: every assembly without a usable `previous` output, and every assembly that
+    /// references a rebuilt one, directly or not (assembliesToBuild), unless what it sees of
+    /// those is unchanged (reuseWhenInterfaceKept).
     std::vector<std::string> rebuild;
     /// The last good .dll of each assembly, by name: the others reference it, at this very path
     /// (the compile server prepares a build whose arguments are the last one's: a reused output
