@@ -26,7 +26,7 @@
 //
 // How: the assembly's metadata is read with IKVM.Reflection, the reader mcs itself uses
 // (public in mcs.exe), in a Universe of its own that is dropped afterwards. Referenced
-// assemblies are not read: a type from one is known by its name only. ~1.3 ms for 100 classes.
+// assemblies are not read: a type from one is known by its name only.
 using System;
 using System.Collections.Generic;
 using System.Linq;

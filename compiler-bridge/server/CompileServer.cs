@@ -421,7 +421,7 @@ static class CompileServer
                 "public class WarmUp { public List<int> Xs = new List<int>(); public int F() { return Xs.Where(x => x > 1).Sum(); } }\n");
             s_Invoke.Invoke(null, new object[] { new[] { "-nologo", "-target:library", "-debug",
                 "-out:" + Path.Combine(dir, "WarmUp.dll"), src }, new StringWriter() });
-            AssemblyInterface.HashOf(Path.Combine(dir, "WarmUp.dll")); // its first call: ~30 ms
+            AssemblyInterface.HashOf(Path.Combine(dir, "WarmUp.dll")); // its first call JIT-compiles the reader
         } catch (Exception) {
             // A failed warm-up only costs time on the first real build.
         } finally {

@@ -4,8 +4,9 @@
 // Why more than one: with assemblies by folder, a developer's edits often go back and forth
 // between two assemblies (a leaf and the one it uses, a gameplay folder and a UI one). One
 // import, prepared for the last build's arguments, never fitted the next build then, and
-// every such build imported its references itself (~10 ms more for a 100-file leaf). Each
-// import holds its referenced assemblies' types (~10–15 MB of old generation).
+// every such build imported its references itself (bench_edit_to_live, "a leaf's edit after
+// another's": build 25.5 ms, 19.0 ms with the imports kept). Each import holds its referenced
+// assemblies' types (~13 MB: compiler-bridge/README.md, "Imported between builds").
 //
 // An import is taken out when a build uses it; one whose references were rebuilt since (a
 // core's edit) can never be used again and is dropped at the next look.

@@ -11,6 +11,7 @@
 #include "../support/module_build_support.hpp"
 
 #include <doctest/doctest.h>
+#include <functional>
 
 namespace fs = std::filesystem;
 using namespace scripthost::testing;
@@ -113,17 +114,33 @@ json nativeField(scripthost::control::ControlClient& client, const std::string& 
     return fieldValue(client, "User", "Probe.Counter", name);
 }
 
-json waitForModuleReload(scripthost::control::ControlClient& client, HostProcess& host,
-                         int generation) {
+// The host's status once `reached` says yes of it (within 60 s).
+json waitForStatus(scripthost::control::ControlClient& client, HostProcess& host,
+                   const std::function<bool(const json&)>& reached) {
     json status;
     REQUIRE_MESSAGE(waitUntil(
                         [&] {
                             status = callOk(client, "status");
-                            return status["gameModuleGeneration"] == generation;
+                            return reached(status);
                         },
                         60s),
                     host.output());
     return status;
+}
+
+json waitForModuleReload(scripthost::control::ControlClient& client, HostProcess& host,
+                         int generation) {
+    return waitForStatus(client, host, [&](const json& status) {
+        return status["gameModuleGeneration"] == generation;
+    });
+}
+
+// The status once a scripts' reload after the `okBefore`th has ended.
+json waitForScriptReload(scripthost::control::ControlClient& client, HostProcess& host,
+                         int okBefore) {
+    return waitForStatus(client, host, [&](const json& status) {
+        return status["reloads"]["ok"].get<int>() > okBefore && status["reloadBusy"] == false;
+    });
 }
 
 } // namespace
@@ -215,12 +232,7 @@ TEST_CASE("native scripts: C# adds one and uses its generated proxy (fields and 
 
     // Destroyed: the proxy a script kept raises MissingReferenceException. (Kept in a field a
     // reload does not carry: first the scripts' reload against the new build must be over.)
-    REQUIRE(waitUntil(
-        [&] {
-            const json now = callOk(client, "status");
-            return now["reloads"]["ok"].get<int>() > reloadsBefore && now["reloadBusy"] == false;
-        },
-        60s));
+    (void)waitForScriptReload(client, host, reloadsBefore);
     callOk(client, "set",
            {{"entity", "User"}, {"script", "User"}, {"field", "destroyNow"}, {"value", true}});
     REQUIRE_MESSAGE(waitUntil([&] { return userField(client, "missingThrown") == true; }, 30s),
@@ -411,21 +423,6 @@ public class Measure : UMonoScriptComponent {
     }
 }
 )");
-}
-
-// The status once a scripts' reload after the `okBefore`th has ended.
-json waitForScriptReload(scripthost::control::ControlClient& client, HostProcess& host,
-                         int okBefore) {
-    json status;
-    REQUIRE_MESSAGE(waitUntil(
-                        [&] {
-                            status = callOk(client, "status");
-                            return status["reloads"]["ok"].get<int>() > okBefore &&
-                                   status["reloadBusy"] == false;
-                        },
-                        60s),
-                    host.output());
-    return status;
 }
 
 } // namespace
