@@ -17,6 +17,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// How long a reload waits on the main thread for an unload while a debugger is attached
+/// (State::letGo): past the unloader's own budgets (DomainPresence and the thread stop, 2 s
+/// each) and Mono's unload, after which the loop goes on and the unload finishes behind it.
+constexpr std::chrono::milliseconds kDebuggerUnloadWait{10000};
+
 double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -83,6 +88,7 @@ struct ReloadTransaction::State {
     void runUnload();
     void runRebind();
     void finishRebind();
+    std::vector<std::string> letGo(std::unique_ptr<ScriptDomain>& domain);
     void rollBack(std::string phase, std::string error);
 };
 
@@ -186,15 +192,14 @@ void ReloadTransaction::State::runSwap() {
 }
 
 // Stage 5: the main thread only lets go of the old generation (its handles and cached
-// pointers); Mono's unload runs on the unloader thread while the loop goes on. Earlier
-// background unloads that failed are reported here.
+// pointers); Mono's unload runs on the unloader thread while the loop goes on (waited for
+// while a debugger is attached: letGo). Earlier background unloads that failed are reported
+// here.
 void ReloadTransaction::State::runUnload() {
     const auto started = Clock::now();
     ReloadReport& report = active();
-    if (outgoing) {
-        report.stoppedThreads = outgoing->unloadInBackground();
-        outgoing.reset();
-    }
+    if (outgoing)
+        report.stoppedThreads = letGo(outgoing);
     for (std::string& failure : ScriptDomain::takeUnloadFailures())
         report.warnings.push_back(std::move(failure));
     report.unloadMs = msSince(started);
@@ -204,6 +209,24 @@ void ReloadTransaction::State::runUnload() {
         return;
     }
     next = rebind == RebindMode::Off ? ReloadStage::Done : ReloadStage::Rebind;
+}
+
+// Lets go of `domain`; Mono's unload runs on the unloader thread. While a debugger is attached
+// (or the rebind is forced) the main thread also waits for it here, before any script runs
+// again (docs/MONO.md §11, "Unloads wait while a debugger is attached"): the unload sends the
+// client events (its thread's start and death, the domain's unload), and Mono.Debugging.Soft
+// resumes the VM after each, which makes the frames of a thread stopped at a breakpoint in the
+// meantime invalid (sdb then prints "Result is unrepresentable" for every local).
+std::vector<std::string> ReloadTransaction::State::letGo(std::unique_ptr<ScriptDomain>& domain) {
+    const std::uint32_t generation = domain->generation();
+    std::vector<std::string> stopped = domain->unloadInBackground();
+    domain.reset();
+    if (rebind != RebindMode::Off && !ScriptDomain::waitForUnloads(kDebuggerUnloadWait))
+        active().warnings.push_back(fmt::format(
+            "generation {} was still unloading after {} s: a debugger stopped in the meantime "
+            "may show stale frames",
+            generation, kDebuggerUnloadWait.count() / 1000));
+    return stopped;
 }
 
 // The debugger rebind, between the two passes (docs/MONO.md §11). A debugger client
@@ -284,10 +307,8 @@ void ReloadTransaction::State::finishRebind() {
 // The new generation (if it was made) is unloaded; the running one never noticed.
 void ReloadTransaction::State::rollBack(std::string phase, std::string error) {
     ReloadReport& report = active();
-    if (incoming) {
-        report.stoppedThreads = incoming->unloadInBackground();
-        incoming.reset();
-    }
+    if (incoming)
+        report.stoppedThreads = letGo(incoming);
     report.success = false;
     report.failedPhase = std::move(phase);
     report.errors.push_back(std::move(error));

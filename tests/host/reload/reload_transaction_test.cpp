@@ -362,6 +362,11 @@ TEST_CASE("ReloadTransaction: the debugger rebind loads the same code again once
     std::vector<ReloadStage> stages;
     std::size_t domainsAtSecondLoad = 0;
     std::uint32_t runningAtSecondLoad = 0;
+    std::vector<std::size_t> domainsAfterUnload; // right after each pass's unload stage
+    reload.afterStage = [&](ReloadStage s) {
+        if (s == ReloadStage::Unload)
+            domainsAfterUnload.push_back(ScriptDomain::liveDomains());
+    };
     reload.beforeStage = [&](ReloadStage s) {
         if (s == ReloadStage::Load && !stages.empty()) {
             domainsAtSecondLoad = ScriptDomain::liveDomains();
@@ -394,6 +399,11 @@ TEST_CASE("ReloadTransaction: the debugger rebind loads the same code again once
     CHECK(names.back() == "unload");
     CHECK(domainsAtSecondLoad == 1);
     CHECK(runningAtSecondLoad == 2);
+    // With a debugger, each pass's unload is over before the stage returns, so before any
+    // script runs again: a thread stopped at a breakpoint gets no unload events, which would
+    // make its frames invalid in the client (docs/MONO.md §11). One rebind step is enough.
+    CHECK(domainsAfterUnload == std::vector<std::size_t>{1, 1});
+    CHECK(std::count(names.begin(), names.end(), "rebind") == 1);
 
     CHECK(report.fromGeneration == 1);
     CHECK(report.debuggerRebindFrom == 2);
@@ -451,6 +461,7 @@ TEST_CASE("ReloadTransaction: with the debugger rebind a failing reload rolls ba
         const auto names = stageNames(stages);
         CHECK(std::find(names.begin(), names.end(), "rebind") == names.end());
         CHECK(host->domain()->generation() == 1);
+        CHECK(ScriptDomain::liveDomains() == 1); // the rolled-back one unloaded before return
         host->tick(0.016);
         CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 2); // the old code
         CHECK(fieldOf<std::int64_t>(*host, c, "counted") == 2);
@@ -467,6 +478,7 @@ TEST_CASE("ReloadTransaction: with the debugger rebind a failing reload rolls ba
     REQUIRE(report.warnings.size() == 1);
     CHECK(report.warnings[0].find("debugger rebind") != std::string::npos);
     CHECK(report.warnings[0].find("not twice") != std::string::npos);
+    CHECK(ScriptDomain::liveDomains() == 1); // both passes' unloads were waited for
     CHECK(fieldOf<std::int64_t>(*host, c, "ticks") == 2);
     CHECK(fieldOf<std::int64_t>(*host, c, "hooked") == 1);
     host->tick(0.016);
