@@ -2,6 +2,8 @@
 // CpuStarvation: makes the calling thread wait for a CPU most of the time, as a host does on a
 // machine busy with other work, without making it block.
 
+#include "posix/thread_scheduling.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -11,8 +13,6 @@
 #include <sys/resource.h>
 #include <thread>
 #include <vector>
-
-#include "posix/thread_scheduling.hpp"
 
 namespace scripthost::testing {
 
@@ -35,13 +35,31 @@ public:
         CPU_SET(cpu, &one_);
         REQUIRE(pthread_setaffinity_np(pthread_self(), sizeof one_, &one_) == 0);
         // The hogs first: a new thread inherits its creator's nice value.
+        hogIds_ = std::vector<std::atomic<pid_t>>(static_cast<std::size_t>(hogs)); // zeros
         for (int i = 0; i < hogs; ++i)
-            hogs_.emplace_back([this] {
+            hogs_.emplace_back([this, i] {
                 pthread_setaffinity_np(pthread_self(), sizeof one_, &one_);
+                hogIds_[static_cast<std::size_t>(i)].store(posix::currentThreadId());
                 while (!stop_.load(std::memory_order_relaxed)) {
                 }
             });
+        for (const std::atomic<pid_t>& id : hogIds_) { // each hog has said who it is
+            while (id.load() == 0)
+                std::this_thread::yield();
+        }
         REQUIRE(setpriority(PRIO_PROCESS, static_cast<id_t>(posix::currentThreadId()), 19) == 0);
+    }
+
+    /// The CPU time the hogs have had so far, all together (the kernel's figure: the CPU the
+    /// caller shares with them served them that long).
+    [[nodiscard]] std::chrono::nanoseconds hogsRan() const {
+        std::chrono::nanoseconds ran{};
+        for (const std::atomic<pid_t>& id : hogIds_) {
+            const auto schedule = posix::threadSchedule(id.load());
+            REQUIRE(schedule.has_value());
+            ran += schedule->ran;
+        }
+        return ran;
     }
     ~CpuStarvation() {
         stop_ = true;
@@ -54,6 +72,7 @@ public:
 private:
     cpu_set_t one_{};
     std::atomic<bool> stop_{false};
+    std::vector<std::atomic<pid_t>> hogIds_; // sized before the hogs start, never after
     std::vector<std::thread> hogs_;
 };
 
