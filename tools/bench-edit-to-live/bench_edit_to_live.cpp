@@ -41,8 +41,9 @@
 // generation's first tick up to the probe's Update, and the log line's trip through spdlog
 // and a pipe (microseconds). The host runs paced at its default
 // 60 Hz, as a game would, so the frame boundaries cost what they cost a game.
-// After each edit the bench waits for the reload's report line (logged once the old
-// generation is unloaded and the stall measured) and reads its build time from it
+// After each edit the bench waits for the reload's report line (logged when its last stage
+// has run: the old generation handed to the unloader; the frame stall is measured after it and
+// is only in the report the control socket gives) and reads its build time from it
 // (build_median_ms: the compiler's share), then lets the host idle 250 ms (not timed).
 // The first edit of every host is a warm-up (first build of the compile server, first
 // reload's JIT) and not measured.
