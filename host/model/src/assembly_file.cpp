@@ -1,18 +1,29 @@
 #include "host/model/assembly_file.hpp"
 
 #include <fstream>
-#include <iterator>
 
 namespace scripthost {
 
 namespace {
+// In one read of the size the file has: a reload reads every assembly of the project at a frame
+// boundary (20 of them for 2,000 classes in 20 assemblies, ~0.7 MB with their .mdb files), and
+// a byte at a time (istreambuf_iterator) took ~2 ns a byte there, ~1.4 ms of the main thread.
 Result<std::vector<char>> readAll(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) { // opens, and tells a size of 2^63 - 1
+        return fail("cannot read " + path.string() + ": it is a folder");
+    }
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) {
         return fail("cannot read " + path.string());
     }
-    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) {
+    const std::streamoff size = in.tellg();
+    if (size < 0 || !in.seekg(0)) {
+        return fail("error while reading " + path.string());
+    }
+    std::vector<char> bytes(static_cast<std::size_t>(size));
+    in.read(bytes.data(), size);
+    if (in.bad() || in.gcount() != size) { // shorter than its size a moment ago: being written
         return fail("error while reading " + path.string());
     }
     return bytes;

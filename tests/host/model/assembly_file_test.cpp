@@ -26,12 +26,32 @@ TEST_CASE("AssemblyFile: reads the image and, when there is one, the .mdb beside
     CHECK(bare->symbols.empty());
 }
 
+TEST_CASE("AssemblyFile: a file of many buffers' worth comes back byte for byte") {
+    TempDir dir("assembly-file-large");
+    std::string image(3 * 1024 * 1024 + 7, '\0');
+    for (std::size_t i = 0; i < image.size(); ++i)
+        image[i] = static_cast<char>((i * 2654435761U) >> 13); // every byte value, no pattern
+    writeFile(dir / "Large.dll", image);
+    writeFile(dir / "Large.dll.mdb", image.substr(5, 70001));
+
+    auto large = AssemblyFile::read(dir / "Large.dll");
+    REQUIRE(large);
+    REQUIRE(large->image.size() == image.size());
+    CHECK(std::string(large->image.begin(), large->image.end()) == image);
+    CHECK(std::string(large->symbols.begin(), large->symbols.end()) == image.substr(5, 70001));
+}
+
 TEST_CASE("AssemblyFile: a missing or empty file is an error that names it") {
     TempDir dir("assembly-file-bad");
     writeFile(dir / "Empty.dll", "");
     const auto missing = AssemblyFile::read(dir / "Missing.dll");
     REQUIRE_FALSE(missing);
     CHECK(missing.error().message == "cannot read " + (dir / "Missing.dll").string());
+    std::filesystem::create_directory(dir / "Folder.dll");
+    const auto folder = AssemblyFile::read(dir / "Folder.dll");
+    REQUIRE_FALSE(folder);
+    CHECK(folder.error().message ==
+          "cannot read " + (dir / "Folder.dll").string() + ": it is a folder");
     const auto empty = AssemblyFile::read(dir / "Empty.dll");
     REQUIRE_FALSE(empty);
     CHECK(empty.error().message == (dir / "Empty.dll").string() + " is empty");
