@@ -141,3 +141,30 @@ TEST_CASE("Reload: directly carried and converted classes in one reload keep the
     REQUIRE(hp != nullptr);
     CHECK(hp->kind == FieldOutcome::Kind::Converted);
 }
+
+TEST_CASE("Reload: a field reloads cannot carry is named once per class, however many scripts of "
+          "it are carried directly") {
+    TempDir dir("reload-not-carried-once");
+    const auto source = [](const std::string& field) {
+        return "using UEngine;\nusing System.Collections.Generic;\n"
+               "public class " +
+               field + "Holder : UMonoScriptComponent {\n  [SerializeField] int n;\n" +
+               "  [SerializeField] Dictionary<int, int> " + field +
+               " = new Dictionary<int, int>();\n}\n";
+    };
+    auto v1 =
+        compileScripts(dir, "gen1.dll", {{"A.cs", source("first")}, {"B.cs", source("second")}});
+    auto v2 =
+        compileScripts(dir, "gen2.dll", {{"A.cs", source("first")}, {"B.cs", source("second")}});
+    auto host = makeHostFrom(v1);
+    for (int i = 0; i < 3; ++i) { // interleaved, so consecutive slots are of different classes
+        (void)spawnScript(*host, "firstHolder", json{{"n", i}});
+        (void)spawnScript(*host, "secondHolder", json{{"n", i}});
+    }
+
+    const ReloadReport report = reloadOk(*host, v2);
+    CHECK(report.restored == 6);
+    REQUIRE(report.warnings.size() == 2);
+    CHECK(report.warnings[0].find("firstHolder.first") == 0);
+    CHECK(report.warnings[1].find("secondHolder.second") == 0);
+}
