@@ -41,7 +41,7 @@ TEST_CASE("AssemblyFile: a file of many buffers' worth comes back byte for byte"
     CHECK(std::string(large->symbols.begin(), large->symbols.end()) == image.substr(5, 70001));
 }
 
-TEST_CASE("AssemblyFile: a missing or empty file is an error that names it") {
+TEST_CASE("AssemblyFile: a missing file, a folder or an empty file is an error that names it") {
     TempDir dir("assembly-file-bad");
     writeFile(dir / "Empty.dll", "");
     const auto missing = AssemblyFile::read(dir / "Missing.dll");
