@@ -1,6 +1,7 @@
 #include "script_assembly_builds.hpp"
 
 #include "host/engine/script_sources.hpp"
+#include "last_edited_assemblies.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -26,6 +27,10 @@ constexpr std::size_t kKeepBuilds = 3;
 /// going back and forth between a few assemblies then costs the reload the load of the others
 /// edited lately, not a fresh domain.
 constexpr std::size_t kRecentBuilds = 3;
+
+/// After a build of every assembly, as at the host's start, the last few assemblies whose
+/// sources were saved this long before the rest's are expected to be edited again.
+constexpr std::chrono::seconds kEditedApart{10};
 
 /// Those of `files` on disk.
 std::vector<fs::path> onDisk(const std::vector<fs::path>& files) {
@@ -271,9 +276,16 @@ void ScriptAssemblyBuilds::committed(const compiler::FinishedBuild& finished) {
         runningLayout_ = finished.set->request.layout;
         runningOutputs_ = finished.set->result.outputs();
         const std::vector<std::string> built = compiled(finished);
-        runningBuiltAll_ = built.size() >= runningLayout_->assemblies.size();
-        if (runningBuiltAll_) {
+        if (built.size() >= runningLayout_->assemblies.size()) {
             recentlyBuilt_.clear();
+            std::set<fs::path> generated(options_.generatedSources.begin(),
+                                         options_.generatedSources.end());
+            generated.insert(options_.generatedSourcesOnScripts.begin(),
+                             options_.generatedSourcesOnScripts.end());
+            std::set<std::string> edited =
+                lastEditedAssemblies(*runningLayout_, generated, kRecentBuilds, kEditedApart);
+            if (!edited.empty())
+                recentlyBuilt_.push_back(std::move(edited));
         } else {
             recentlyBuilt_.emplace_back(built.begin(), built.end());
             if (recentlyBuilt_.size() > kRecentBuilds)
@@ -304,8 +316,8 @@ std::vector<fs::path> ScriptAssemblyBuilds::likelyReused() const {
     // load without it (after a core's edit that kept its interface, only the core was built).
     std::set<std::string> leftOut;
     for (const compiler::ScriptAssembly& assembly : runningLayout_->assemblies) { // (in order)
-        const bool expectEdit =
-            runningBuiltAll_ ? !referenced.contains(assembly.name) : builtLately(assembly.name);
+        const bool expectEdit = recentlyBuilt_.empty() ? !referenced.contains(assembly.name)
+                                                       : builtLately(assembly.name);
         const bool needsLeftOut = std::ranges::any_of(
             assembly.references, [&](const std::string& name) { return leftOut.contains(name); });
         const auto output = runningOutputs_.find(assembly.name);

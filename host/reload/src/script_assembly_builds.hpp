@@ -78,9 +78,11 @@ public:
     /// reload's domain to load ahead. While a build is in flight (submitted, not yet
     /// committed): what it reuses. Else, of the running build: after builds of some assemblies,
     /// those the last few did not build (edits tend to stay in a few places); after a build of
-    /// every assembly (the first, a forced reload), those another assembly references
-    /// (libraries change less often than what uses them). Never one that references an
-    /// assembly left out (its classes could not load). Empty for a project of one assembly.
+    /// every assembly (the first, a forced reload), all but the few whose sources were saved
+    /// last, when the files' times set those apart (where the developer was working before the
+    /// host started), else those another assembly references (libraries change less often
+    /// than what uses them). Never one that references an assembly left out (its classes could
+    /// not load). Empty for a project of one assembly.
     [[nodiscard]] std::vector<std::filesystem::path> likelyReused() const;
     /// Removes old builds' folders, except the newest few and those a reused output is in.
     void prune();
@@ -130,10 +132,11 @@ private:
     /// The running build's layout and outputs (a project with assembly definitions only).
     std::optional<compiler::AssemblyLayout> runningLayout_;
     std::map<std::string, std::filesystem::path> runningOutputs_;
-    /// The assemblies each of the last few committed builds compiled, newest last, since the
-    /// last that compiled all of them (then empty, and runningBuiltAll_ set).
+    /// The assemblies expected to be edited again, as sets, newest last: those each of the last
+    /// few committed builds compiled, since the last that compiled all of them; after that one,
+    /// the assemblies whose sources were saved last (lastEditedAssemblies), or nothing when the
+    /// files' times do not set any apart.
     std::deque<std::set<std::string>> recentlyBuilt_;
-    bool runningBuiltAll_ = true;
     /// The newest submission of assemblies by folder and the .dll files it reuses, until it is
     /// committed.
     std::optional<std::pair<compiler::BuildId, std::vector<std::filesystem::path>>> inFlightReuse_;

@@ -169,6 +169,34 @@ TEST_CASE("ScriptAssemblyBuilds: what the next reload's domain loads ahead: afte
           std::vector<fs::path>{ScriptAssemblyBuilds::outputs(core)[0]});
 }
 
+TEST_CASE("ScriptAssemblyBuilds: after the first build, the assembly whose source was saved last "
+          "before the host started is expected to be edited again, not loaded ahead") {
+    // A checkout an hour ago, then an edit: the sources' times say where the work was.
+    auto savedAgo = [](Project& project, const std::string& edited) {
+        const auto now = fs::file_time_type::clock::now();
+        for (const char* file : {"Core/Health.cs", "LeafA/A.cs", "LeafB/B.cs"})
+            fs::last_write_time(project.dir / "scripts" / file, now - std::chrono::hours(1));
+        fs::last_write_time(project.dir / "scripts" / edited, now - std::chrono::minutes(2));
+    };
+    SUBCASE("a leaf: the core and the other leaf are loaded ahead") {
+        Project project;
+        savedAgo(project, "LeafB/B.cs");
+        const compiler::FinishedBuild first = project.build({}, true);
+        REQUIRE(first.result.success);
+        project.builds->committed(first);
+        const auto dlls = ScriptAssemblyBuilds::outputs(first); // Core, LeafA, LeafB
+        CHECK(project.builds->likelyReused() == std::vector<fs::path>{dlls[0], dlls[1]});
+    }
+    SUBCASE("the core: nothing, as every leaf references it") {
+        Project project;
+        savedAgo(project, "Core/Health.cs");
+        const compiler::FinishedBuild first = project.build({}, true);
+        REQUIRE(first.result.success);
+        project.builds->committed(first);
+        CHECK(project.builds->likelyReused().empty());
+    }
+}
+
 TEST_CASE("ScriptAssemblyBuilds: a core's edit that keeps its interface builds the core alone, "
           "and then nothing that references the core is loaded ahead without it") {
     Project project(true, std::make_unique<compiler::WarmCompiler>());
