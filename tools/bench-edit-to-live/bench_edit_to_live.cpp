@@ -12,10 +12,16 @@
 //              entity per class (200 scripted entities).
 //   assemblies 2,000 files in 20 assemblies by folder (Core, and Leaf01..Leaf19 that reference
 //              it; 100 classes each, a leaf's referencing the core's), no scene: 2,000 entities.
-//              Run warm only, three times: the probe in Leaf01 (an edit builds that leaf); the
+//              Run warm only, four times: the probe in Leaf01 (an edit builds that leaf); the
 //              same with an edit of Leaf02 saved before each (its reload waited for, not
 //              timed: edits that go back and forth between two leaves); the probe in Core (an
-//              edit builds Core and all 19 leaves). `--no-assemblies` skips it.
+//              edit that keeps Core's interface builds Core alone); the same with each edit
+//              adding a public member to Core (Core and all 19 leaves built). Then the first
+//              edit after a start, in Leaf01, one per host, a few hosts: every source's time
+//              set an hour back (a checkout), but for the probe's, saved last before the start
+//              (its assembly expected to be edited, the 19 others loaded ahead), or with
+//              nothing saved since the checkout (the core alone loaded ahead: the leaf's edit
+//              loads and warms 18 more). `--no-assemblies` skips it.
 // Each of demo and generated is run three times: with the warm compile server (the default), with
 // `--cold-compiler` (one mcs per build), the baseline (ratio = warm median / cold median), and
 // warm with `--no-prepared-domain` (no app domain made ahead between reloads: ratio = that
@@ -63,6 +69,8 @@
 //   what is left (first tick: the new code's first frame and its log line).
 // Table to stdout by default; --json prints one JSON object to stdout. Progress to stderr.
 #include "../bench-common/sample_stats.hpp"
+#include "bench_projects.hpp"
+#include "host_process.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -87,308 +95,11 @@
 
 namespace {
 
-namespace fs = std::filesystem;
-namespace bp = boost::process;
-using Clock = std::chrono::steady_clock;
-using scripthost::bench::median;
-using scripthost::bench::msBetween;
-using scripthost::bench::p95;
+using namespace scripthost::bench;
 
-constexpr int kGeneratedFiles = 200; // probe included
 constexpr auto kStartTimeout = std::chrono::seconds(180);
 constexpr auto kEditTimeout = std::chrono::seconds(60);
 constexpr auto kSettle = std::chrono::milliseconds(250);
-
-struct BenchError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-void writeFile(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush())
-        throw BenchError("cannot write " + path.string());
-}
-
-/// `publicMember`: the probe also has a public field named after the edit, so each edit changes
-/// what other assemblies see of its assembly (they are built again too).
-std::string probeSource(int edit, bool publicMember = false) {
-    return fmt::format(R"(using UEngine;
-
-namespace Bench
-{{
-    /// Logs once, from the first Update of each new build, which edit it was built from.
-    public class EditProbe : UMonoScriptComponent
-    {{
-        const int Edit = {0};
-        [SerializeField] int liveEdit;
-        {1}
-
-        public override void Update(float deltaTime)
-        {{
-            if (liveEdit == Edit) return;
-            liveEdit = Edit;
-            Debug.Log("edit-to-live probe " + Edit);
-        }}
-    }}
-}}
-)",
-                       edit, publicMember ? fmt::format("public int Api{};", edit) : "");
-}
-
-/// A generated script class `<ns>.Script<index>`: three [SerializeField] fields and an Update;
-/// `extra` is one more member line (empty: none).
-std::string scriptClassSource(const std::string& ns, int index, const std::string& extra) {
-    return fmt::format(R"(using UEngine;
-
-namespace {0}
-{{
-    public class Script{1:03} : UMonoScriptComponent
-    {{
-        [SerializeField] float speed = {1}.5f;
-        [SerializeField] int ticks;
-        [SerializeField] Vector3 offset = new Vector3({1}f, 0f, 1f);
-        {2}
-        float phase;
-
-        public override void Update(float deltaTime)
-        {{
-            ticks++;
-            phase += speed * deltaTime;
-            if (phase > 360f) phase -= 360f;
-            offset = new Vector3(offset.x, phase * 0.001f, offset.z);
-        }}
-    }}
-}}
-)",
-                       ns, index, extra);
-}
-
-std::string generatedSource(int index) {
-    return scriptClassSource("Bench", index, "");
-}
-
-/// A scripts folder the bench edits, with what `scripthost run` needs besides it.
-struct Project {
-    std::string name;
-    fs::path root;    ///< scratch folder (the host's working directory)
-    fs::path scripts; ///< --scripts
-    fs::path staging; ///< beside scripts: the new probe is written here, then renamed
-    fs::path scene;   ///< empty: none
-    fs::path game;    ///< empty: none
-    int files = 0;
-    fs::path probeDir; ///< the folder EditProbe.cs is in (empty: scripts)
-    /// A source of another assembly saved (and its reload waited for, untimed) before each
-    /// edit: edits that go back and forth between two assemblies. Empty: none.
-    fs::path interleave = {};
-    /// Each edit changes what other assemblies see of the probe's (probeSource's publicMember).
-    bool probeChangesInterface = false;
-
-    [[nodiscard]] fs::path probe() const {
-        return (probeDir.empty() ? scripts : probeDir) / "EditProbe.cs";
-    }
-};
-
-Project makeDemoProject(const fs::path& root, const fs::path& demoDir, const fs::path& game) {
-    Project p{"demo", root, root / "scripts", root / "staging", root / "scene.json", game, 0, {}};
-    fs::create_directories(p.scripts);
-    fs::create_directories(p.staging);
-    for (const auto& entry : fs::directory_iterator(demoDir / "scripts")) {
-        if (entry.is_regular_file() && entry.path().extension() == ".cs") {
-            fs::copy_file(entry.path(), p.scripts / entry.path().filename());
-            ++p.files;
-        }
-    }
-    if (p.files == 0)
-        throw BenchError("no demo scripts in " + (demoDir / "scripts").string());
-    writeFile(p.scripts / "EditProbe.cs", probeSource(1));
-    ++p.files;
-    std::ifstream in(demoDir / "scene.json");
-    nlohmann::json scene = nlohmann::json::parse(in, nullptr, false);
-    if (scene.is_discarded() || !scene.contains("entities"))
-        throw BenchError("cannot read " + (demoDir / "scene.json").string());
-    scene["entities"].push_back(
-        {{"name", "EditProbe"}, {"scripts", {{{"class", "Bench.EditProbe"}}}}});
-    writeFile(p.scene, scene.dump(2));
-    return p;
-}
-
-Project makeGeneratedProject(const fs::path& root) {
-    Project p{"generated", root, root / "scripts", root / "staging", {}, {}, kGeneratedFiles, {}};
-    fs::create_directories(p.scripts);
-    fs::create_directories(p.staging);
-    for (int i = 1; i < kGeneratedFiles; ++i)
-        writeFile(p.scripts / fmt::format("Script{:03}.cs", i), generatedSource(i));
-    writeFile(p.scripts / "EditProbe.cs", probeSource(1));
-    return p;
-}
-
-constexpr int kAssemblies = 20;          // one core, 19 leaves that reference it
-constexpr int kClassesPerAssembly = 100; // one file and one entity each
-
-/// A class of the assemblies project; in a leaf it refers to a class of the core (a
-/// reference across assemblies, carried by every reload).
-std::string assemblyClassSource(const std::string& assembly, int index, bool leaf) {
-    return scriptClassSource(
-        "Bench." + assembly, index,
-        leaf ? fmt::format("[SerializeField] Bench.Core.Script{:03} partner;",
-                           index % (kClassesPerAssembly - 1)) // Core may hold the probe
-             : std::string("public int shared;"));
-}
-
-/// 2,000 files in 20 assemblies by folder (Core/Core.asmdef; Leaf01..Leaf19, each
-/// referencing Core), 100 classes each, no scene: one entity per class. The probe is in
-/// `probeIn` (a leaf's folder or Core's), so its edits rebuild that assembly, and what
-/// references it when they change its interface (`changesInterface`).
-Project makeAssembliesProject(const fs::path& root, const std::string& name,
-                              const std::string& probeIn, bool interleaved = false,
-                              bool changesInterface = false) {
-    Project p{name, root, root / "scripts", root / "staging", {}, {}, 0, {}};
-    fs::create_directories(p.staging);
-    for (int a = 0; a < kAssemblies; ++a) {
-        const std::string assembly = a == 0 ? "Core" : fmt::format("Leaf{:02}", a);
-        const fs::path folder = p.scripts / assembly;
-        fs::create_directories(folder);
-        writeFile(folder / (assembly + ".asmdef"),
-                  a == 0 ? R"({"name": "Core"})"
-                         : fmt::format(R"({{"name": "{}", "references": ["Core"]}})", assembly));
-        const int classes = kClassesPerAssembly - (assembly == probeIn ? 1 : 0);
-        for (int i = 0; i < classes; ++i)
-            writeFile(folder / fmt::format("Script{:03}.cs", i),
-                      assemblyClassSource(assembly, i, a != 0));
-        p.files += classes;
-    }
-    p.probeDir = p.scripts / probeIn;
-    writeFile(p.probe(), probeSource(1));
-    ++p.files;
-    if (interleaved)
-        p.interleave = p.scripts / "Leaf02" / "Script000.cs";
-    p.probeChangesInterface = changesInterface;
-    return p;
-}
-
-/// One log line of the host, stamped when it was read.
-/// --host-log: every line the hosts log, as they come (for finding where time went).
-std::ofstream hostLog;
-std::mutex hostLogMutex;
-
-struct Line {
-    Clock::time_point at;
-    std::string message;
-    std::string level;
-};
-
-/// A `scripthost run --headless --log-format json` process; its stderr is read on a
-/// thread.
-class Host {
-public:
-    Host(const fs::path& exe, const Project& p, bool cold, bool prepared) {
-        std::vector<std::string> args{"run",
-                                      "--headless",
-                                      "--frames",
-                                      "0",
-                                      "--no-control",
-                                      "--log-format",
-                                      "json",
-                                      "--scripts",
-                                      p.scripts.string(),
-                                      "--build-dir",
-                                      (p.root / (cold ? "build-cold" : "build-warm")).string()};
-        if (!p.scene.empty())
-            args.insert(args.end(), {"--scene", p.scene.string()});
-        if (!p.game.empty())
-            args.insert(args.end(), {"--game", p.game.string()});
-        if (cold)
-            args.push_back("--cold-compiler");
-        if (!prepared)
-            args.push_back("--no-prepared-domain");
-        child_ = bp::child(exe.string(), bp::args(args), bp::start_dir(p.root.string()),
-                           bp::std_in.close(), bp::std_out > bp::null, bp::std_err > pipe_);
-        reader_ = std::thread([this] { read(); });
-    }
-    ~Host() {
-        std::error_code ec;
-        if (child_.running(ec)) {
-            ::kill(child_.id(), SIGTERM);
-            const auto deadline = Clock::now() + std::chrono::seconds(20);
-            while (child_.running(ec) && Clock::now() < deadline)
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            if (child_.running(ec))
-                child_.terminate(ec);
-        }
-        if (reader_.joinable())
-            reader_.join();
-    }
-    Host(const Host&) = delete;
-    Host& operator=(const Host&) = delete;
-
-    /// Waits for the first line from now on (lines already seen are skipped) whose
-    /// message satisfies `match`; throws on timeout, on the host exiting, or on a
-    /// failed reload.
-    Line waitFor(const std::function<bool(const std::string&)>& match, std::chrono::seconds timeout,
-                 const std::string& what) {
-        std::unique_lock lock(mutex_);
-        const auto deadline = Clock::now() + timeout;
-        while (true) {
-            while (!lines_.empty()) {
-                Line line = std::move(lines_.front());
-                lines_.pop_front();
-                if (line.message.rfind("reload #", 0) == 0 &&
-                    line.message.find(" failed in ") != std::string::npos)
-                    throw BenchError("a reload failed while waiting for " + what + ":\n" +
-                                     line.message + tail());
-                if (match(line.message))
-                    return line;
-            }
-            if (closed_)
-                throw BenchError("the host exited while waiting for " + what + tail());
-            if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && lines_.empty())
-                throw BenchError("timed out waiting for " + what + tail());
-        }
-    }
-
-private:
-    void read() {
-        std::string text;
-        while (std::getline(pipe_, text)) {
-            const auto at = Clock::now();
-            auto j = nlohmann::json::parse(text, nullptr, false);
-            Line line{at, text, ""};
-            if (j.is_object() && j.contains("message") && j["message"].is_string()) {
-                line.message = j["message"].get<std::string>();
-                line.level = j.value("level", "");
-            }
-            if (hostLog.is_open()) {
-                std::lock_guard logLock(hostLogMutex);
-                hostLog << line.message << '\n';
-            }
-            std::lock_guard lock(mutex_);
-            recent_.push_back(line.message);
-            if (recent_.size() > 40)
-                recent_.pop_front();
-            lines_.push_back(std::move(line));
-            cv_.notify_all();
-        }
-        std::lock_guard lock(mutex_);
-        closed_ = true;
-        cv_.notify_all();
-    }
-    std::string tail() const {
-        std::string text = "\n  last host log lines:";
-        for (const std::string& l : recent_)
-            text += "\n    " + l;
-        return text;
-    }
-
-    bp::ipstream pipe_;
-    bp::child child_;
-    std::thread reader_;
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    std::deque<Line> lines_;
-    std::deque<std::string> recent_;
-    bool closed_ = false;
-};
 
 // Where each edit's time went, from the reload report's timeline line (the host's own
 // clock from the first file event to the swap) plus what is left: the first frame of
@@ -402,6 +113,50 @@ struct Samples {
     std::array<std::vector<double>, kPartCount> partsMs; // empty when the host has no timeline
 };
 
+const std::regex kBuildTime(R"(^reload #\d+ ok: .* build ([0-9.]+) ms)");
+const std::regex
+    kTimeline(R"(timeline: live ([0-9.]+) ms after the save \(watcher ([0-9.]+), build ([0-9.]+), )"
+              R"(wait ([0-9.]+), load ([0-9.]+), warm ([0-9.]+), swap ([0-9.]+)\))");
+
+/// Saves edit `edit` of the probe into place (written beside it, renamed over it), waits for
+/// it to go live and for its reload's report; with `into`, records the time and where it went.
+void timeEdit(Host& host, const Project& p, int edit, Samples* into) {
+    const std::string marker = fmt::format("[script] edit-to-live probe {}", edit);
+    const fs::path staged = p.staging / "EditProbe.cs";
+    const auto saved = Clock::now();
+    writeFile(staged, probeSource(edit, p.probeChangesInterface));
+    fs::rename(staged, p.probe());
+    // The probe's line and the reload's report, in either order: the report is logged when
+    // the reload's last stage ends, which can be before or after the first frame of the new
+    // code.
+    std::optional<Line> liveLine, reportLine;
+    while (!liveLine || !reportLine) {
+        Line line = host.waitFor(
+            [&](const std::string& msg) {
+                return (!liveLine && msg == marker) ||
+                       (!reportLine && std::regex_search(msg, kBuildTime));
+            },
+            kEditTimeout, fmt::format("edit {} to go live and its reload report", edit));
+        (line.message == marker ? liveLine : reportLine) = std::move(line);
+    }
+    if (!into)
+        return;
+    const std::string& report = reportLine->message;
+    std::smatch m;
+    std::regex_search(report, m, kBuildTime);
+    const double latency = msBetween(saved, liveLine->at);
+    into->latencyMs.push_back(latency);
+    into->buildMs.push_back(std::stod(m[1].str()));
+    if (report.find("(references imported ahead)") != std::string::npos)
+        ++into->referencesPrepared;
+    std::smatch t;
+    if (std::regex_search(report, t, kTimeline)) {
+        for (std::size_t i = 0; i + 1 < kPartCount; ++i)
+            into->partsMs[i].push_back(std::stod(t[i + 2].str()));
+        into->partsMs[kPartCount - 1].push_back(latency - std::stod(t[1].str()));
+    }
+}
+
 /// Starts a host on the project, makes `edits` measured edits (after one warm-up),
 /// stops it.
 Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int& nextEdit,
@@ -414,10 +169,6 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
     Host host(exe, p, cold, prepared);
     host.waitFor([](const std::string& m) { return m == "[script] edit-to-live probe 1"; },
                  kStartTimeout, "the host's first frame");
-    static const std::regex buildTime(R"(^reload #\d+ ok: .* build ([0-9.]+) ms)");
-    static const std::regex timeline(
-        R"(timeline: live ([0-9.]+) ms after the save \(watcher ([0-9.]+), build ([0-9.]+), )"
-        R"(wait ([0-9.]+), load ([0-9.]+), warm ([0-9.]+), swap ([0-9.]+)\))");
     Samples out;
     for (int e = 0; e <= edits; ++e) {
         if (!p.interleave.empty()) { // another assembly's edit first, not timed
@@ -426,47 +177,40 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
                                   fmt::format("// interleaved edit {}\n", e));
             fs::rename(staged, p.interleave);
             (void)host.waitFor(
-                [](const std::string& msg) { return std::regex_search(msg, buildTime); },
+                [](const std::string& msg) { return std::regex_search(msg, kBuildTime); },
                 kEditTimeout, "the other assembly's reload");
             std::this_thread::sleep_for(kSettle);
         }
-        const int edit = ++nextEdit;
-        const std::string marker = fmt::format("[script] edit-to-live probe {}", edit);
-        const fs::path staged = p.staging / "EditProbe.cs";
-        const auto saved = Clock::now();
-        writeFile(staged, probeSource(edit, p.probeChangesInterface));
-        fs::rename(staged, p.probe());
-        // The probe's line and the reload's report, in either order: the report is
-        // logged when the reload's last stage ends, which can be before or after the
-        // first frame of the new code.
-        std::optional<Line> liveLine, reportLine;
-        while (!liveLine || !reportLine) {
-            Line line = host.waitFor(
-                [&](const std::string& msg) {
-                    return (!liveLine && msg == marker) ||
-                           (!reportLine && std::regex_search(msg, buildTime));
-                },
-                kEditTimeout, fmt::format("edit {} to go live and its reload report", edit));
-            (line.message == marker ? liveLine : reportLine) = std::move(line);
-        }
-        const Line& live = *liveLine;
-        const Line& report = *reportLine;
-        std::smatch m;
-        std::regex_search(report.message, m, buildTime);
-        if (e > 0) { // edit 0: warm-up
-            const double latency = msBetween(saved, live.at);
-            out.latencyMs.push_back(latency);
-            out.buildMs.push_back(std::stod(m[1].str()));
-            if (report.message.find("(references imported ahead)") != std::string::npos)
-                ++out.referencesPrepared;
-            std::smatch t;
-            if (std::regex_search(report.message, t, timeline)) {
-                for (std::size_t i = 0; i + 1 < kPartCount; ++i)
-                    out.partsMs[i].push_back(std::stod(t[i + 2].str()));
-                out.partsMs[kPartCount - 1].push_back(latency - std::stod(t[1].str()));
-            }
-        }
+        timeEdit(host, p, ++nextEdit, e > 0 ? &out : nullptr); // edit 0: warm-up
         std::this_thread::sleep_for(kSettle);
+    }
+    return out;
+}
+
+/// How long after the host's first frame its first edit comes: a developer's first save after
+/// starting the host, seconds later (the domain made ahead has had its idle time).
+constexpr auto kFirstEditAfter = std::chrono::seconds(3);
+
+/// The first edit after the host started, once for each of `starts` hosts, on a project whose
+/// sources were all written an hour ago (a checkout) — but, with `probeSavedLast`, the probe,
+/// saved just before the host started (where the developer was working: its assembly is
+/// expected to be edited again, the others are loaded ahead).
+Samples measureFirstEdits(const fs::path& exe, const Project& p, int starts, bool probeSavedLast,
+                          int& nextEdit) {
+    fmt::print(stderr, "bench_edit_to_live: {}, {} host starts\n", p.name, starts);
+    Samples out;
+    for (int s = 0; s < starts; ++s) {
+        writeFile(p.probe(), probeSource(1));
+        const auto checkout = fs::file_time_type::clock::now() - std::chrono::hours(1);
+        for (const auto& entry : fs::recursive_directory_iterator(p.scripts)) {
+            if (entry.is_regular_file() && (!probeSavedLast || entry.path() != p.probe()))
+                fs::last_write_time(entry.path(), checkout);
+        }
+        Host host(exe, p, false, true);
+        host.waitFor([](const std::string& m) { return m == "[script] edit-to-live probe 1"; },
+                     kStartTimeout, "the host's first frame");
+        std::this_thread::sleep_for(kFirstEditAfter);
+        timeEdit(host, p, ++nextEdit, &out);
     }
     return out;
 }
@@ -667,6 +411,19 @@ int main(int argc, char** argv) {
                 const Project p = makeAssembliesProject(scratch / c.folder, c.label, c.probeIn,
                                                         c.interleaved, c.changesInterface);
                 byFolder.push_back({c.label, measure(exe, p, false, edits, nextEdit)});
+            }
+            // The first edit after a start: the domain made ahead can only guess what it will
+            // reuse from the sources' times (a host each, so fewer samples).
+            const Project p = makeAssembliesProject(scratch / "by-folder-first", "first", "Leaf01");
+            const int starts = std::max(2, edits / 4);
+            for (const bool savedLast : {true, false}) {
+                byFolder.push_back(
+                    {fmt::format("2,000 files in 20 assemblies, a leaf's first edit after a "
+                                 "start ({} hosts), {}",
+                                 starts,
+                                 savedLast ? "the leaf saved last"
+                                           : "nothing saved since checkout"),
+                     measureFirstEdits(exe, p, starts, savedLast, nextEdit)});
             }
         }
         module = measureModuleReload(exe, projects[0], game, edits, ModuleWrite::Copy);
