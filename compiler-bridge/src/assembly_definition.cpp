@@ -149,6 +149,8 @@ Result<void> applyField(AssemblyDefinition& definition, const std::string& field
         }
         if (field == "includePlatforms") {
             definition.editorOnly = *list == std::vector<std::string>{"Editor"};
+        } else if (field == "defineConstraints") {
+            definition.defineConstraints = std::move(*list);
         } else if (field != "excludePlatforms" && !list->empty()) {
             definition.warnings.push_back(unsupported(file, field));
         }

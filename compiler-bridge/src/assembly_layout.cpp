@@ -1,7 +1,9 @@
 #include "compiler_bridge/assembly_layout.hpp"
 
 #include "compiler_bridge/assembly_definition.hpp"
+#include "compiler_bridge/define_constraints.hpp"
 #include "compiler_bridge/source_files.hpp"
+#include "dependency_order.hpp"
 #include "watcher/script_source_rule.hpp"
 
 #include <algorithm>
@@ -81,11 +83,14 @@ private:
     void assignSources(const std::vector<fs::path>& roots);
     void assignSource(const fs::path& root, const fs::path& source);
     std::vector<ScriptAssembly> assemblies();
+    /// Not built: editor-only, or its defineConstraints do not hold with options_.defines.
+    bool leftOut(std::size_t i) const { return definitions_[i].editorOnly || constrainedOut_[i]; }
 
     const AssemblyLayoutOptions& options_;
     std::vector<std::string> errors_;
     AssemblyLayout layout_;
     std::vector<AssemblyDefinition> definitions_;          // sorted by file
+    std::vector<bool> constrainedOut_;                     // per definition: see leftOut
     std::vector<AssemblyDefinitionReference> asmrefFiles_; // sorted by file
     std::map<std::string, std::vector<std::size_t>> byName_;
     std::map<std::string, std::vector<std::size_t>> byGuid_;
@@ -121,9 +126,15 @@ void LayoutReader::readDefinitions(const std::vector<fs::path>& roots) {
                 errors_.push_back(definition.error().message);
                 continue;
             }
-            std::ranges::move(definition->warnings, std::back_inserter(layout_.warnings));
+            const bool constrainedOut =
+                !definition->editorOnly &&
+                !defineConstraintsHold(definition->defineConstraints, options_.defines);
+            if (!definition->editorOnly && !constrainedOut) { // else not built: not checked
+                std::ranges::move(definition->warnings, std::back_inserter(layout_.warnings));
+            }
             folderOwner_[folder] = definitions_.size();
             definitions_.push_back(std::move(*definition));
+            constrainedOut_.push_back(constrainedOut);
         } else {
             auto asmref = readAssemblyDefinitionReference(file);
             if (!asmref) {
@@ -187,7 +198,7 @@ void LayoutReader::resolveReferences() {
     edges_.assign(definitions_.size(), {});
     for (std::size_t i = 0; i < definitions_.size(); ++i) {
         const AssemblyDefinition& definition = definitions_[i];
-        if (definition.editorOnly) {
+        if (leftOut(i)) {
             continue; // not built: its references are Unity's business
         }
         for (const std::string& reference : definition.references) {
@@ -199,6 +210,12 @@ void LayoutReader::resolveReferences() {
                 errors_.push_back(definition.file.string() + ": the runtime assembly " +
                                   definition.name + " references the editor-only assembly " +
                                   described(definitions_[*target]));
+                continue;
+            }
+            if (constrainedOut_[*target]) { // as in Unity: not an error, its types are not there
+                layout_.warnings.push_back(definition.file.string() + ": " + definition.name +
+                                           " references " + described(definitions_[*target]) +
+                                           ", which its defineConstraints leave out");
                 continue;
             }
             edges_[i].push_back(*target);
@@ -266,7 +283,7 @@ void LayoutReader::assignSource(const fs::path& root, const fs::path& source) {
     for (fs::path folder = source.parent_path();; folder = folder.parent_path()) {
         const auto owner = folderOwner_.find(folder);
         if (owner != folderOwner_.end()) {
-            if (definitions_[owner->second].editorOnly) {
+            if (leftOut(owner->second)) {
                 layout_.skipped.push_back(source);
             } else {
                 sources_[owner->second].push_back(source);
@@ -303,7 +320,22 @@ std::vector<ScriptAssembly> LayoutReader::assemblies() {
     fallback.name = options_.defaultAssembly;
     for (std::size_t i = 0; i < definitions_.size(); ++i) {
         const AssemblyDefinition& definition = definitions_[i];
-        if (definition.editorOnly) {
+        if (constrainedOut_[i]) {
+            std::string unmet, defined;
+            for (const std::string& constraint :
+                 unmetDefineConstraints(definition.defineConstraints, options_.defines)) {
+                unmet += (unmet.empty() ? "\"" : ", \"") + constraint + "\"" +
+                         (isDefineConstraint(constraint) ? "" : " (cannot be evaluated)");
+            }
+            for (const std::string& symbol : options_.defines) {
+                defined += (defined.empty() ? "" : ", ") + symbol;
+            }
+            layout_.warnings.push_back(
+                definition.file.string() + ": assembly " + definition.name +
+                " is not built: its defineConstraints " + unmet + " do not hold with " +
+                (defined.empty() ? "no symbol defined" : "the symbols " + defined));
+        }
+        if (leftOut(i)) {
             continue;
         }
         if (sources_[i].empty()) {
@@ -337,38 +369,6 @@ std::vector<ScriptAssembly> LayoutReader::assemblies() {
         out.push_back(std::move(fallback));
     }
     return out;
-}
-
-/// `assemblies` in dependency order, ties broken by name (references form no cycle).
-std::vector<ScriptAssembly> dependencyOrder(std::vector<ScriptAssembly> assemblies) {
-    std::map<std::string, std::size_t> waitingOn; // name -> references not yet placed
-    std::map<std::string, std::vector<std::string>> referencedBy;
-    std::map<std::string, ScriptAssembly*> byName;
-    for (ScriptAssembly& assembly : assemblies) {
-        byName[assembly.name] = &assembly;
-        waitingOn[assembly.name] = assembly.references.size();
-        for (const std::string& reference : assembly.references) {
-            referencedBy[reference].push_back(assembly.name);
-        }
-    }
-    std::set<std::string> ready;
-    for (const auto& [name, count] : waitingOn) {
-        if (count == 0) {
-            ready.insert(name);
-        }
-    }
-    std::vector<ScriptAssembly> ordered;
-    while (!ready.empty()) {
-        const std::string name = *ready.begin();
-        ready.erase(ready.begin());
-        ordered.push_back(std::move(*byName[name]));
-        for (const std::string& dependent : referencedBy[name]) {
-            if (--waitingOn[dependent] == 0) {
-                ready.insert(dependent);
-            }
-        }
-    }
-    return ordered;
 }
 
 Result<AssemblyLayout> LayoutReader::read(const std::vector<fs::path>& givenRoots) {

@@ -52,10 +52,10 @@ TEST_CASE("assembly definition: a Unity-written .asmdef with every field is acce
     CHECK_FALSE(definition->autoReferenced);
     CHECK_FALSE(definition->editorOnly);
     CHECK(definition->guid.empty());
+    CHECK(definition->defineConstraints == std::vector<std::string>{"UNITY_INCLUDE_TESTS"});
     // One warning per unsupported field, each naming the file and the field; none for the
     // fields that have no effect here (rootNamespace, excludePlatforms, noEngineReferences).
     const std::vector<std::string> expected{
-        file.string() + ": \"defineConstraints\" is not supported, ignored",
         file.string() + ": \"myToolSetting\" is not supported, ignored",
         file.string() + ": \"overrideReferences\" is not supported, ignored",
         file.string() + ": \"precompiledReferences\" is not supported, ignored",
@@ -87,6 +87,20 @@ TEST_CASE("assembly definition: editor-only is includePlatforms exactly [Editor]
     CHECK(editor->editorOnly);
     CHECK_FALSE(more->editorOnly);
     CHECK_FALSE(excluded->editorOnly);
+}
+
+TEST_CASE("assembly definition: defineConstraints are kept as written, even one that cannot "
+          "be evaluated (the layout says so), and must be an array of strings") {
+    const auto definition = parseAssemblyDefinition(
+        file, R"({"name": "A", "defineConstraints": ["UNITY_EDITOR || DEBUG", "A && B", "!X"]})");
+    REQUIRE_MESSAGE(definition, errorOf(definition));
+    CHECK(definition->defineConstraints ==
+          std::vector<std::string>{"UNITY_EDITOR || DEBUG", "A && B", "!X"});
+    CHECK(definition->warnings.empty());
+    const auto wrongType =
+        parseAssemblyDefinition(file, R"({"name": "A", "defineConstraints": "X"})");
+    CHECK_FALSE(wrongType);
+    CHECK(contains(errorOf(wrongType), file.string() + ": \"defineConstraints\""));
 }
 
 TEST_CASE("assembly definition: a missing or empty name is an error naming the file") {

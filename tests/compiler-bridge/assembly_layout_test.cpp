@@ -112,7 +112,8 @@ TEST_CASE("assembly layout: definitions, the default assembly and dependency ord
 
 TEST_CASE("assembly layout: the default assembly's name is an option, and absent without sources") {
     Project p;
-    CHECK(layoutOf({p.root}, {.defaultAssembly = "Assembly-CSharp"}).find("Assembly-CSharp"));
+    CHECK(layoutOf({p.root}, {.defaultAssembly = "Assembly-CSharp", .defines = {}})
+              .find("Assembly-CSharp"));
     fs::remove(p.root / "Main.cs");
     fs::remove_all(p.root / "Enemies");
     CHECK(names(layoutOf({p.root})) == Names{"Core", "Game", "Ui", "Util"});
@@ -231,14 +232,75 @@ TEST_CASE("assembly layout: an editor-only assembly and its .asmref folders are 
     source(dir / "Core" / "A.cs");
     asmdef(
         dir / "Tools", "Tools",
-        ",\n  \"includePlatforms\": [\"Editor\"], \"references\": [\"Core\", \"UnityEditor.UI\"]");
+        ",\n  \"includePlatforms\": [\"Editor\"], \"references\": [\"Core\", \"UnityEditor.UI\"],\n"
+        "  \"overrideReferences\": true");
     source(dir / "Tools" / "T.cs");
     writeFile(dir / "MoreTools" / "MoreTools.asmref", R"({"reference": "Tools"})");
     source(dir / "MoreTools" / "U.cs");
     const AssemblyLayout layout = layoutOf({dir.path()});
-    // Its reference to a Unity package assembly is not checked: it is not built.
+    // Its reference to a Unity package assembly is not checked, nor are its fields: it is not
+    // built.
     CHECK(names(layout) == Names{"Core"});
+    CHECK(layout.warnings.empty());
     CHECK(layout.skipped == Paths{dir / "MoreTools" / "U.cs", dir / "Tools" / "T.cs"});
+}
+
+TEST_CASE("assembly layout: an assembly whose defineConstraints do not hold is left out, as a "
+          "test assembly is without UNITY_INCLUDE_TESTS") {
+    TempDir dir("asm-constraints");
+    asmdef(dir / "Core", "Core");
+    source(dir / "Core" / "A.cs");
+    // A Unity play-mode test assembly, as Unity writes it.
+    asmdef(dir / "Tests", "Game.Tests",
+           ",\n  \"references\": [\"Core\", \"UnityEngine.TestRunner\"],\n"
+           "  \"overrideReferences\": true, \"precompiledReferences\": [\"nunit.framework.dll\"],\n"
+           "  \"defineConstraints\": [\"UNITY_INCLUDE_TESTS\"]");
+    source(dir / "Tests" / "CoreTests.cs");
+    writeFile(dir / "MoreTests" / "MoreTests.asmref", R"({"reference": "Game.Tests"})");
+    source(dir / "MoreTests" / "More.cs");
+    asmdef(dir / "Desktop", "Desktop", ",\n  \"defineConstraints\": [\"!UNITY_WEBGL\"]");
+    asmdef(dir / "Odd", "Odd", ",\n  \"defineConstraints\": [\"A && B\"]");
+    source(dir / "Odd" / "O.cs");
+    source(dir / "Desktop" / "D.cs");
+    asmdef(dir / "Game", "Game", ",\n  \"references\": [\"Core\", \"Game.Tests\"]");
+    source(dir / "Game" / "G.cs");
+    source(dir / "Loose.cs");
+
+    const AssemblyLayout layout = layoutOf({dir.path()});
+    // Its reference to Unity's test runner is not checked, nor are its fields (no warning for
+    // overrideReferences and precompiledReferences): it is not built.
+    CHECK(names(layout) == Names{"Core", "Desktop", "Game", "Scripts"});
+    CHECK(layout.skipped == Paths{dir / "MoreTests" / "More.cs", dir / "Odd" / "O.cs",
+                                  dir / "Tests" / "CoreTests.cs"});
+    CHECK(layout.find("Game")->references == Names{"Core"}); // valid, left out: not built
+    CHECK(layout.find("Scripts")->references == Names{"Core", "Desktop", "Game"});
+    const Names expected{
+        (dir / "Game" / "Game.asmdef").string() + ": Game references Game.Tests (" +
+            (dir / "Tests" / "Game.Tests.asmdef").string() +
+            "), which its defineConstraints leave out",
+        (dir / "Odd" / "Odd.asmdef").string() +
+            ": assembly Odd is not built: its defineConstraints \"A && B\" (cannot be "
+            "evaluated) do not hold with no symbol defined",
+        (dir / "Tests" / "Game.Tests.asmdef").string() +
+            ": assembly Game.Tests is not built: its defineConstraints \"UNITY_INCLUDE_TESTS\" do "
+            "not hold with no symbol defined"};
+    CHECK(layout.warnings == expected);
+
+    // With the symbol defined, it is built like any other (its references checked too).
+    asmdef(dir / "Tests", "Game.Tests",
+           ",\n  \"references\": [\"Core\"], \"defineConstraints\": [\"UNITY_INCLUDE_TESTS\"]");
+    AssemblyLayoutOptions withTests;
+    withTests.defines = {"UNITY_INCLUDE_TESTS", "UNITY_WEBGL"};
+    const AssemblyLayout built = layoutOf({dir.path()}, withTests);
+    CHECK(names(built) == Names{"Core", "Game.Tests", "Game", "Scripts"});
+    CHECK(built.find("Game.Tests")->sources ==
+          Paths{dir / "MoreTests" / "More.cs", dir / "Tests" / "CoreTests.cs"});
+    CHECK(built.find("Game")->references == Names{"Core", "Game.Tests"});
+    CHECK(built.warnings.size() == 2);
+    CHECK(built.warnings.front() ==
+          (dir / "Desktop" / "Desktop.asmdef").string() +
+              ": assembly Desktop is not built: its defineConstraints \"!UNITY_WEBGL\" do not "
+              "hold with the symbols UNITY_INCLUDE_TESTS, UNITY_WEBGL");
 }
 
 TEST_CASE("assembly layout: a runtime assembly may not reference an editor-only one") {
@@ -270,12 +332,11 @@ TEST_CASE("assembly layout: a definition without sources is not built but may be
 
 TEST_CASE("assembly layout: unsupported .asmdef fields reach the layout's warnings") {
     TempDir dir("asm-warn");
-    const fs::path game = asmdef(dir / "Game", "Game", ",\n  \"defineConstraints\": [\"X\"]");
+    const fs::path game = asmdef(dir / "Game", "Game", ",\n  \"versionDefines\": [{}]");
     source(dir / "Game" / "A.cs");
     const AssemblyLayout layout = layoutOf({dir.path()});
-    CHECK(layout.warnings ==
-          std::vector<std::string>{game.string() +
-                                   ": \"defineConstraints\" is not supported, ignored"});
+    CHECK(layout.warnings == std::vector<std::string>{
+                                 game.string() + ": \"versionDefines\" is not supported, ignored"});
 }
 
 TEST_CASE("assembly layout: several roots, each source's definition searched up to its root") {
@@ -352,7 +413,7 @@ TEST_CASE("assembly layout: a definition may not take the default assembly's nam
     CHECK(errorOf({dir.path()}) == scripts.string() +
                                        ": the name Scripts is the default assembly's (sources "
                                        "under no definition)");
-    CHECK(readAssemblyLayout({dir.path()}, {.defaultAssembly = "Assembly-CSharp"}));
+    CHECK(readAssemblyLayout({dir.path()}, {.defaultAssembly = "Assembly-CSharp", .defines = {}}));
 }
 
 TEST_CASE("assembly layout: malformed JSON and two definition files in one folder") {

@@ -14,18 +14,21 @@ namespace scripthost::compiler {
 
 /// An `.asmdef`: Unity's JSON, the fields the build uses. Fields the build has no use for
 /// (`excludePlatforms`, `rootNamespace`, `noEngineReferences`) are accepted without a word;
-/// `overrideReferences` (true), `precompiledReferences`, `defineConstraints` and
-/// `versionDefines` (non-empty) and any field Unity does not write are accepted with one
-/// warning each.
+/// `overrideReferences` (true), `precompiledReferences` and `versionDefines` (non-empty) and
+/// any field Unity does not write are accepted with one warning each.
 struct AssemblyDefinition {
     std::filesystem::path file;          ///< the .asmdef, as given
     std::string name;                    ///< `name`: required, not empty
     std::vector<std::string> references; ///< `references`, as written: names or "GUID:<hex>"
     bool editorOnly = false;             ///< `includePlatforms` is exactly ["Editor"]
-    bool allowUnsafeCode = false;        ///< `allowUnsafeCode`: the build passes -unsafe
-    bool autoReferenced = true;          ///< `autoReferenced`: the default assembly sees it
-    std::string guid;                    ///< from `<file>.meta` (readMetaGuid); empty if none
-    std::vector<std::string> warnings;   ///< "<file>: \"<field>\" is not supported, ignored"
+    /// `defineConstraints`, as written (define_constraints.hpp): the layout leaves the assembly
+    /// out unless every one holds with the build's symbols (one that cannot be evaluated never
+    /// does, and the layout's warning says so).
+    std::vector<std::string> defineConstraints;
+    bool allowUnsafeCode = false;      ///< `allowUnsafeCode`: the build passes -unsafe
+    bool autoReferenced = true;        ///< `autoReferenced`: the default assembly sees it
+    std::string guid;                  ///< from `<file>.meta` (readMetaGuid); empty if none
+    std::vector<std::string> warnings; ///< "<file>: \"<field>\" is not supported, ignored"
 };
 
 /// An `.asmref`: the sources of its folder join the assembly it names.

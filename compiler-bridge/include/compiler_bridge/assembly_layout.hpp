@@ -46,6 +46,11 @@ struct AssemblyLayout {
 struct AssemblyLayoutOptions {
     /// The assembly of sources under no definition (Unity's Assembly-CSharp).
     std::string defaultAssembly = "Scripts";
+    /// The conditional symbols the builds define (AssemblySetRequest::defines): a definition
+    /// whose `defineConstraints` do not all hold with them is left out like an editor-only one
+    /// (its sources skipped, its references not checked), with a warning; a reference to it is
+    /// valid and left out of the referrer's, with a warning (its types are not there).
+    std::vector<std::string> defines;
 };
 
 /// Reads the assembly definitions under `roots` and assigns every source (collectSources) to
