@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
+#include <spdlog/spdlog.h>
 
 namespace scripthost {
 
@@ -201,6 +202,13 @@ ScriptAssemblyBuilds::layoutAfter(const std::vector<fs::path>& changed, bool eve
     auto layout = compiler::readAssemblyLayout(options_.scriptDirs);
     if (!layout)
         return std::unexpected(layout.error());
+    // What the definitions ask for that is not done (an unsupported field, an assembly left
+    // out): said once, when the walk that finds it is the first to.
+    for (const std::string& warning : layout->warnings) {
+        if (std::ranges::find(shownWarnings_, warning) == shownWarnings_.end())
+            spdlog::warn("{}", warning);
+    }
+    shownWarnings_ = layout->warnings;
     Walk walk{*layout, layout->skipped, std::nullopt};
     for (const compiler::ScriptAssembly& assembly : layout->assemblies)
         walk.sources.insert(walk.sources.end(), assembly.sources.begin(), assembly.sources.end());

@@ -127,6 +127,8 @@ private:
 
     ScriptAssemblyBuildOptions options_;
     std::optional<Walk> walk_;
+    /// The last walk's layout warnings, logged when a walk first found them.
+    std::vector<std::string> shownWarnings_;
     bool walkReused_ = false; // the last layoutAfter reused walk_
     compiler::OutputGenerations outputs_;
     /// The running build's layout and outputs (a project with assembly definitions only).

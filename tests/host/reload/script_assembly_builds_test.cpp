@@ -3,6 +3,7 @@
 // the leaf, a core's change the core and every assembly that references it, and a change whose
 // build failed is built again with the next one. The generated sources (the native proxies) are
 // an assembly every other references.
+#include "../../support/captured_log.hpp"
 #include "../support/mono_test_support.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
 #include "compiler_bridge/warm_compiler.hpp"
@@ -195,6 +196,47 @@ TEST_CASE("ScriptAssemblyBuilds: after the first build, the assembly whose sourc
         project.builds->committed(first);
         CHECK(project.builds->likelyReused().empty());
     }
+}
+
+TEST_CASE("ScriptAssemblyBuilds: what the definitions ask for that is not done is a warning, "
+          "logged once by the walk that finds it: a test assembly left out by its "
+          "defineConstraints") {
+    Project project;
+    writeFile(project.dir / "scripts/Tests/Game.Tests.asmdef",
+              R"({"name": "Game.Tests", "references": ["Core", "UnityEngine.TestRunner"],
+                  "defineConstraints": ["UNITY_INCLUDE_TESTS"]})");
+    writeFile(project.dir / "scripts/Tests/HealthTests.cs",
+              "using NUnit.Framework; public class HealthTests { [Test] public void Full() {} }");
+    CapturedLog log;
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE_MESSAGE(first.result.success, first.result.log);
+    CHECK(ScriptAssemblyBuilds::compiled(first) == Names{"Core", "LeafA", "LeafB"});
+    CHECK(log.warnings() == 1);
+    const std::string definition = (project.dir / "scripts/Tests/Game.Tests.asmdef").string();
+    CHECK(log.text().find(definition + ": assembly Game.Tests is not built: its "
+                                       "defineConstraints \"UNITY_INCLUDE_TESTS\" do not hold") !=
+          std::string::npos);
+    project.builds->committed(first);
+
+    // A file added walks the folders again: the same warning is not said twice.
+    writeFile(project.dir / "scripts/LeafA/A2.cs", "namespace Game { class A2 {} }");
+    const compiler::FinishedBuild added = project.build({"LeafA/A2.cs"});
+    REQUIRE(added.result.success);
+    CHECK(log.warnings() == 1);
+    project.builds->committed(added);
+
+    // Fixed, then back: said again.
+    writeFile(project.dir / "scripts/Tests/Game.Tests.asmdef",
+              R"({"name": "Game.Tests", "references": ["Core"]})");
+    writeFile(project.dir / "scripts/Tests/HealthTests.cs", "public class HealthTests {}");
+    const compiler::FinishedBuild fixedUp = project.build({"Tests/Game.Tests.asmdef"});
+    REQUIRE_MESSAGE(fixedUp.result.success, fixedUp.result.log);
+    CHECK(ScriptAssemblyBuilds::compiled(fixedUp) == Names{"Game.Tests"});
+    project.builds->committed(fixedUp);
+    writeFile(project.dir / "scripts/Tests/Game.Tests.asmdef",
+              R"({"name": "Game.Tests", "references": ["Core"], "defineConstraints": ["X"]})");
+    (void)project.build({"Tests/Game.Tests.asmdef"});
+    CHECK(log.warnings() == 2);
 }
 
 TEST_CASE("ScriptAssemblyBuilds: a core's edit that keeps its interface builds the core alone, "
