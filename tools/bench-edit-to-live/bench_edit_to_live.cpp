@@ -50,7 +50,8 @@
 // After each edit the bench waits for the reload's report line (logged when its last stage
 // has run: the old generation handed to the unloader; the frame stall is measured after it and
 // is only in the report the control socket gives) and reads its build time from it
-// (build_median_ms: the compiler's share), then lets the host idle 250 ms (not timed).
+// (build_median_ms: the compiler's share), then lets the host idle 250 ms (not timed;
+// --settle MS).
 // The first edit of every host is a warm-up (first build of the compile server, first
 // reload's JIT) and not measured.
 //
@@ -62,7 +63,7 @@
 // about), swapped in = the host's "module … swapped in" line read; also the swap's main-thread
 // time from that line and saved -> the scripts' reload against the new build.
 //
-//   bench_edit_to_live [--quick] [--json] [--edits N] [--baseline OLD_SCRIPTHOST]
+//   bench_edit_to_live [--quick] [--json] [--edits N] [--settle MS] [--baseline OLD_SCRIPTHOST]
 //   --quick: 5 edits per case, else 15; --baseline: an older build measured warm in the same
 //   run (the ratio is baseline / this build). The warm edits' time is broken down by the
 //   reload report's timeline line (watcher, build, wait for the loop, load, warm, swap) and
@@ -99,7 +100,8 @@ using namespace scripthost::bench;
 
 constexpr auto kStartTimeout = std::chrono::seconds(180);
 constexpr auto kEditTimeout = std::chrono::seconds(60);
-constexpr auto kSettle = std::chrono::milliseconds(250);
+/// The idle time after each edit's reload before the next save (--settle).
+std::chrono::milliseconds settle{250};
 
 // Where each edit's time went, from the reload report's timeline line (the host's own
 // clock from the first file event to the swap) plus what is left: the first frame of
@@ -179,10 +181,10 @@ Samples measure(const fs::path& exe, const Project& p, bool cold, int edits, int
             (void)host.waitFor(
                 [](const std::string& msg) { return std::regex_search(msg, kBuildTime); },
                 kEditTimeout, "the other assembly's reload");
-            std::this_thread::sleep_for(kSettle);
+            std::this_thread::sleep_for(settle);
         }
         timeEdit(host, p, ++nextEdit, e > 0 ? &out : nullptr); // edit 0: warm-up
-        std::this_thread::sleep_for(kSettle);
+        std::this_thread::sleep_for(settle);
     }
     return out;
 }
@@ -279,7 +281,7 @@ ModuleSamples measureModuleReload(const fs::path& exe, const Project& demo, cons
                  kStartTimeout, "the host's first frame");
     ModuleSamples samples;
     for (int i = 0; i <= reloads; ++i) { // the first one unmeasured
-        std::this_thread::sleep_for(kSettle);
+        std::this_thread::sleep_for(settle);
         const auto saved = Clock::now();
         if (write == ModuleWrite::Copy)
             runTool("cp", {library.string(), p.game.string()});
@@ -362,12 +364,18 @@ int main(int argc, char** argv) {
     bool assemblies = true;
     app.add_flag("!--no-assemblies", assemblies,
                  "Skip the 2,000-file project of 20 assemblies by folder");
+    int settleMs = 250;
+    app.add_option("--settle", settleMs,
+                   "Idle time in ms after each edit's reload before the next save")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     app.add_option("--game", game, "The demo game module")->capture_default_str();
     app.add_option("--demo", demo, "The demo-game folder (scripts/, scene.json)")
         ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     if (!hostLogFile.empty())
         hostLog.open(hostLogFile);
+    settle = std::chrono::milliseconds(settleMs);
     if (edits == 0)
         edits = quick ? 5 : 15;
 
