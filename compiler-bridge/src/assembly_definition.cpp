@@ -171,6 +171,7 @@ Result<void> applyField(AssemblyDefinition& definition, const std::string& field
         if (!value.is_string()) {
             return fail(fieldError(file, field, "is not a string"));
         }
+        definition.rootNamespace = value.get<std::string>();
     } else if (field == "versionDefines") {
         if (!value.is_array()) {
             return fail(fieldError(file, field, "is not an array"));

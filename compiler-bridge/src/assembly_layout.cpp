@@ -357,6 +357,7 @@ std::vector<ScriptAssembly> LayoutReader::assemblies() {
         std::ranges::sort(assembly.asmrefs);
         assembly.allowUnsafeCode = definition.allowUnsafeCode;
         assembly.autoReferenced = definition.autoReferenced;
+        assembly.rootNamespace = definition.rootNamespace;
         if (assembly.autoReferenced) {
             fallback.references.push_back(assembly.name);
         }

@@ -46,6 +46,7 @@ TEST_CASE("assembly definition: a Unity-written .asmdef with every field is acce
     REQUIRE_MESSAGE(definition, errorOf(definition));
     CHECK(definition->file == file);
     CHECK(definition->name == "Game.Core");
+    CHECK(definition->rootNamespace == "Game");
     CHECK(definition->references ==
           std::vector<std::string>{"Game.Util", "GUID:0A1B2C3D4E5F60718293A4B5C6D7E8F9"});
     CHECK(definition->allowUnsafeCode);
@@ -54,7 +55,7 @@ TEST_CASE("assembly definition: a Unity-written .asmdef with every field is acce
     CHECK(definition->guid.empty());
     CHECK(definition->defineConstraints == std::vector<std::string>{"UNITY_INCLUDE_TESTS"});
     // One warning per unsupported field, each naming the file and the field; none for the
-    // fields that have no effect here (rootNamespace, excludePlatforms, noEngineReferences).
+    // fields that have no effect here (excludePlatforms, noEngineReferences).
     const std::vector<std::string> expected{
         file.string() + ": \"myToolSetting\" is not supported, ignored",
         file.string() + ": \"overrideReferences\" is not supported, ignored",

@@ -71,7 +71,8 @@ struct Project {
         asmdef(root / "Core", "Core", ",\n  \"autoReferenced\": false");
         source(root / "Core" / "Math.cs");
         source(root / "Core" / "Sub" / "Log.cs");
-        asmdef(root / "Util", "Util", ",\n  \"references\": [\"Core\"]");
+        asmdef(root / "Util", "Util",
+               ",\n  \"references\": [\"Core\"], \"rootNamespace\": \"My.Util\"");
         source(root / "Util" / "Strings.cs");
         asmdef(root / "Game", "Game", ",\n  \"references\": [\"Core\"], \"allowUnsafeCode\": true");
         source(root / "Game" / "Player.cs");
@@ -98,6 +99,8 @@ TEST_CASE("assembly layout: definitions, the default assembly and dependency ord
     CHECK_FALSE(core->autoReferenced);
     CHECK(layout.find("Game")->allowUnsafeCode);
     CHECK_FALSE(layout.find("Util")->allowUnsafeCode);
+    CHECK(layout.find("Util")->rootNamespace == "My.Util");
+    CHECK(layout.find("Game")->rootNamespace.empty());
     CHECK(layout.find("Ui")->references == Names{"Game", "Core"});
     const ScriptAssembly* scripts = layout.find("Scripts");
     REQUIRE(scripts);

@@ -12,8 +12,9 @@
 
 namespace scripthost::compiler {
 
-/// An `.asmdef`: Unity's JSON, the fields the build uses. Fields the build has no use for
-/// (`excludePlatforms`, `rootNamespace`, `noEngineReferences`) are accepted without a word;
+/// An `.asmdef`: Unity's JSON, the fields the build uses, and `rootNamespace` (for editors).
+/// Fields the build has no use for (`excludePlatforms`, `noEngineReferences`) are accepted
+/// without a word;
 /// `overrideReferences` (true), `precompiledReferences` and `versionDefines` (non-empty) and
 /// any field Unity does not write are accepted with one warning each.
 struct AssemblyDefinition {
@@ -27,6 +28,7 @@ struct AssemblyDefinition {
     std::vector<std::string> defineConstraints;
     bool allowUnsafeCode = false;      ///< `allowUnsafeCode`: the build passes -unsafe
     bool autoReferenced = true;        ///< `autoReferenced`: the default assembly sees it
+    std::string rootNamespace;         ///< `rootNamespace`: new files' namespace in editors
     std::string guid;                  ///< from `<file>.meta` (readMetaGuid); empty if none
     std::vector<std::string> warnings; ///< "<file>: \"<field>\" is not supported, ignored"
 };

@@ -25,6 +25,8 @@ struct ScriptAssembly {
     std::vector<std::filesystem::path> asmrefs; ///< .asmref files whose folders joined it, sorted
     bool allowUnsafeCode = false;
     bool autoReferenced = true;
+    /// The .asmdef's `rootNamespace`: the namespace editors give new files (empty: none given).
+    std::string rootNamespace;
 
     bool operator==(const ScriptAssembly&) const = default;
 };

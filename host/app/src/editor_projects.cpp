@@ -51,7 +51,8 @@ std::string relativeText(const fs::path& file, const fs::path& folder) {
 std::string projectText(const compiler::ScriptAssembly& assembly, const fs::path& folder,
                         const fs::path& scriptCore) {
     const std::string& name = assembly.name;
-    std::string text = fmt::format(R"xml(<Project>
+    std::string text = fmt::format(
+        R"xml(<Project>
   <!--
     For editors only (C# Dev Kit, OmniSharp, Rider): the assembly {0}, as scripthost builds it
     with mcs (C# 7.2). {2} and rewritten by
@@ -65,7 +66,7 @@ std::string projectText(const compiler::ScriptAssembly& assembly, const fs::path
     <TargetFramework>net472</TargetFramework>
     <LangVersion>7.2</LangVersion>
     <AssemblyName>{0}</AssemblyName>
-    <RootNamespace>{0}</RootNamespace>
+    <RootNamespace>{3}</RootNamespace>
     <OutputType>Library</OutputType>
     <OutputPath>bin/{0}/</OutputPath>
     <EnableDefaultCompileItems>false</EnableDefaultCompileItems>
@@ -79,8 +80,8 @@ std::string projectText(const compiler::ScriptAssembly& assembly, const fs::path
   </PropertyGroup>
   <ItemGroup>
 )xml",
-                                   escapeXml(name, false),
-                                   assembly.allowUnsafeCode ? "true" : "false", kProjectMark);
+        escapeXml(name, false), assembly.allowUnsafeCode ? "true" : "false", kProjectMark,
+        escapeXml(assembly.rootNamespace.empty() ? name : assembly.rootNamespace, false));
     for (const fs::path& source : assembly.sources)
         text += fmt::format("    <Compile Include=\"{}\" />\n",
                             msbuildText(relativeText(source, folder)));

@@ -25,10 +25,12 @@ bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-/// Core (unsafe), Leaf (references Core, its folder named with MSBuild's special characters)
-/// and loose scripts of the default assembly, under `dir`/scripts.
+/// Core (unsafe, root namespace Game.Core), Leaf (references Core, its folder named with
+/// MSBuild's special characters) and loose scripts of the default assembly, under
+/// `dir`/scripts.
 compiler::AssemblyLayout threeAssemblies(const TempDir& dir) {
-    writeFile(dir / "scripts/Core/Core.asmdef", R"({"name": "Core", "allowUnsafeCode": true})");
+    writeFile(dir / "scripts/Core/Core.asmdef",
+              R"({"name": "Core", "allowUnsafeCode": true, "rootNamespace": "Game.Core"})");
     writeFile(dir / "scripts/Core/Health.cs", "public class Health {}");
     writeFile(dir / "scripts/a&b;c/Leaf.asmdef", R"({"name": "Leaf", "references": ["Core"]})");
     writeFile(dir / "scripts/a&b;c/Player.cs", "public class Player {}");
@@ -41,8 +43,8 @@ compiler::AssemblyLayout threeAssemblies(const TempDir& dir) {
 } // namespace
 
 TEST_CASE("editorProjects: one project per assembly with exactly its sources, a project "
-          "reference per assembly it references, ScriptCore, and unsafe code as its definition "
-          "says") {
+          "reference per assembly it references, ScriptCore, and unsafe code and the root "
+          "namespace as its definition says") {
     TempDir dir("editor-projects");
     const auto files =
         editorProjects(threeAssemblies(dir), dir.path(), "Game", "/opt/sh/ScriptCore.dll");
@@ -54,6 +56,7 @@ TEST_CASE("editorProjects: one project per assembly with exactly its sources, a 
     CHECK_FALSE(has(core, "<ProjectReference"));
     CHECK(has(core, "<AllowUnsafeBlocks>true</AllowUnsafeBlocks>"));
     CHECK(has(core, "<AssemblyName>Core</AssemblyName>"));
+    CHECK(has(core, "<RootNamespace>Game.Core</RootNamespace>"));
     CHECK(has(core, "<LangVersion>7.2</LangVersion>"));
     CHECK(has(core, "<HintPath>/opt/sh/ScriptCore.dll</HintPath>"));
     // Several projects in one folder: each restores and builds into a folder of its own.
@@ -63,6 +66,7 @@ TEST_CASE("editorProjects: one project per assembly with exactly its sources, a 
     CHECK_MESSAGE(has(leaf, "<Compile Include=\"scripts/a&amp;b%3Bc/Player.cs\" />"), leaf);
     CHECK(has(leaf, "<ProjectReference Include=\"Core.csproj\" />"));
     CHECK(has(leaf, "<AllowUnsafeBlocks>false</AllowUnsafeBlocks>"));
+    CHECK(has(leaf, "<RootNamespace>Leaf</RootNamespace>")); // none given: its name
 
     const std::string scripts = fileAt(files, "Scripts.csproj").text;
     CHECK(has(scripts, "<Compile Include=\"scripts/Main.cs\" />"));
