@@ -172,28 +172,25 @@ TEST_CASE("ScriptAssemblyBuilds: what the next reload's domain loads ahead: afte
 
 TEST_CASE("ScriptAssemblyBuilds: after the first build, the assembly whose source was saved last "
           "before the host started is expected to be edited again, not loaded ahead") {
-    // A checkout an hour ago, then an edit: the sources' times say where the work was.
-    auto savedAgo = [](Project& project, const std::string& edited) {
+    // A checkout an hour ago, then an edit of `edited` two minutes ago: the sources' times say
+    // where the work was. Then the first build and its commit; its outputs: Core, LeafA, LeafB.
+    Project project;
+    auto startAfterSaving = [&](const std::string& edited) {
         const auto now = fs::file_time_type::clock::now();
         for (const char* file : {"Core/Health.cs", "LeafA/A.cs", "LeafB/B.cs"})
             fs::last_write_time(project.dir / "scripts" / file, now - std::chrono::hours(1));
         fs::last_write_time(project.dir / "scripts" / edited, now - std::chrono::minutes(2));
-    };
-    SUBCASE("a leaf: the core and the other leaf are loaded ahead") {
-        Project project;
-        savedAgo(project, "LeafB/B.cs");
         const compiler::FinishedBuild first = project.build({}, true);
         REQUIRE(first.result.success);
         project.builds->committed(first);
-        const auto dlls = ScriptAssemblyBuilds::outputs(first); // Core, LeafA, LeafB
+        return ScriptAssemblyBuilds::outputs(first);
+    };
+    SUBCASE("a leaf: the core and the other leaf are loaded ahead") {
+        const auto dlls = startAfterSaving("LeafB/B.cs");
         CHECK(project.builds->likelyReused() == std::vector<fs::path>{dlls[0], dlls[1]});
     }
     SUBCASE("the core: nothing, as every leaf references it") {
-        Project project;
-        savedAgo(project, "Core/Health.cs");
-        const compiler::FinishedBuild first = project.build({}, true);
-        REQUIRE(first.result.success);
-        project.builds->committed(first);
+        (void)startAfterSaving("Core/Health.cs");
         CHECK(project.builds->likelyReused().empty());
     }
 }
