@@ -14,9 +14,8 @@ namespace scripthost::compiler {
 
 /// An `.asmdef`: Unity's JSON, the fields the build uses, and `rootNamespace` (for editors).
 /// Fields the build has no use for (`excludePlatforms`, `noEngineReferences`) are accepted
-/// without a word;
-/// `overrideReferences` (true), `precompiledReferences` and `versionDefines` (non-empty) and
-/// any field Unity does not write are accepted with one warning each.
+/// without a word; `overrideReferences` (true), `precompiledReferences` and `versionDefines`
+/// (non-empty) and any field Unity does not write are accepted with one warning each.
 struct AssemblyDefinition {
     std::filesystem::path file;          ///< the .asmdef, as given
     std::string name;                    ///< `name`: required, not empty
