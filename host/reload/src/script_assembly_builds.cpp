@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <spdlog/spdlog.h>
+#include <utility>
 
 namespace scripthost {
 
@@ -286,15 +287,9 @@ void ScriptAssemblyBuilds::committed(const compiler::FinishedBuild& finished) {
         const std::vector<std::string> built = compiled(finished);
         if (built.size() >= runningLayout_->assemblies.size()) {
             recentlyBuilt_.clear();
-            std::set<fs::path> generated(options_.generatedSources.begin(),
-                                         options_.generatedSources.end());
-            generated.insert(options_.generatedSourcesOnScripts.begin(),
-                             options_.generatedSourcesOnScripts.end());
-            std::set<std::string> edited =
-                lastEditedAssemblies(*runningLayout_, generated, kRecentBuilds, kEditedApart);
-            if (!edited.empty())
-                recentlyBuilt_.push_back(std::move(edited));
+            guessByTimes_ = true; // in idle time (likelyReused): a stat of every source
         } else {
+            guessFromTimes(); // a build came before idle time did
             recentlyBuilt_.emplace_back(built.begin(), built.end());
             if (recentlyBuilt_.size() > kRecentBuilds)
                 recentlyBuilt_.pop_front();
@@ -303,12 +298,27 @@ void ScriptAssemblyBuilds::committed(const compiler::FinishedBuild& finished) {
         runningLayout_.reset();
         runningOutputs_.clear();
         recentlyBuilt_.clear();
+        guessByTimes_ = false;
     }
 }
 
-std::vector<fs::path> ScriptAssemblyBuilds::likelyReused() const {
+void ScriptAssemblyBuilds::guessFromTimes() {
+    if (!std::exchange(guessByTimes_, false) || !runningLayout_)
+        return;
+    std::set<fs::path> generated(options_.generatedSources.begin(),
+                                 options_.generatedSources.end());
+    generated.insert(options_.generatedSourcesOnScripts.begin(),
+                     options_.generatedSourcesOnScripts.end());
+    std::set<std::string> edited =
+        lastEditedAssemblies(*runningLayout_, generated, kRecentBuilds, kEditedApart);
+    if (!edited.empty())
+        recentlyBuilt_.push_front(std::move(edited));
+}
+
+std::vector<fs::path> ScriptAssemblyBuilds::likelyReused() {
     if (inFlightReuse_)
         return inFlightReuse_->second;
+    guessFromTimes();
     std::vector<fs::path> reused;
     if (!runningLayout_)
         return reused;

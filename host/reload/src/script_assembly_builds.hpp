@@ -83,7 +83,7 @@ public:
     /// host started), else those another assembly references (libraries change less often
     /// than what uses them). Never one that references an assembly left out (its classes could
     /// not load). Empty for a project of one assembly.
-    [[nodiscard]] std::vector<std::filesystem::path> likelyReused() const;
+    [[nodiscard]] std::vector<std::filesystem::path> likelyReused();
     /// Removes old builds' folders, except the newest few and those a reused output is in.
     void prune();
 
@@ -112,6 +112,9 @@ private:
                             const std::vector<std::filesystem::path>& onScripts) const;
     /// The text of each generated source (none: not on disk).
     using GeneratedTexts = std::map<std::filesystem::path, std::optional<std::string>>;
+    /// After a build of every assembly, once: the assemblies whose sources were saved last
+    /// (lastEditedAssemblies) become the oldest of recentlyBuilt_.
+    void guessFromTimes();
     /// Tells onWalk the layout editors are to show, when it is new (`layout` is the walk's,
     /// `texts` the generated sources' now; their change is news: editors copy them).
     void showLayout(const compiler::AssemblyLayout& layout,
@@ -139,6 +142,10 @@ private:
     /// the assemblies whose sources were saved last (lastEditedAssemblies), or nothing when the
     /// files' times do not set any apart.
     std::deque<std::set<std::string>> recentlyBuilt_;
+    /// The last committed build compiled every assembly and the sources' times are not read yet
+    /// (guessFromTimes: on the first likelyReused, in the loop's idle time, not in the frame
+    /// that committed the build).
+    bool guessByTimes_ = false;
     /// The newest submission of assemblies by folder and the .dll files it reuses, until it is
     /// committed.
     std::optional<std::pair<compiler::BuildId, std::vector<std::filesystem::path>>> inFlightReuse_;
