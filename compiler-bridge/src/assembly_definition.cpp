@@ -1,5 +1,7 @@
 #include "compiler_bridge/assembly_definition.hpp"
 
+#include "layout_text.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -17,13 +19,6 @@ bool isHexGuid(std::string_view text) {
     return text.size() == guidLength && std::ranges::all_of(text, [](char c) {
                return std::isxdigit(static_cast<unsigned char>(c)) != 0;
            });
-}
-
-std::string lowerCase(std::string_view text) {
-    std::string out(text);
-    std::ranges::transform(out, out.begin(),
-                           [](char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
 }
 
 std::string quoted(std::string_view field) {
@@ -151,8 +146,8 @@ Result<void> applyField(AssemblyDefinition& definition, const std::string& field
             definition.editorOnly = *list == std::vector<std::string>{"Editor"};
         } else if (field == "defineConstraints") {
             definition.defineConstraints = std::move(*list);
-        } else if (field != "excludePlatforms" && !list->empty()) {
-            definition.warnings.push_back(unsupported(file, field));
+        } else if (field == "precompiledReferences") {
+            definition.precompiledReferences = std::move(*list);
         }
     } else if (field == "allowUnsafeCode" || field == "autoReferenced" ||
                field == "overrideReferences" || field == "noEngineReferences") {
@@ -164,8 +159,8 @@ Result<void> applyField(AssemblyDefinition& definition, const std::string& field
             definition.allowUnsafeCode = *flag;
         } else if (field == "autoReferenced") {
             definition.autoReferenced = *flag;
-        } else if (field == "overrideReferences" && *flag) {
-            definition.warnings.push_back(unsupported(file, field));
+        } else if (field == "overrideReferences") {
+            definition.overrideReferences = *flag;
         }
     } else if (field == "rootNamespace") {
         if (!value.is_string()) {

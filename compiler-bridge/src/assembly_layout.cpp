@@ -4,6 +4,8 @@
 #include "compiler_bridge/define_constraints.hpp"
 #include "compiler_bridge/source_files.hpp"
 #include "dependency_order.hpp"
+#include "layout_text.hpp"
+#include "precompiled_assemblies.hpp"
 #include "watcher/script_source_rule.hpp"
 
 #include <algorithm>
@@ -17,31 +19,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Absolute and lexically normal, without a trailing separator.
-fs::path normalPath(const fs::path& path) {
-    std::error_code ec;
-    fs::path out = fs::absolute(path, ec).lexically_normal();
-    if (!out.has_filename() && out.has_relative_path()) {
-        out = out.parent_path();
-    }
-    return out;
-}
-
-std::string lowerExtension(const fs::path& file) {
-    std::string ext = file.extension().string();
-    std::ranges::transform(ext, ext.begin(),
-                           [](char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
-}
-
 bool isDefinitionFile(const fs::path& file) {
     const std::string ext = lowerExtension(file);
     return ext == ".asmdef" || ext == ".asmref";
 }
 
-/// The .asmdef and .asmref files under `root`, in folders collectSources descends into.
-std::vector<fs::path> definitionFiles(const fs::path& root) {
-    std::vector<fs::path> files;
+/// What a walk of one root finds besides the sources.
+struct LayoutFiles {
+    std::vector<fs::path> definitions; ///< .asmdef and .asmref files
+    std::vector<fs::path> precompiled; ///< .dll files outside Editor/ folders
+};
+
+/// The .asmdef, .asmref and .dll files under `root`, in folders collectSources descends into.
+LayoutFiles layoutFiles(const fs::path& root) {
+    LayoutFiles files;
     std::error_code ec;
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
     for (const fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
@@ -56,7 +47,11 @@ std::vector<fs::path> definitionFiles(const fs::path& root) {
         const std::string name = it->path().filename().string();
         if (isDefinitionFile(it->path()) && !name.starts_with('.') &&
             !watcher::isEditorTempFile(name) && it->is_regular_file(typeError)) {
-            files.push_back(it->path());
+            files.definitions.push_back(it->path());
+        } else if (lowerExtension(it->path()) == ".dll" &&
+                   watcher::isPrecompiledAssemblyFile(relative) && !inEditorFolder(relative) &&
+                   it->is_regular_file(typeError)) {
+            files.precompiled.push_back(normalPath(it->path()));
         }
     }
     return files;
@@ -76,6 +71,8 @@ public:
 private:
     void readDefinitions(const std::vector<fs::path>& roots);
     void indexNames();
+    void checkPrecompiledNames();
+    void resolvePrecompiled();
     std::optional<std::size_t> resolve(const fs::path& file, const std::string& reference);
     void resolveReferences();
     void resolveAsmrefs();
@@ -98,16 +95,29 @@ private:
     std::map<fs::path, std::size_t> folderOwner_;           // folder -> definition
     std::map<std::size_t, std::vector<fs::path>> joinedBy_; // definition -> its asmrefs
     std::vector<std::vector<fs::path>> sources_;            // per definition
+    std::vector<std::vector<std::string>> precompiledRefs_; // per definition: names
     std::vector<fs::path> defaultSources_;
 };
 
 void LayoutReader::readDefinitions(const std::vector<fs::path>& roots) {
     std::map<fs::path, std::vector<fs::path>> byFolder;
+    std::set<fs::path> plugins; // a root inside another root finds them twice
     for (const fs::path& root : roots) {
-        for (fs::path& file : definitionFiles(root)) {
+        LayoutFiles found = layoutFiles(root);
+        for (fs::path& file : found.definitions) {
             byFolder[file.parent_path()].push_back(std::move(file));
         }
+        plugins.insert(found.precompiled.begin(), found.precompiled.end());
     }
+    for (const fs::path& file : plugins) {
+        if (isManagedAssembly(file)) {
+            layout_.precompiled.push_back(readPrecompiledAssembly(file));
+        } else {
+            layout_.warnings.push_back(file.string() +
+                                       ": not a managed assembly (a native plugin?): not used");
+        }
+    }
+    std::ranges::stable_sort(layout_.precompiled, {}, &PrecompiledAssembly::name);
     for (auto& [folder, files] : byFolder) {
         std::ranges::sort(files);
         files.erase(std::unique(files.begin(), files.end()), files.end());
@@ -166,6 +176,48 @@ void LayoutReader::indexNames() {
             }
             errors_.push_back(std::move(message));
         }
+    }
+}
+
+void LayoutReader::checkPrecompiledNames() {
+    const std::vector<PrecompiledAssembly>& plugins = layout_.precompiled; // sorted by name
+    for (std::size_t i = 0; i < plugins.size(); ++i) {
+        const PrecompiledAssembly& plugin = plugins[i];
+        if (i > 0 && plugins[i - 1].name == plugin.name) {
+            continue; // reported with the first
+        }
+        std::string files;
+        for (std::size_t j = i + 1; j < plugins.size() && plugins[j].name == plugin.name; ++j) {
+            files += " " + plugins[j].file.string();
+        }
+        if (!files.empty()) {
+            errors_.push_back("precompiled assembly " + plugin.name +
+                              " is found more than once: " + plugin.file.string() + files);
+        }
+        if (plugin.name == options_.defaultAssembly) {
+            errors_.push_back(plugin.file.string() + ": the name " + plugin.name +
+                              " is the default assembly's (sources under no definition)");
+        }
+        if (const auto defined = byName_.find(plugin.name); defined != byName_.end()) {
+            errors_.push_back(plugin.file.string() + ": the precompiled assembly " + plugin.name +
+                              " has the name of " +
+                              described(definitions_[defined->second.front()]));
+        }
+    }
+}
+
+void LayoutReader::resolvePrecompiled() {
+    precompiledRefs_.assign(definitions_.size(), {});
+    for (std::size_t i = 0; i < definitions_.size(); ++i) {
+        if (leftOut(i)) {
+            continue; // not built: what it names is Unity's business
+        }
+        PrecompiledReferences found = precompiledReferencesOf(definitions_[i], layout_.precompiled);
+        for (const std::string& missing : found.missing) {
+            errors_.push_back(definitions_[i].file.string() + ": missing precompiled reference: " +
+                              missing + " (no such .dll in the script folders, outside Editor/)");
+        }
+        precompiledRefs_[i] = std::move(found.names);
     }
 }
 
@@ -353,6 +405,7 @@ std::vector<ScriptAssembly> LayoutReader::assemblies() {
                 assembly.references.push_back(definitions_[target].name);
             }
         }
+        assembly.precompiledReferences = precompiledRefs_[i];
         assembly.asmrefs = joinedBy_[i];
         std::ranges::sort(assembly.asmrefs);
         assembly.allowUnsafeCode = definition.allowUnsafeCode;
@@ -365,6 +418,7 @@ std::vector<ScriptAssembly> LayoutReader::assemblies() {
     }
     if (!defaultSources_.empty()) {
         std::ranges::sort(fallback.references);
+        fallback.precompiledReferences = autoReferencedPrecompiled(layout_.precompiled);
         fallback.sources = std::move(defaultSources_);
         std::ranges::sort(fallback.sources);
         out.push_back(std::move(fallback));
@@ -381,7 +435,9 @@ Result<AssemblyLayout> LayoutReader::read(const std::vector<fs::path>& givenRoot
     roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
     readDefinitions(roots);
     indexNames();
+    checkPrecompiledNames();
     resolveReferences();
+    resolvePrecompiled();
     resolveAsmrefs();
     findCycles();
     if (!errors_.empty()) {
@@ -414,6 +470,11 @@ const ScriptAssembly* AssemblyLayout::assemblyOf(const fs::path& source) const {
     return nullptr;
 }
 
+const PrecompiledAssembly* AssemblyLayout::findPrecompiled(std::string_view name) const {
+    const auto it = std::ranges::find(precompiled, name, &PrecompiledAssembly::name);
+    return it == precompiled.end() ? nullptr : &*it;
+}
+
 std::vector<std::string> AssemblyLayout::dependentsOf(std::string_view name) const {
     std::set<std::string, std::less<>> reached{std::string(name)};
     std::vector<std::string> out;
@@ -430,59 +491,6 @@ std::vector<std::string> AssemblyLayout::dependentsOf(std::string_view name) con
 Result<AssemblyLayout> readAssemblyLayout(const std::vector<fs::path>& roots,
                                           const AssemblyLayoutOptions& options) {
     return LayoutReader(options).read(roots);
-}
-
-std::vector<std::string> assembliesChanged(const AssemblyLayout* previous,
-                                           const AssemblyLayout& next,
-                                           const std::vector<fs::path>& changedFiles) {
-    std::set<std::string, std::less<>> dirty;
-    for (const ScriptAssembly& assembly : next.assemblies) {
-        const ScriptAssembly* before = previous ? previous->find(assembly.name) : nullptr;
-        if (!before || !(*before == assembly)) {
-            dirty.insert(assembly.name);
-        }
-    }
-    for (const fs::path& changed : changedFiles) {
-        fs::path file = normalPath(changed);
-        if (lowerExtension(file) == ".meta") {
-            file.replace_extension(); // X.asmdef.meta changes X.asmdef's assembly
-        }
-        for (const AssemblyLayout* layout : {previous, &next}) {
-            if (!layout) {
-                continue;
-            }
-            for (const ScriptAssembly& assembly : layout->assemblies) {
-                if (assembly.definition == file ||
-                    std::ranges::find(assembly.asmrefs, file) != assembly.asmrefs.end() ||
-                    std::ranges::binary_search(assembly.sources, file)) {
-                    dirty.insert(assembly.name);
-                }
-            }
-        }
-    }
-    std::vector<std::string> out;
-    for (const ScriptAssembly& assembly : next.assemblies) {
-        if (dirty.contains(assembly.name))
-            out.push_back(assembly.name);
-    }
-    return out;
-}
-
-std::vector<std::string> assembliesToRebuild(const AssemblyLayout* previous,
-                                             const AssemblyLayout& next,
-                                             const std::vector<fs::path>& changedFiles) {
-    const std::vector<std::string> changed = assembliesChanged(previous, next, changedFiles);
-    std::set<std::string, std::less<>> dirty(changed.begin(), changed.end());
-    std::vector<std::string> out;
-    for (const ScriptAssembly& assembly : next.assemblies) {
-        const bool referencesDirty = std::ranges::any_of(
-            assembly.references, [&](const std::string& ref) { return dirty.contains(ref); });
-        if (dirty.contains(assembly.name) || referencesDirty) {
-            dirty.insert(assembly.name);
-            out.push_back(assembly.name);
-        }
-    }
-    return out;
 }
 
 } // namespace scripthost::compiler

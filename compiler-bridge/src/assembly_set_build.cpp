@@ -120,6 +120,19 @@ CompileRequest assemblyCompileRequest(const AssemblySetRequest& request,
     compile.sources = assembly.sources;
     compile.references = request.references;
     const std::set<std::string> referenced = referencedClosure(request.layout, assembly);
+    // The precompiled assemblies it and those it references see (mcs needs a base class's
+    // assembly too), in the layout's order.
+    std::set<std::string> plugins(assembly.precompiledReferences.begin(),
+                                  assembly.precompiledReferences.end());
+    for (const std::string& name : referenced) {
+        if (const ScriptAssembly* other = request.layout.find(name); other != nullptr)
+            plugins.insert(other->precompiledReferences.begin(),
+                           other->precompiledReferences.end());
+    }
+    for (const PrecompiledAssembly& plugin : request.layout.precompiled) {
+        if (plugins.contains(plugin.name))
+            compile.references.push_back(plugin.file);
+    }
     for (const ScriptAssembly& other : request.layout.assemblies) {
         if (referenced.contains(other.name)) {
             const auto output = outputs.find(other.name);

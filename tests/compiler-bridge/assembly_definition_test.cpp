@@ -54,12 +54,12 @@ TEST_CASE("assembly definition: a Unity-written .asmdef with every field is acce
     CHECK_FALSE(definition->editorOnly);
     CHECK(definition->guid.empty());
     CHECK(definition->defineConstraints == std::vector<std::string>{"UNITY_INCLUDE_TESTS"});
+    CHECK(definition->overrideReferences);
+    CHECK(definition->precompiledReferences == std::vector<std::string>{"Newtonsoft.Json.dll"});
     // One warning per unsupported field, each naming the file and the field; none for the
     // fields that have no effect here (excludePlatforms, noEngineReferences).
     const std::vector<std::string> expected{
         file.string() + ": \"myToolSetting\" is not supported, ignored",
-        file.string() + ": \"overrideReferences\" is not supported, ignored",
-        file.string() + ": \"precompiledReferences\" is not supported, ignored",
         file.string() + ": \"versionDefines\" is not supported, ignored",
     };
     CHECK(definition->warnings == expected);
@@ -74,6 +74,8 @@ TEST_CASE("assembly definition: defaults, and unsupported fields left empty give
     CHECK_FALSE(definition->allowUnsafeCode);
     CHECK(definition->autoReferenced);
     CHECK_FALSE(definition->editorOnly);
+    CHECK_FALSE(definition->overrideReferences);
+    CHECK(definition->precompiledReferences.empty());
     CHECK(definition->warnings.empty());
 }
 
@@ -123,6 +125,10 @@ TEST_CASE("assembly definition: a known field of the wrong type is an error nami
         {R"({"name": "A", "includePlatforms": "Editor"})", "\"includePlatforms\" is not an array"},
         {R"({"name": "A", "rootNamespace": []})", "\"rootNamespace\" is not a string"},
         {R"({"name": "A", "versionDefines": {}})", "\"versionDefines\" is not an array"},
+        {R"({"name": "A", "overrideReferences": "true"})",
+         "\"overrideReferences\" is not true or false"},
+        {R"({"name": "A", "precompiledReferences": "A.dll"})",
+         "\"precompiledReferences\" is not an array"},
     };
     for (const auto& [text, message] : cases) {
         const auto definition = parseAssemblyDefinition(file, text);

@@ -1,89 +1,15 @@
-// readAssemblyLayout, AssemblyLayout's queries and assembliesToRebuild, over real temp folders.
+// readAssemblyLayout and AssemblyLayout's queries, over real temp folders.
 #include "compiler_bridge/assembly_layout.hpp"
 #include "compiler_test_support.hpp"
+#include "layout_test_support.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace scripthost::compiler;
+using namespace scripthost::testing::layout;
 using scripthost::testing::TempDir;
 using scripthost::testing::writeFile;
 namespace fs = std::filesystem;
-
-namespace {
-
-using Names = std::vector<std::string>;
-using Paths = std::vector<fs::path>;
-
-void source(const fs::path& path) {
-    writeFile(path, "class " + path.stem().string() + " {}\n");
-}
-
-/// `<folder>/<name>.asmdef` with `fields` after the name (JSON, with its leading comma).
-fs::path asmdef(const fs::path& folder, const std::string& name, const std::string& fields = "") {
-    const fs::path file = folder / (name + ".asmdef");
-    writeFile(file, "{\n  \"name\": \"" + name + "\"" + fields + "\n}\n");
-    return file;
-}
-
-/// Unity's .meta beside `definition`, with this GUID.
-void meta(const fs::path& definition, const std::string& guid) {
-    fs::path file = definition;
-    file += ".meta";
-    writeFile(file, "fileFormatVersion: 2\nguid: " + guid +
-                        "\nAssemblyDefinitionImporter:\n"
-                        "  externalObjects: {}\n  userData: \n");
-}
-
-AssemblyLayout layoutOf(const Paths& roots, const AssemblyLayoutOptions& options = {}) {
-    auto layout = readAssemblyLayout(roots, options);
-    REQUIRE_MESSAGE(layout, (layout ? "" : layout.error().message));
-    return std::move(*layout);
-}
-
-std::string errorOf(const Paths& roots) {
-    auto layout = readAssemblyLayout(roots);
-    REQUIRE_MESSAGE(!layout, "the layout was read without an error");
-    return layout.error().message;
-}
-
-Names names(const AssemblyLayout& layout) {
-    Names out;
-    for (const ScriptAssembly& assembly : layout.assemblies) {
-        out.push_back(assembly.name);
-    }
-    return out;
-}
-
-std::size_t lineCount(const std::string& text) {
-    return static_cast<std::size_t>(std::ranges::count(text, '\n')) + 1;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-/// Core <- Util, Core <- Game <- Ui (Util, Game, Ui auto-referenced; Core not), and loose
-/// sources in the root for the default assembly.
-struct Project {
-    TempDir dir{"asm-layout"};
-    fs::path root = dir.path();
-    Project() {
-        asmdef(root / "Core", "Core", ",\n  \"autoReferenced\": false");
-        source(root / "Core" / "Math.cs");
-        source(root / "Core" / "Sub" / "Log.cs");
-        asmdef(root / "Util", "Util",
-               ",\n  \"references\": [\"Core\"], \"rootNamespace\": \"My.Util\"");
-        source(root / "Util" / "Strings.cs");
-        asmdef(root / "Game", "Game", ",\n  \"references\": [\"Core\"], \"allowUnsafeCode\": true");
-        source(root / "Game" / "Player.cs");
-        asmdef(root / "Ui", "Ui", ",\n  \"references\": [\"Game\", \"Core\"]");
-        source(root / "Ui" / "Hud.cs");
-        source(root / "Main.cs");
-        source(root / "Enemies" / "Orc.cs");
-    }
-};
-
-} // namespace
 
 TEST_CASE("assembly layout: definitions, the default assembly and dependency order") {
     Project p;
@@ -270,8 +196,8 @@ TEST_CASE("assembly layout: an assembly whose defineConstraints do not hold is l
     source(dir / "Loose.cs");
 
     const AssemblyLayout layout = layoutOf({dir.path()});
-    // Its reference to Unity's test runner is not checked, nor are its fields (no warning for
-    // overrideReferences and precompiledReferences): it is not built.
+    // Its references to Unity's test runner and to nunit.framework.dll (not in the folders) are
+    // not checked, nor are its fields: it is not built.
     CHECK(names(layout) == Names{"Core", "Desktop", "Game", "Scripts"});
     CHECK(layout.skipped == Paths{dir / "MoreTests" / "More.cs", dir / "Odd" / "O.cs",
                                   dir / "Tests" / "CoreTests.cs"});
@@ -450,106 +376,78 @@ TEST_CASE("assembly layout: every problem is listed, one per line") {
     CHECK(contains(error, "the name Scripts is the default assembly's"));
 }
 
-TEST_CASE("assembly layout rebuild: without a previous layout, every assembly") {
-    Project p;
-    const AssemblyLayout layout = layoutOf({p.root});
-    CHECK(assembliesToRebuild(nullptr, layout, {}) == names(layout));
+TEST_CASE("assembly layout: precompiled assemblies are found outside Editor/ and build output, "
+          "and each assembly references the auto-referenced ones or those it lists") {
+    TempDir dir("asm-precompiled");
+    const fs::path root = dir.path();
+    plugin(root / "Plugins" / "Tween.dll");
+    plugin(root / "Plugins" / "Json.DLL");
+    writeFile(root / "Plugins" / "Json.DLL.meta", "PluginImporter:\n  isExplicitlyReferenced: 1\n");
+    plugin(root / "Plugins" / "Editor" / "Tool.dll"); // the editor's
+    plugin(root / "bin" / "Game" / "Game.dll");       // an editor project's build
+    asmdef(root / "Core", "Core",
+           ",\n  \"overrideReferences\": true, \"precompiledReferences\": [\"json.dll\"]");
+    source(root / "Core" / "Math.cs");
+    asmdef(root / "Game", "Game", ",\n  \"references\": [\"Core\"]");
+    source(root / "Game" / "Player.cs");
+    source(root / "Main.cs");
+
+    const AssemblyLayout layout = layoutOf({root, root / "Plugins"}); // found once
+    REQUIRE(layout.precompiled.size() == 2);
+    CHECK(layout.precompiled[0] ==
+          PrecompiledAssembly{"Json", fs::path(root / "Plugins" / "Json.DLL"), false});
+    CHECK(layout.precompiled[1] ==
+          PrecompiledAssembly{"Tween", fs::path(root / "Plugins" / "Tween.dll"), true});
+    CHECK(layout.findPrecompiled("Tween") == &layout.precompiled[1]);
+    CHECK(layout.findPrecompiled("Tool") == nullptr);
+    CHECK(layout.find("Core")->precompiledReferences == Names{"Json"});
+    CHECK(layout.find("Game")->precompiledReferences == Names{"Tween"});
+    CHECK(layout.find("Scripts")->precompiledReferences == Names{"Tween"});
+    CHECK(layout.warnings.empty()); // overrideReferences and precompiledReferences are used
+
+    // A native plugin (a Windows library in Unity's Plugins/x86_64/) is not used, with a word.
+    writeFile(root / "Plugins" / "x86_64" / "steam_api64.dll", "MZ, and no CLI header");
+    const AssemblyLayout withNative = layoutOf({root});
+    CHECK(withNative.precompiled == layout.precompiled);
+    CHECK(withNative.warnings == Names{(root / "Plugins" / "x86_64" / "steam_api64.dll").string() +
+                                       ": not a managed assembly (a native plugin?): not used"});
 }
 
-TEST_CASE("assembly layout rebuild: nothing changed, nothing to build") {
-    Project p;
-    const AssemblyLayout before = layoutOf({p.root});
-    CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {}).empty());
+TEST_CASE("assembly layout: a project of loose sources and a plugin references it") {
+    TempDir dir("asm-precompiled-loose");
+    plugin(dir / "Plugins" / "Tween.dll");
+    source(dir / "Main.cs");
+    const AssemblyLayout layout = layoutOf({dir.path()});
+    CHECK(names(layout) == Names{"Scripts"});
+    CHECK(layout.assemblies[0].definition.empty());
+    CHECK(layout.assemblies[0].precompiledReferences == Names{"Tween"});
 }
 
-TEST_CASE("assembly layout rebuild: a leaf edit rebuilds the leaf") {
-    Project p;
-    const AssemblyLayout before = layoutOf({p.root});
-    source(p.root / "Util" / "Strings.cs");
-    // Util is referenced only by the default assembly (Util is auto-referenced).
-    CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {p.root / "Util" / "Strings.cs"}) ==
-          Names{"Util", "Scripts"});
-    CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {p.root / "Main.cs"}) ==
-          Names{"Scripts"});
-    // Without the default assembly, Ui and Util are leaves.
-    fs::remove(p.root / "Main.cs");
-    fs::remove_all(p.root / "Enemies");
-    const AssemblyLayout noDefault = layoutOf({p.root});
-    CHECK(assembliesToRebuild(&noDefault, layoutOf({p.root}), {p.root / "Ui" / "Hud.cs"}) ==
-          Names{"Ui"});
-    CHECK(assembliesToRebuild(&noDefault, layoutOf({p.root}), {p.root / "Util" / "Strings.cs"}) ==
-          Names{"Util"});
-}
-
-TEST_CASE("assembly layout rebuild: a core edit rebuilds the core and every dependent in order, "
-          "of which the core alone changed") {
-    Project p;
-    const AssemblyLayout before = layoutOf({p.root});
-    const Names expected{"Core", "Game", "Ui", "Util", "Scripts"};
-    CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {p.root / "Core" / "Sub" / "Log.cs"}) ==
-          expected);
-    CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {p.root / "Game" / "Player.cs"}) ==
-          Names{"Game", "Ui", "Scripts"});
-    // What changed itself: the set build decides about the dependents (their references'
-    // interfaces may be unchanged).
-    CHECK(assembliesChanged(&before, layoutOf({p.root}), {p.root / "Core" / "Sub" / "Log.cs"}) ==
-          Names{"Core"});
-    CHECK(assembliesChanged(&before, layoutOf({p.root}),
-                            {p.root / "Game" / "Player.cs", p.root / "Core" / "Math.cs"}) ==
-          Names{"Core", "Game"});
-    CHECK(assembliesChanged(nullptr, layoutOf({p.root}), {}) == expected);
-}
-
-TEST_CASE("assembly layout rebuild: a source added or removed rebuilds its assembly") {
-    Project p;
-    const AssemblyLayout before = layoutOf({p.root});
-    source(p.root / "Ui" / "Menu.cs");
-    const AssemblyLayout added = layoutOf({p.root});
-    // Even without the file in the list: the source list differs.
-    CHECK(assembliesToRebuild(&before, added, {}) == Names{"Ui", "Scripts"});
-    fs::remove(p.root / "Core" / "Math.cs");
-    const AssemblyLayout removed = layoutOf({p.root});
-    CHECK(assembliesToRebuild(&added, removed, {p.root / "Core" / "Math.cs"}) ==
-          Names{"Core", "Game", "Ui", "Util", "Scripts"});
-}
-
-TEST_CASE("assembly layout rebuild: an edited .asmdef or .meta rebuilds its assembly") {
-    Project p;
-    const AssemblyLayout before = layoutOf({p.root});
-    // The same text written again: the change is still the assembly's.
-    const fs::path ui = asmdef(p.root / "Ui", "Ui", ",\n  \"references\": [\"Game\", \"Core\"]");
-    CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {ui}) == Names{"Ui", "Scripts"});
-    fs::path utilMeta = p.root / "Util" / "Util.asmdef.meta";
-    meta(p.root / "Util" / "Util.asmdef", "0a1b2c3d4e5f60718293a4b5c6d7e8f9");
-    CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {utilMeta}) == Names{"Util", "Scripts"});
-    // A flag changed: found by comparing, without the file in the list.
-    asmdef(p.root / "Util", "Util", ",\n  \"references\": [\"Core\"], \"allowUnsafeCode\": true");
-    CHECK(assembliesToRebuild(&before, layoutOf({p.root}), {}) == Names{"Util", "Scripts"});
-}
-
-TEST_CASE("assembly layout rebuild: a file moved between assemblies rebuilds both") {
-    Project p;
-    const AssemblyLayout before = layoutOf({p.root});
-    fs::rename(p.root / "Util" / "Strings.cs", p.root / "Game" / "Strings.cs");
-    source(p.root / "Util" / "Keep.cs"); // Util still has a source
-    const AssemblyLayout after = layoutOf({p.root});
-    CHECK(assembliesToRebuild(&before, after,
-                              {p.root / "Util" / "Strings.cs", p.root / "Game" / "Strings.cs"}) ==
-          Names{"Game", "Ui", "Util", "Scripts"});
-}
-
-TEST_CASE("assembly layout rebuild: a touched .asmref rebuilds the assembly it joins") {
-    TempDir dir("asm-rebuild-asmref");
-    asmdef(dir / "Core", "Core");
-    source(dir / "Core" / "A.cs");
-    asmdef(dir / "Game", "Game");
-    source(dir / "Game" / "G.cs");
-    const fs::path asmref = dir / "Extra" / "Extra.asmref";
-    writeFile(asmref, R"({"reference": "Core"})");
-    source(dir / "Extra" / "B.cs");
-    const AssemblyLayout before = layoutOf({dir.path()});
-    CHECK(assembliesToRebuild(&before, layoutOf({dir.path()}), {asmref}) == Names{"Core"});
-    // Pointed at Game: both lose or gain a source.
-    writeFile(asmref, R"({"reference": "Game"})");
-    CHECK(assembliesToRebuild(&before, layoutOf({dir.path()}), {asmref}) == Names{"Core", "Game"});
+TEST_CASE("assembly layout: precompiled assemblies' errors name their files") {
+    TempDir dir("asm-precompiled-errors");
+    plugin(dir / "A" / "Tween.dll");
+    plugin(dir / "B" / "Tween.dll");
+    plugin(dir / "Plugins" / "Core.dll");    // named as a definition
+    plugin(dir / "Plugins" / "Scripts.dll"); // named as the default assembly
+    const fs::path core = asmdef(dir / "Core", "Core",
+                                 ",\n  \"overrideReferences\": true, "
+                                 "\"precompiledReferences\": [\"Missing.dll\", \"Tween.dll\"]");
+    source(dir / "Core" / "Math.cs");
+    // Left out by its constraints: what it lists is not checked.
+    asmdef(dir / "Tests", "Tests",
+           ",\n  \"overrideReferences\": true, \"precompiledReferences\": "
+           "[\"nunit.framework.dll\"], \"defineConstraints\": [\"UNITY_INCLUDE_TESTS\"]");
+    source(dir / "Tests" / "T.cs");
+    const std::string error = errorOf({dir.path()});
+    CHECK_MESSAGE(lineCount(error) == 4, error);
+    CHECK(contains(error, "precompiled assembly Tween is found more than once: " +
+                              (dir / "A" / "Tween.dll").string() + " " +
+                              (dir / "B" / "Tween.dll").string()));
+    CHECK(contains(error, (dir / "Plugins" / "Core.dll").string() +
+                              ": the precompiled assembly Core has the name of Core (" +
+                              core.string() + ")"));
+    CHECK(contains(error, (dir / "Plugins" / "Scripts.dll").string() +
+                              ": the name Scripts is the default assembly's"));
+    CHECK(contains(error, core.string() + ": missing precompiled reference: Missing.dll"));
+    CHECK_FALSE(contains(error, "nunit"));
 }

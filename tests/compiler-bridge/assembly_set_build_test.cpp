@@ -423,6 +423,63 @@ TEST_CASE("assembly set: allowUnsafeCode lets unsafe code build in that assembly
     CHECK_MESSAGE(fixed.success, describe(fixed));
 }
 
+TEST_CASE("assembly set: a precompiled assembly is referenced by the assemblies that see it, "
+          "and not by one that overrides its references without it") {
+    Project project;
+    WarmCompiler compiler;
+    // The plugin: a .dll built elsewhere and copied into the script folders.
+    CompileRequest pluginBuild;
+    pluginBuild.sources = {project.dir / "plugin-src" / "Ease.cs"};
+    writeFile(pluginBuild.sources[0], "namespace Tween {\n  public static class Ease {\n"
+                                      "    public static int Twice(int x) { return 2 * x; }\n"
+                                      "  }\n}\n");
+    pluginBuild.output = project.root / "Plugins" / "Tween.dll";
+    pluginBuild.timeout = std::chrono::seconds(30);
+    const CompileResult plugin = compiler.compile(pluginBuild);
+    REQUIRE_MESSAGE(plugin.success, scripthost::testing::describe(plugin));
+    const fs::path tween = project.root / "Plugins" / "Tween.dll";
+    project.leaf("leaf-v1", "    public int Eased() { return Tween.Ease.Twice(Value()); }\n");
+    writeFile(project.root / "Main.cs",
+              "public class Main {\n  public int Run() { return Tween.Ease.Twice(1); }\n}\n");
+
+    // Core overrides its references and lists no plugin: Core cannot use Tween.
+    writeFile(project.root / "Core" / "Core.asmdef",
+              R"({ "name": "Core", "overrideReferences": true })");
+    project.core("core-v1", "    public int Eased() { return Tween.Ease.Twice(1); }\n");
+    const AssemblySetResult hidden = buildAssemblySet(compiler, project.request({}));
+    CHECK(hidden.failedAssembly == "Core");
+    REQUIRE(hidden.failed() != nullptr);
+    CHECK(hidden.failed()->result->diagnostics[0].code == "CS0103"); // no Tween in scope
+    CHECK(std::ranges::find(hidden.failed()->request->references, tween) ==
+          hidden.failed()->request->references.end());
+
+    // Listed, it is referenced; Leaf and Scripts see it without a word.
+    writeFile(project.root / "Core" / "Core.asmdef",
+              R"({ "name": "Core", "overrideReferences": true,
+                   "precompiledReferences": ["Tween.dll"] })");
+    const AssemblySetResult built = buildAssemblySet(compiler, project.request({}));
+    REQUIRE_MESSAGE(built.success, describe(built));
+    for (const std::string name : {"Core", "Leaf", "Scripts"}) {
+        const auto& references = built.find(name)->request->references;
+        CHECK_MESSAGE(std::ranges::count(references, tween) == 1, name);
+    }
+}
+
+TEST_CASE("assembly set: an assembly is built against the precompiled assemblies of those it "
+          "references (a base class's assembly)") {
+    AssemblySetRequest request;
+    request.layout.precompiled = {{"Tween", "/p/Plugins/Tween.dll", true},
+                                  {"Json", "/p/Plugins/Json.dll", true}};
+    request.layout.assemblies = {assembly("Core"), assembly("Game", {"Core"})};
+    request.layout.assemblies[0].precompiledReferences = {"Tween"};
+    request.outputFolder = "/out";
+    const CompileRequest game =
+        assemblyCompileRequest(request, request.layout.assemblies[1], {{"Core", "/out/Core.dll"}});
+    CHECK(game.references == Paths{"/p/Plugins/Tween.dll", "/out/Core.dll"});
+    const CompileRequest core = assemblyCompileRequest(request, request.layout.assemblies[0], {});
+    CHECK(core.references == Paths{"/p/Plugins/Tween.dll"});
+}
+
 TEST_CASE("assembly set: what is built: the asked, those with no output on disk and their "
           "dependents, in layout order") {
     AssemblySetRequest request;

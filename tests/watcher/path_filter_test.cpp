@@ -22,6 +22,17 @@ TEST_SUITE("PathFilter") {
         CHECK(filter.acceptsFile("bin.cs")); // "bin/" only matches folders
     }
 
+    TEST_CASE("the script sources' filter takes sources, assembly definitions and plugins") {
+        const PathFilter filter = PathFilter::scriptSources();
+        CHECK(filter.acceptsFile("AI/Enemy.cs"));
+        CHECK(filter.acceptsFile("AI/AI.asmdef"));
+        CHECK(filter.acceptsFile("Plugins/Tween.dll"));
+        CHECK(filter.acceptsFile("Plugins/Tween.dll.meta"));
+        CHECK_FALSE(filter.acceptsFile("Plugins/Tween.xml"));
+        CHECK_FALSE(filter.acceptsFile("bin/Game/Game.dll"));
+        CHECK_FALSE(filter.acceptsDirectory("obj"));
+    }
+
     TEST_CASE("editor artefacts are never reported unless asked") {
         const PathFilter filter({".cs"}, {});
         CHECK_FALSE(filter.acceptsFile(".#Player.cs")); // emacs lock link

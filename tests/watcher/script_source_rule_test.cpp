@@ -69,3 +69,21 @@ TEST_CASE("assembly definition files are watched under the script folder rules, 
     CHECK_FALSE(isAssemblyDefinitionFile("../Core.asmdef"));      // not below the root
     CHECK_FALSE(isScriptSource("Core/Core.asmdef"));
 }
+
+TEST_CASE("precompiled assemblies (plugin .dll files) and their .meta are watched under the "
+          "script folder rules, and are neither sources nor definitions") {
+    CHECK(isPrecompiledAssemblyFile("Plugins/Newtonsoft.Json.dll"));
+    CHECK(isPrecompiledAssemblyFile("Plugins/Tween.DLL"));
+    CHECK(isPrecompiledAssemblyFile("Plugins/Tween.dll.meta"));
+    CHECK(isPrecompiledAssemblyFile("Tween.dll"));
+    CHECK_FALSE(isPrecompiledAssemblyFile("Plugins/Tween.dll.mdb")); // symbols: read with it
+    CHECK_FALSE(isPrecompiledAssemblyFile("Plugins/libnative.so"));  // not managed
+    CHECK_FALSE(isPrecompiledAssemblyFile("bin/Game/Game.dll"));     // an editor's build output
+    CHECK_FALSE(isPrecompiledAssemblyFile("obj/Game/Game.dll"));     // and its intermediates
+    CHECK_FALSE(isPrecompiledAssemblyFile(".cache/Tween.dll"));      // hidden folder
+    CHECK_FALSE(isPrecompiledAssemblyFile("Plugins/.dll"));          // hidden, no name
+    CHECK_FALSE(isPrecompiledAssemblyFile("Plugins/Tween.dll~"));    // an editor's backup
+    CHECK_FALSE(isPrecompiledAssemblyFile("../Plugins/Tween.dll"));  // not below the root
+    CHECK_FALSE(isScriptSource("Plugins/Tween.dll"));
+    CHECK_FALSE(isAssemblyDefinitionFile("Plugins/Tween.dll"));
+}

@@ -60,7 +60,8 @@ PathFilter::PathFilter(std::vector<std::string> extensions, std::vector<std::str
 
 bool PathFilter::acceptsFile(const fs::path& relative) const {
     if (scriptSourceRule_) {
-        return isScriptSource(relative) || isAssemblyDefinitionFile(relative);
+        return isScriptSource(relative) || isAssemblyDefinitionFile(relative) ||
+               isPrecompiledAssemblyFile(relative);
     }
     const std::string name = relative.filename().string();
     if (name.empty() || (ignoreEditorArtifacts_ && isEditorTempFile(name))) {

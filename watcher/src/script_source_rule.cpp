@@ -98,7 +98,12 @@ bool isScriptSource(const fs::path& relativeToRoot) {
            allAreScriptFolders(std::span(components).first(components.size() - 1));
 }
 
-bool isAssemblyDefinitionFile(const fs::path& relativeToRoot) {
+namespace {
+
+/// Whether the file at `relativeToRoot` is below the root, in script folders, not hidden nor an
+/// editor's temporary file, and its lower-case name ends with one of `suffixes`.
+bool isLayoutFile(const fs::path& relativeToRoot,
+                  std::initializer_list<std::string_view> suffixes) {
     std::vector<std::string> components;
     if (!splitBelowRoot(relativeToRoot, components) || components.empty()) {
         return false;
@@ -106,10 +111,20 @@ bool isAssemblyDefinitionFile(const fs::path& relativeToRoot) {
     std::string name = components.back();
     for (char& c : name)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const bool definition =
-        name.ends_with(".asmdef") || name.ends_with(".asmref") || name.ends_with(".asmdef.meta");
-    return definition && !isHidden(name) && !isEditorTempFile(name) &&
+    const bool matches = std::ranges::any_of(
+        suffixes, [&](std::string_view suffix) { return name.ends_with(suffix); });
+    return matches && !isHidden(name) && !isEditorTempFile(name) &&
            allAreScriptFolders(std::span(components).first(components.size() - 1));
+}
+
+} // namespace
+
+bool isAssemblyDefinitionFile(const fs::path& relativeToRoot) {
+    return isLayoutFile(relativeToRoot, {".asmdef", ".asmref", ".asmdef.meta"});
+}
+
+bool isPrecompiledAssemblyFile(const fs::path& relativeToRoot) {
+    return isLayoutFile(relativeToRoot, {".dll", ".dll.meta"});
 }
 
 bool isScriptFolder(const fs::path& relativeToRoot) {

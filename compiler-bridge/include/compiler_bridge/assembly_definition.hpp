@@ -14,8 +14,8 @@ namespace scripthost::compiler {
 
 /// An `.asmdef`: Unity's JSON, the fields the build uses, and `rootNamespace` (for editors).
 /// Fields the build has no use for (`excludePlatforms`, `noEngineReferences`) are accepted
-/// without a word; `overrideReferences` (true), `precompiledReferences` and `versionDefines`
-/// (non-empty) and any field Unity does not write are accepted with one warning each.
+/// without a word; `versionDefines` (non-empty) and any field Unity does not write are
+/// accepted with one warning each.
 struct AssemblyDefinition {
     std::filesystem::path file;          ///< the .asmdef, as given
     std::string name;                    ///< `name`: required, not empty
@@ -25,8 +25,14 @@ struct AssemblyDefinition {
     /// out unless every one holds with the build's symbols (one that cannot be evaluated never
     /// does, and the layout's warning says so).
     std::vector<std::string> defineConstraints;
-    bool allowUnsafeCode = false;      ///< `allowUnsafeCode`: the build passes -unsafe
-    bool autoReferenced = true;        ///< `autoReferenced`: the default assembly sees it
+    bool allowUnsafeCode = false; ///< `allowUnsafeCode`: the build passes -unsafe
+    bool autoReferenced = true;   ///< `autoReferenced`: the default assembly sees it
+    /// `overrideReferences`: the assembly sees only the precompiled assemblies (plugin .dll
+    /// files) `precompiledReferences` names; otherwise every auto-referenced one.
+    bool overrideReferences = false;
+    /// `precompiledReferences`, as written: file names such as "Newtonsoft.Json.dll" (used
+    /// only with `overrideReferences`, as in Unity).
+    std::vector<std::string> precompiledReferences;
     std::string rootNamespace;         ///< `rootNamespace`: new files' namespace in editors
     std::string guid;                  ///< from `<file>.meta` (readMetaGuid); empty if none
     std::vector<std::string> warnings; ///< "<file>: \"<field>\" is not supported, ignored"

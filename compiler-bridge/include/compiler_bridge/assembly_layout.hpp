@@ -12,6 +12,18 @@
 
 namespace scripthost::compiler {
 
+/// A managed .dll in the script folders: Unity's precompiled assembly (a plugin), referenced
+/// by the assemblies that are built and loaded with them, never built itself.
+struct PrecompiledAssembly {
+    std::string name;           ///< the file's name without ".dll": its assembly's name
+    std::filesystem::path file; ///< the .dll, absolute and normal
+    /// Seen by every assembly that does not override its references (Unity's "Auto
+    /// Reference"); false when its `<file>.meta` says `isExplicitlyReferenced: 1`.
+    bool autoReferenced = true;
+
+    bool operator==(const PrecompiledAssembly&) const = default;
+};
+
 /// One assembly to build.
 struct ScriptAssembly {
     std::string name;
@@ -22,6 +34,9 @@ struct ScriptAssembly {
     /// assemblies in the layout: a reference to a definition without sources (not built) is
     /// valid and left out.
     std::vector<std::string> references;
+    /// The precompiled assemblies it references, by name, sorted: every auto-referenced one,
+    /// or, when its .asmdef overrides its references, those `precompiledReferences` names.
+    std::vector<std::string> precompiledReferences;
     std::vector<std::filesystem::path> asmrefs; ///< .asmref files whose folders joined it, sorted
     bool allowUnsafeCode = false;
     bool autoReferenced = true;
@@ -34,6 +49,9 @@ struct ScriptAssembly {
 struct AssemblyLayout {
     /// Dependency order: every assembly after those it references; ties broken by name.
     std::vector<ScriptAssembly> assemblies;
+    /// The precompiled assemblies (.dll files outside `Editor/` folders), sorted by name: the
+    /// built assemblies are loaded after them.
+    std::vector<PrecompiledAssembly> precompiled;
     std::vector<std::string> warnings;          ///< each names its file
     std::vector<std::filesystem::path> skipped; ///< sources left out (Editor/, editor-only), sorted
 
@@ -43,6 +61,8 @@ struct AssemblyLayout {
     [[nodiscard]] const ScriptAssembly* assemblyOf(const std::filesystem::path& source) const;
     /// The assemblies that reference `name`, directly or not, in dependency order.
     [[nodiscard]] std::vector<std::string> dependentsOf(std::string_view name) const;
+    /// The precompiled assembly called `name`, or null.
+    [[nodiscard]] const PrecompiledAssembly* findPrecompiled(std::string_view name) const;
 };
 
 struct AssemblyLayoutOptions {
@@ -55,21 +75,24 @@ struct AssemblyLayoutOptions {
     std::vector<std::string> defines;
 };
 
-/// Reads the assembly definitions under `roots` and assigns every source (collectSources) to
-/// its assembly. An error lists every problem found, one per line, each naming its files: a
-/// file that cannot be parsed, two definition files in one folder, two definitions of a name,
-/// a definition named as the default assembly, a reference to no definition (by name or
-/// GUID), a runtime assembly referencing an editor-only one, an .asmref to no definition, a
-/// reference cycle.
+/// Reads the assembly definitions and finds the precompiled assemblies under `roots`, and
+/// assigns every source (collectSources) to its assembly. An error lists every problem found,
+/// one per line, each naming its files: a file that cannot be parsed, two definition files in
+/// one folder, two definitions of a name, a definition named as the default assembly, a
+/// reference to no definition (by name or GUID), a runtime assembly referencing an editor-only
+/// one, an .asmref to no definition, a reference cycle, two precompiled assemblies of one name
+/// or one named as a definition or the default assembly, a `precompiledReferences` entry that
+/// names no precompiled assembly.
 [[nodiscard]] Result<AssemblyLayout>
 readAssemblyLayout(const std::vector<std::filesystem::path>& roots,
                    const AssemblyLayoutOptions& options = {});
 
 /// The assemblies of `next` changed by `changedFiles` (absolute, as the watcher reports
-/// them; sources, .asmdef, .asmref or .asmdef.meta files, existing or deleted), in dependency
-/// order: all of them without a `previous` layout; otherwise those that are new or differ
-/// from `previous` (definition, sources, references, flags, asmrefs), hold a changed source,
-/// or are defined or joined by a changed file. (An AssemblySetRequest's `rebuild`: the set
+/// them; sources, .asmdef, .asmref, .asmdef.meta, .dll or .dll.meta files, existing or
+/// deleted), in dependency order: all of them without a `previous` layout; otherwise those
+/// that are new or differ from `previous` (definition, sources, references, flags, asmrefs),
+/// hold a changed source, are defined or joined by a changed file, or reference a precompiled
+/// assembly whose .dll (or its .meta) changed. (An AssemblySetRequest's `rebuild`: the set
 /// build decides which of the assemblies that reference them must be built too.)
 [[nodiscard]] std::vector<std::string>
 assembliesChanged(const AssemblyLayout* previous, const AssemblyLayout& next,

@@ -94,10 +94,11 @@ struct AssemblySetResult {
 /// (buildAssemblySet reports them).
 [[nodiscard]] std::vector<std::string> assembliesToBuild(const AssemblySetRequest& request);
 
-/// The compile of one assembly of the set: its sources, the request's references plus the .dll of
-/// every assembly it references, directly or not (mcs needs a base class's assembly too: CS0012),
-/// in layout order, from `outputs` (name → .dll of what is built or reused so far). `-unsafe` when
-/// the assembly allows it. (buildAssemblySet then sets `prepareNext` on its first compile only.)
+/// The compile of one assembly of the set: its sources, the request's references, the
+/// precompiled assemblies it or any assembly it references sees, plus the .dll of every assembly
+/// it references, directly or not (mcs needs a base class's assembly too: CS0012), in layout
+/// order, from `outputs` (name → .dll of what is built or reused so far). `-unsafe` when the
+/// assembly allows it. (buildAssemblySet then sets `prepareNext` on its first compile only.)
 [[nodiscard]] CompileRequest
 assemblyCompileRequest(const AssemblySetRequest& request, const ScriptAssembly& assembly,
                        const std::map<std::string, std::filesystem::path>& outputs);

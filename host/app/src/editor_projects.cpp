@@ -1,5 +1,6 @@
 #include "editor_projects.hpp"
 
+#include "compiler_bridge/assembly_set_build.hpp"
 #include "junit_report.hpp"
 
 #include <algorithm>
@@ -48,8 +49,9 @@ std::string relativeText(const fs::path& file, const fs::path& folder) {
     return (ec || rel.empty() ? file : rel).generic_string();
 }
 
+/// `plugins`: the precompiled assemblies' .dll files it is built against.
 std::string projectText(const compiler::ScriptAssembly& assembly, const fs::path& folder,
-                        const fs::path& scriptCore) {
+                        const fs::path& scriptCore, const std::vector<fs::path>& plugins) {
     const std::string& name = assembly.name;
     std::string text = fmt::format(
         R"xml(<Project>
@@ -89,6 +91,11 @@ std::string projectText(const compiler::ScriptAssembly& assembly, const fs::path
     for (const std::string& reference : assembly.references)
         text += fmt::format("    <ProjectReference Include=\"{}\" />\n",
                             msbuildText(reference + ".csproj"));
+    for (const fs::path& plugin : plugins)
+        text += fmt::format("    <Reference Include=\"{}\">\n      <HintPath>{}</HintPath>\n"
+                            "    </Reference>\n",
+                            escapeXml(plugin.stem().string(), true),
+                            msbuildText(relativeText(plugin, folder)));
     text += fmt::format(R"xml(    <!-- The engine API; its docs are ScriptCore.xml beside it. -->
     <Reference Include="ScriptCore">
       <HintPath>{}</HintPath>
@@ -150,9 +157,16 @@ std::vector<ProjectFile> editorProjects(const compiler::AssemblyLayout& layout,
                                         const std::string& solutionName,
                                         const fs::path& scriptCore) {
     std::vector<ProjectFile> files;
-    for (const compiler::ScriptAssembly& assembly : layout.assemblies)
+    // The plugins each is built against, as the build passes them (those of the assemblies it
+    // references too: a referenced project's plain references do not flow to editors).
+    compiler::AssemblySetRequest build;
+    build.layout = layout;
+    for (const compiler::ScriptAssembly& assembly : layout.assemblies) {
+        const std::vector<fs::path> plugins =
+            compiler::assemblyCompileRequest(build, assembly, {}).references;
         files.push_back(
-            {assembly.name + ".csproj", projectText(assembly, projectFolder, scriptCore)});
+            {assembly.name + ".csproj", projectText(assembly, projectFolder, scriptCore, plugins)});
+    }
     files.push_back({solutionName + ".sln", solutionText(layout)});
     return files;
 }

@@ -16,10 +16,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Whether `layout` is a project of assembly definitions (not one default assembly).
+/// Whether `layout` is built as a set: a project of assembly definitions or of precompiled
+/// assemblies (plugins: the set build references and loads them), not one default assembly.
 bool byFolder(const compiler::AssemblyLayout& layout) {
-    return layout.assemblies.size() > 1 ||
+    return layout.assemblies.size() > 1 || !layout.precompiled.empty() ||
            (layout.assemblies.size() == 1 && !layout.assemblies[0].definition.empty());
+}
+
+/// The .dll files of `layout`'s precompiled assemblies, loaded before the built ones.
+std::vector<fs::path> precompiledFiles(const compiler::AssemblyLayout& layout) {
+    std::vector<fs::path> files;
+    for (const compiler::PrecompiledAssembly& plugin : layout.precompiled)
+        files.push_back(plugin.file);
+    return files;
 }
 
 /// Old builds kept besides the running one (what is loaded was read into memory).
@@ -119,7 +128,7 @@ Result<void> ScriptAssemblyBuilds::submit(compiler::BuildQueue& queue,
     request.timeout = options_.timeout;
     request.outputFolder = outputs_.nextFolder();
     request.layout = std::move(*layout);
-    std::vector<fs::path> reused;
+    std::vector<fs::path> reused = precompiledFiles(request.layout);
     const std::vector<std::string> toBuild = compiler::assembliesToBuild(request);
     for (const compiler::ScriptAssembly& assembly : request.layout.assemblies) {
         const auto previous = request.previous.find(assembly.name);
@@ -145,6 +154,10 @@ ScriptAssemblyBuilds::withGeneratedAssemblies(compiler::AssemblyLayout layout,
         return fail(fmt::format("{}: the assembly name '{}' is the game module's native scripts' "
                                 "(their C# proxies): name this assembly otherwise",
                                 taken->definition.string(), name));
+    if (const compiler::PrecompiledAssembly* taken = layout.findPrecompiled(name))
+        return fail(fmt::format("{}: the assembly name '{}' is the game module's native scripts' "
+                                "(their C# proxies): rename this .dll",
+                                taken->file.string(), name));
     if (!onScripts.empty()) {
         // Into the default assembly, which references every auto-referenced one; a project
         // without loose scripts gets one of the generated sources alone, as Unity's
@@ -158,6 +171,10 @@ ScriptAssemblyBuilds::withGeneratedAssemblies(compiler::AssemblyLayout layout,
             for (const compiler::ScriptAssembly& assembly : layout.assemblies) {
                 if (assembly.autoReferenced)
                     generated.references.push_back(assembly.name);
+            }
+            for (const compiler::PrecompiledAssembly& plugin : layout.precompiled) {
+                if (plugin.autoReferenced)
+                    generated.precompiledReferences.push_back(plugin.name);
             }
             layout.assemblies.push_back(std::move(generated));
             home = std::prev(layout.assemblies.end());
@@ -230,7 +247,7 @@ Result<std::vector<fs::path>> ScriptAssemblyBuilds::singleAssemblySources() {
 std::vector<fs::path> ScriptAssemblyBuilds::outputs(const compiler::FinishedBuild& finished) {
     if (!finished.set)
         return {finished.result.output};
-    std::vector<fs::path> dlls;
+    std::vector<fs::path> dlls = precompiledFiles(finished.set->request.layout);
     for (const compiler::AssemblyBuild& assembly : finished.set->result.assemblies)
         dlls.push_back(assembly.output);
     return dlls;
@@ -319,9 +336,9 @@ std::vector<fs::path> ScriptAssemblyBuilds::likelyReused() {
     if (inFlightReuse_)
         return inFlightReuse_->second;
     guessFromTimes();
-    std::vector<fs::path> reused;
     if (!runningLayout_)
-        return reused;
+        return {};
+    std::vector<fs::path> reused = precompiledFiles(*runningLayout_);
     std::set<std::string> referenced;
     for (const compiler::ScriptAssembly& assembly : runningLayout_->assemblies)
         referenced.insert(assembly.references.begin(), assembly.references.end());

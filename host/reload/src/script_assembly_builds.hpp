@@ -1,9 +1,10 @@
 #pragma once
 // ScriptAssemblyBuilds: what a change to the scripts builds. A project without assembly
-// definitions builds every source into one Scripts.dll, as it always has; a project with
-// `.asmdef` files builds assemblies by folder (compiler-bridge/README.md, "Assemblies by
-// folder"): the assemblies the changes since the running build touched and every assembly that
-// references one of them, reusing the running build's output of the rest.
+// definitions or plugins builds every source into one Scripts.dll, as it always has; a project
+// with `.asmdef` files or plugin `.dll` files builds assemblies by folder (compiler-bridge/
+// README.md, "Assemblies by folder"): the assemblies the changes since the running build
+// touched and every assembly that references one of them, reusing the running build's output of
+// the rest. The plugins are loaded first, as they are on disk.
 
 #include "compiler_bridge/assembly_layout.hpp"
 #include "compiler_bridge/build_queue.hpp"
@@ -63,7 +64,8 @@ public:
     /// The assemblies a successful build produced, read into memory, in dependency order.
     [[nodiscard]] static Result<std::vector<AssemblyFile>>
     read(const compiler::FinishedBuild& finished);
-    /// The .dll files of a successful build, in dependency order.
+    /// The .dll files of a successful build, in dependency order: the precompiled assemblies
+    /// (plugins, by name), then the built and reused ones.
     [[nodiscard]] static std::vector<std::filesystem::path>
     outputs(const compiler::FinishedBuild& finished);
     /// The assemblies `finished` compiled, by name (empty for a project of one assembly).
@@ -82,7 +84,8 @@ public:
     /// last, when the files' times set those apart (where the developer was working before the
     /// host started), else those another assembly references (libraries change less often
     /// than what uses them). Never one that references an assembly left out (its classes could
-    /// not load). Empty for a project of one assembly.
+    /// not load). The precompiled assemblies always, first. Empty for a project of one assembly
+    /// without plugins.
     [[nodiscard]] std::vector<std::filesystem::path> likelyReused();
     /// Removes old builds' folders, except the newest few and those a reused output is in.
     void prune();

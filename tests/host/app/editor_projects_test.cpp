@@ -74,6 +74,37 @@ TEST_CASE("editorProjects: one project per assembly with exactly its sources, a 
     CHECK(has(scripts, "<ProjectReference Include=\"Leaf.csproj\" />"));
 }
 
+TEST_CASE("editorProjects: a plugin .dll is a reference of each project built against it, by its "
+          "path from the project folder") {
+    TempDir dir("editor-projects-plugins");
+    // Any managed assembly's bytes make a plugin.
+    const std::string managed = readFile(SCRIPTHOST_SCRIPTCORE_DLL);
+    writeFile(dir / "scripts/Plugins/Tween.dll", managed);
+    writeFile(dir / "scripts/Plugins/Json.dll", managed);
+    writeFile(dir / "scripts/Plugins/Json.dll.meta",
+              "PluginImporter:\n  isExplicitlyReferenced: 1\n");
+    // Core sees Json alone; Leaf sees Tween, and Json through Core (mcs is given both).
+    writeFile(dir / "scripts/Core/Core.asmdef",
+              R"({"name": "Core", "overrideReferences": true,
+                  "precompiledReferences": ["Json.dll"]})");
+    writeFile(dir / "scripts/Core/Health.cs", "public class Health {}");
+    writeFile(dir / "scripts/Leaf/Leaf.asmdef", R"({"name": "Leaf", "references": ["Core"]})");
+    writeFile(dir / "scripts/Leaf/Player.cs", "public class Player {}");
+    auto layout = compiler::readAssemblyLayout({dir / "scripts"});
+    REQUIRE_MESSAGE(layout, (layout ? "" : layout.error().message));
+    const auto files = editorProjects(*layout, dir.path(), "Game", "/opt/sh/ScriptCore.dll");
+    const std::string tween = "<Reference Include=\"Tween\">\n"
+                              "      <HintPath>scripts/Plugins/Tween.dll</HintPath>";
+    const std::string json = "<Reference Include=\"Json\">\n"
+                             "      <HintPath>scripts/Plugins/Json.dll</HintPath>";
+    const std::string core = fileAt(files, "Core.csproj").text;
+    CHECK_MESSAGE(has(core, json), core);
+    CHECK_FALSE(has(core, "Tween"));
+    const std::string leaf = fileAt(files, "Leaf.csproj").text;
+    CHECK_MESSAGE(has(leaf, tween), leaf);
+    CHECK(has(leaf, json));
+}
+
 TEST_CASE("editorProjects: the solution names every project once, each with a GUID of its own "
           "that a rewrite keeps") {
     TempDir dir("editor-solution");

@@ -312,3 +312,56 @@ TEST_CASE("Live reload: assemblies by folder: a core's save that keeps its inter
     CHECK(live.reports.back().assembliesKept.empty());
     CHECK(fieldOf<std::int64_t>(*live.host, player, "score") >= score + 7);
 }
+
+namespace {
+
+/// A plugin: Tween.dll, built elsewhere with the real mcs, whose Ease.Step runs `body`.
+std::string tweenPlugin(const TempDir& dir, const std::string& version, const std::string& body) {
+    compileScripts(dir, "tween-" + version + ".dll",
+                   {{"Ease.cs", "namespace Tween { public static class Ease { public static int "
+                                "Step(int x) { " +
+                                    body + " } } }"}});
+    return readFile(dir / ("tween-" + version + ".dll"));
+}
+
+} // namespace
+
+TEST_CASE("Live reload: a plugin .dll in the scripts folder is built against and loaded, a new "
+          "one reloads with every value, one that calls what scripts may not is refused") {
+    TempDir plugins("live-plugin-builds");
+    const std::string mover =
+        "public class Mover : UEngine.UMonoScriptComponent { public int pos; public override "
+        "void Update(float dt) { pos = Tween.Ease.Step(pos); } }";
+    LiveHost live(
+        {{"Plugins/Tween.dll", tweenPlugin(plugins, "v1", "return x + 1;")}, {"Mover.cs", mover}});
+    REQUIRE(live.host->domain()->findScriptClass("Mover") != nullptr);
+    const ObjectId script = spawnScript(*live.host, "Mover");
+    REQUIRE(live.host->setField(script, "pos", std::int64_t{41}));
+    live.frame();
+    CHECK(fieldOf<std::int64_t>(*live.host, script, "pos") == 42);
+
+    // A new build of the plugin copied over it: the scripts are rebuilt against it and reloaded.
+    writeFile(live.dir / "scripts/Plugins/Tween.dll",
+              tweenPlugin(plugins, "v2", "return x + 100;"));
+    REQUIRE_MESSAGE(live.runUntilReports(1), "no reload report in time");
+    REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
+    CHECK(live.reports.back().assembliesBuilt == std::vector<std::string>{"Scripts"});
+    const std::int64_t pos = fieldOf<std::int64_t>(*live.host, script, "pos");
+    CHECK(pos >= 42);
+    live.frame();
+    CHECK(fieldOf<std::int64_t>(*live.host, script, "pos") == pos + 100);
+
+    // A plugin is checked as a script is: this one would end the host.
+    writeFile(live.dir / "scripts/Plugins/Tween.dll",
+              tweenPlugin(plugins, "v3", "System.Environment.Exit(3); return x;"));
+    REQUIRE_MESSAGE(live.runUntilReports(2), "no second reload report in time");
+    const ReloadReport& refused = live.reports.back();
+    CHECK_FALSE(refused.success);
+    CHECK_MESSAGE(refused.describe().find("Tween.dll was not loaded") != std::string::npos,
+                  refused.describe());
+    CHECK_MESSAGE(refused.describe().find("System.Environment.Exit") != std::string::npos,
+                  refused.describe());
+    const std::int64_t kept = fieldOf<std::int64_t>(*live.host, script, "pos");
+    live.frame(); // the last good code still runs
+    CHECK(fieldOf<std::int64_t>(*live.host, script, "pos") == kept + 100);
+}

@@ -6,6 +6,7 @@
 #include "../../support/captured_log.hpp"
 #include "../support/mono_test_support.hpp"
 #include "compiler_bridge/cold_compiler.hpp"
+#include "compiler_bridge/compile_failure.hpp"
 #include "compiler_bridge/warm_compiler.hpp"
 #include "script_assembly_builds.hpp"
 
@@ -78,6 +79,45 @@ TEST_CASE("ScriptAssemblyBuilds: without assembly definitions every source is on
     auto read = ScriptAssemblyBuilds::read(first);
     REQUIRE(read);
     CHECK(read->size() == 1);
+}
+
+TEST_CASE("ScriptAssemblyBuilds: a plugin .dll makes a project of loose scripts a set: the plugin "
+          "is built against, loaded first and always loaded ahead, and a new one rebuilds the "
+          "scripts") {
+    Project project(/*definitions*/ false);
+    const auto plugin = [&](int step) {
+        compileScripts(project.dir, "tween.dll",
+                       {{"Ease.cs", "namespace Tween { public static class Ease { public static "
+                                    "int Step(int x) { return x + " +
+                                        std::to_string(step) + "; } } }"}});
+        writeFile(project.dir / "scripts/Plugins/Tween.dll", readFile(project.dir / "tween.dll"));
+    };
+    plugin(1);
+    writeFile(project.dir / "scripts/Core/Health.cs",
+              "namespace Game { public class Health : UEngine.UMonoScriptComponent { public int "
+              "hp = Tween.Ease.Step(9); } }");
+    const compiler::FinishedBuild first = project.build({}, true);
+    REQUIRE_MESSAGE(first.result.success, compiler::failureText(first.result));
+    REQUIRE(first.set.has_value());
+    CHECK(ScriptAssemblyBuilds::compiled(first) == Names{"Scripts"});
+    const fs::path tween = fs::absolute(project.dir / "scripts/Plugins/Tween.dll");
+    const auto dlls = ScriptAssemblyBuilds::outputs(first);
+    REQUIRE(dlls.size() == 2);
+    CHECK(dlls[0] == tween);
+    CHECK(dlls[1].filename() == "Scripts.dll");
+    auto read = ScriptAssemblyBuilds::read(first);
+    REQUIRE(read);
+    REQUIRE(read->size() == 2);
+    CHECK((*read)[0].name == "Tween.dll");
+    project.builds->committed(first);
+    // The scripts are where edits go; the plugin is loaded ahead of the next reload.
+    CHECK(project.builds->likelyReused() == std::vector<fs::path>{tween});
+
+    plugin(2);
+    const compiler::FinishedBuild rebuilt = project.build({"Plugins/Tween.dll"});
+    REQUIRE(rebuilt.result.success);
+    CHECK(ScriptAssemblyBuilds::compiled(rebuilt) == Names{"Scripts"});
+    CHECK(ScriptAssemblyBuilds::outputs(rebuilt)[1] != dlls[1]);
 }
 
 TEST_CASE("ScriptAssemblyBuilds: a leaf's change builds the leaf, a core's change builds the core "

@@ -25,8 +25,9 @@ namespace scripthost::watcher {
 //    vim's "4913" write probe).
 class PathFilter {
 public:
-    // The script sources: accepts exactly the files isScriptSource() accepts and descends
-    // only into folders isScriptFolder() accepts.
+    // The script sources: accepts exactly the files isScriptSource(), isAssemblyDefinitionFile()
+    // and isPrecompiledAssemblyFile() accept and descends only into folders isScriptFolder()
+    // accepts.
     [[nodiscard]] static PathFilter scriptSources();
 
     // Builds a filter; extensions like "cs" and ".cs" are equivalent.

@@ -1,8 +1,9 @@
 #pragma once
 // The one rule for "is this file a C# script source": the watcher reports exactly these files
-// (and the assembly definitions that say which assembly each goes into) and the compiler's
-// source collector (compiler::collectSources) builds exactly these files, so every reported
-// save changes what is compiled and nothing compiled goes unwatched.
+// (and the assembly definitions that say which assembly each goes into, and the precompiled
+// assemblies the scripts are built against) and the compiler's source collector
+// (compiler::collectSources) builds exactly these files, so every reported save changes what
+// is compiled and nothing compiled goes unwatched.
 
 #include <filesystem>
 #include <string_view>
@@ -28,6 +29,12 @@ namespace scripthost::watcher {
 /// The watcher reports these too (a changed definition changes what is built); the source
 /// collector does not build them.
 [[nodiscard]] bool isAssemblyDefinitionFile(const std::filesystem::path& relativeToRoot);
+
+/// Is the file at `relativeToRoot` a precompiled assembly (a plugin: ".dll", in any ASCII
+/// case) or the ".dll.meta" Unity writes beside it, under the same folder rules as a script
+/// source? The watcher reports these too (the assemblies built against a plugin are rebuilt
+/// when it changes); the assembly layout finds the .dll files (compiler::readAssemblyLayout).
+[[nodiscard]] bool isPrecompiledAssemblyFile(const std::filesystem::path& relativeToRoot);
 
 /// Can the folder at `relativeToRoot` (below a script root) contain script sources? False
 /// when any of its components is hidden, "bin" or "obj" (so walkers need not descend into
