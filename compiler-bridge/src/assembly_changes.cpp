@@ -34,9 +34,13 @@ std::vector<std::string> assembliesChanged(const AssemblyLayout* previous,
             const auto plugin =
                 std::ranges::find(layout->precompiled, file, &PrecompiledAssembly::file);
             for (const ScriptAssembly& assembly : layout->assemblies) {
+                // A plugin is built against by the assemblies that see it and by every one that
+                // references those (assemblyCompileRequest): all of them may use its types.
                 if (plugin != layout->precompiled.end() &&
                     std::ranges::binary_search(assembly.precompiledReferences, plugin->name)) {
                     dirty.insert(assembly.name);
+                    for (std::string& dependent : layout->dependentsOf(assembly.name))
+                        dirty.insert(std::move(dependent));
                 }
                 if (assembly.definition == file ||
                     std::ranges::find(assembly.asmrefs, file) != assembly.asmrefs.end() ||

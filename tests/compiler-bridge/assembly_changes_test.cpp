@@ -140,3 +140,22 @@ TEST_CASE("assembly layout rebuild: a changed plugin rebuilds the assemblies tha
     fs::remove(tweenMeta);
     CHECK(assembliesChanged(&before, layoutOf({p.root}), {tween}) == seeTween);
 }
+
+TEST_CASE("assembly layout rebuild: a changed plugin rebuilds the assemblies built against it "
+          "through another (mcs is given the plugins of every assembly referenced)") {
+    Project p;
+    const fs::path tween = p.root / "Plugins" / "Tween.dll";
+    plugin(tween);
+    // Core alone sees Tween; Game and Ui see no plugin, but reference Core.
+    asmdef(p.root / "Core", "Core",
+           ",\n  \"autoReferenced\": false, \"overrideReferences\": true, "
+           "\"precompiledReferences\": [\"Tween.dll\"]");
+    asmdef(p.root / "Game", "Game",
+           ",\n  \"references\": [\"Core\"], \"overrideReferences\": true");
+    asmdef(p.root / "Ui", "Ui",
+           ",\n  \"references\": [\"Game\", \"Core\"], \"overrideReferences\": true");
+    const AssemblyLayout before = layoutOf({p.root});
+    REQUIRE(before.find("Game")->precompiledReferences.empty());
+    CHECK(assembliesChanged(&before, layoutOf({p.root}), {tween}) ==
+          Names{"Core", "Game", "Ui", "Util", "Scripts"});
+}

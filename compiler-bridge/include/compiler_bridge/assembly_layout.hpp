@@ -91,9 +91,10 @@ readAssemblyLayout(const std::vector<std::filesystem::path>& roots,
 /// them; sources, .asmdef, .asmref, .asmdef.meta, .dll or .dll.meta files, existing or
 /// deleted), in dependency order: all of them without a `previous` layout; otherwise those
 /// that are new or differ from `previous` (definition, sources, references, flags, asmrefs),
-/// hold a changed source, are defined or joined by a changed file, or reference a precompiled
-/// assembly whose .dll (or its .meta) changed. (An AssemblySetRequest's `rebuild`: the set
-/// build decides which of the assemblies that reference them must be built too.)
+/// hold a changed source, are defined or joined by a changed file, or are built against a
+/// precompiled assembly whose .dll (or its .meta) changed (they reference it, or reference,
+/// directly or not, an assembly that does). (An AssemblySetRequest's `rebuild`: the set build
+/// decides which of the assemblies that reference them must be built too.)
 [[nodiscard]] std::vector<std::string>
 assembliesChanged(const AssemblyLayout* previous, const AssemblyLayout& next,
                   const std::vector<std::filesystem::path>& changedFiles);
