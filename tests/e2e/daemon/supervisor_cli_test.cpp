@@ -3,6 +3,7 @@
 #include "../support/daemon_client.hpp"
 
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -170,17 +171,27 @@ TEST_CASE("supervisor: a host that crashes while the scripts on disk do not buil
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
 }
 
-TEST_CASE("supervisor: a project of assemblies by folder comes back running the assemblies it "
-          "ran, with its values, while its scripts do not build") {
+TEST_CASE("supervisor: a project of assemblies by folder and a plugin comes back running the "
+          "assemblies it ran, with its values, while its scripts do not build") {
     Project project;
     writeFile(project.dir.path() / "scripts" / "Rules" / "Rules.asmdef", R"({"name": "Rules"})");
     writeFile(project.dir.path() / "scripts" / "Rules" / "Step.cs",
               "namespace Rules { public static class Step { public static int By() { return 1; } "
               "} }\n");
+    // A plugin, built with the real mcs outside the scripts folder and put in it.
+    const fs::path easeSource = project.dir.path() / "plugin" / "Ease.cs";
+    writeFile(easeSource, "namespace Tween { public static class Ease { public static int One() "
+                          "{ return 1; } } }\n");
+    const fs::path tween = project.dir.path() / "scripts" / "Plugins" / "Tween.dll";
+    fs::create_directories(tween.parent_path());
+    const std::string mcs =
+        "mcs -nologo -target:library -out:" + tween.string() + " " + easeSource.string();
+    REQUIRE(std::system(mcs.c_str()) == 0);
     writeFile(project.dir.path() / "scripts" / "Keeper.cs",
               "using UEngine;\npublic class Keeper : UMonoScriptComponent {\n"
               "  [SerializeField] int kept;\n  [SerializeField] int ticks;\n"
-              "  public override void Update(float dt) { ticks += Rules.Step.By(); }\n}\n");
+              "  public override void Update(float dt) { ticks += Rules.Step.By() * "
+              "Tween.Ease.One(); }\n}\n");
     HostProcess host(project.args(), project.dir.path());
     ControlClient client = connectTo(project.socket, host);
     nlohmann::json status = callOk(client, "status");
@@ -199,6 +210,7 @@ TEST_CASE("supervisor: a project of assemblies by folder comes back running the 
     REQUIRE_MESSAGE(resumed != std::string::npos, output);
     const std::string line = output.substr(resumed, output.find('\n', resumed) - resumed);
     CHECK_MESSAGE(line.find("Rules.dll") != std::string::npos, line);
+    CHECK_MESSAGE(line.find("Tween.dll") != std::string::npos, line);
     CHECK_MESSAGE(line.find("Scripts.dll") != std::string::npos, line);
     callOk(again, "stop");
     CHECK_MESSAGE(host.wait(60s) == 0, host.output());
