@@ -35,13 +35,8 @@ std::optional<std::uint32_t> littleEndian(std::string_view bytes, std::size_t of
 
 } // namespace
 
-bool isManagedAssembly(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::string bytes(4096, '\0');
-    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    bytes.resize(static_cast<std::size_t>(in.gcount()));
-    const std::string_view image(bytes);
-    // The DOS header's "MZ", its pointer to "PE\0\0", the COFF header (20 bytes), then the
+bool isManagedImage(std::string_view image) { // The DOS header's "MZ", its pointer to "PE\0\0", the
+                                              // COFF header (20 bytes), then the
     // optional header: PE32 (0x10b) or PE32+ (0x20b), whose data directories (8 bytes each,
     // their count before them) start 96 or 112 bytes in.
     constexpr std::size_t kCliDirectory = 14;
@@ -61,6 +56,14 @@ bool isManagedAssembly(const fs::path& file) {
     const auto rva = littleEndian(image, directories + kCliDirectory * 8, 4);
     const auto size = littleEndian(image, directories + kCliDirectory * 8 + 4, 4);
     return rva && size && *rva != 0 && *size != 0;
+}
+
+bool isManagedAssembly(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::string bytes(4096, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    return isManagedImage(bytes);
 }
 
 bool readMetaExplicitlyReferenced(const fs::path& metaFile) {

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scripthost::compiler {
@@ -24,11 +25,14 @@ namespace scripthost::compiler {
 /// nothing else of the file is looked at (platform settings, define constraints).
 [[nodiscard]] bool readMetaExplicitlyReferenced(const std::filesystem::path& metaFile);
 
-/// Whether `file` is a managed assembly: a PE image whose CLI header (ECMA-335 §II.25.3.3, the
-/// 15th data directory of its optional header) is present. Unity's native plugins (a Windows
-/// `steam_api64.dll`) are PE images without one; a file that is not PE, or is cut short, is
-/// neither. Reads the headers only (the first 4 KiB). No package in Debian reads PE headers for
-/// C++ (`pev` is a tool, `python3-pefile` Python): this checks four fields at fixed offsets.
+/// Whether `headers` (a file's first bytes) are those of a managed assembly: a PE image whose
+/// CLI header (ECMA-335 §II.25.3.3, the 15th data directory of its optional header) is present.
+/// Unity's native plugins (a Windows `steam_api64.dll`) are PE images without one; bytes that
+/// are not PE, or are cut short, are neither. No package in Debian reads PE headers for C++
+/// (`pev` is a tool, `python3-pefile` Python): this checks four fields at fixed offsets.
+[[nodiscard]] bool isManagedImage(std::string_view headers);
+
+/// isManagedImage of the first 4 KiB of `file` (false when it cannot be read).
 [[nodiscard]] bool isManagedAssembly(const std::filesystem::path& file);
 
 /// Whether a folder between `relativeToRoot` and its root is named exactly `Editor`: Unity
