@@ -23,7 +23,7 @@ std::vector<std::string> assembliesChanged(const AssemblyLayout* previous,
     }
     for (const fs::path& changed : changedFiles) {
         fs::path file = normalPath(changed);
-        // X.asmdef.meta changes X.asmdef's assembly; X.dll.meta, those that reference X.dll.
+        // X.asmdef.meta changes X.asmdef's assembly; X.dll.meta, those built against X.dll.
         if (lowerExtension(file) == ".meta") {
             file.replace_extension();
         }

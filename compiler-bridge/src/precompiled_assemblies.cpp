@@ -35,8 +35,8 @@ std::optional<std::uint32_t> littleEndian(std::string_view bytes, std::size_t of
 
 } // namespace
 
-bool isManagedImage(std::string_view image) { // The DOS header's "MZ", its pointer to "PE\0\0", the
-                                              // COFF header (20 bytes), then the
+bool isManagedImage(std::string_view image) {
+    // The DOS header's "MZ", its pointer to "PE\0\0", the COFF header (20 bytes), then the
     // optional header: PE32 (0x10b) or PE32+ (0x20b), whose data directories (8 bytes each,
     // their count before them) start 96 or 112 bytes in.
     constexpr std::size_t kCliDirectory = 14;
