@@ -1,6 +1,7 @@
 #include "compiler_bridge/assembly_definition.hpp"
 
 #include "layout_text.hpp"
+#include "unity_meta_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,14 +13,6 @@ namespace scripthost::compiler {
 namespace {
 
 using Json = nlohmann::json;
-
-constexpr std::size_t guidLength = 32;
-
-bool isHexGuid(std::string_view text) {
-    return text.size() == guidLength && std::ranges::all_of(text, [](char c) {
-               return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-           });
-}
 
 std::string quoted(std::string_view field) {
     return "\"" + std::string(field) + "\"";
@@ -223,7 +216,10 @@ Result<AssemblyDefinition> readAssemblyDefinition(const std::filesystem::path& f
     if (definition) {
         std::filesystem::path meta = file;
         meta += ".meta";
-        definition->guid = readMetaGuid(meta);
+        UnityMetaFile read = readUnityMeta(meta);
+        definition->guid = std::move(read.guid);
+        definition->warnings.insert(definition->warnings.end(), read.warnings.begin(),
+                                    read.warnings.end());
     }
     return definition;
 }
@@ -263,20 +259,7 @@ readAssemblyDefinitionReference(const std::filesystem::path& file) {
 }
 
 std::string readMetaGuid(const std::filesystem::path& metaFile) {
-    std::ifstream in(metaFile, std::ios::binary);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.starts_with("guid:")) {
-            continue;
-        }
-        std::string_view value = std::string_view(line).substr(5);
-        const std::size_t first = value.find_first_not_of(" \t");
-        const std::size_t last = value.find_last_not_of(" \t\r");
-        value = first == std::string_view::npos ? std::string_view{}
-                                                : value.substr(first, last - first + 1);
-        return isHexGuid(value) ? lowerCase(value) : std::string{};
-    }
-    return {};
+    return readUnityMeta(metaFile).guid;
 }
 
 } // namespace scripthost::compiler

@@ -96,6 +96,7 @@ private:
     std::map<std::size_t, std::vector<fs::path>> joinedBy_; // definition -> its asmrefs
     std::vector<std::vector<fs::path>> sources_;            // per definition
     std::vector<std::vector<std::string>> precompiledRefs_; // per definition: names
+    std::vector<PluginLeftOut> pluginsLeftOut_; // for their platforms or define constraints
     std::vector<fs::path> defaultSources_;
 };
 
@@ -109,15 +110,10 @@ void LayoutReader::readDefinitions(const std::vector<fs::path>& roots) {
         }
         plugins.insert(found.precompiled.begin(), found.precompiled.end());
     }
-    for (const fs::path& file : plugins) {
-        if (isManagedAssembly(file)) {
-            layout_.precompiled.push_back(readPrecompiledAssembly(file));
-        } else {
-            layout_.warnings.push_back(file.string() +
-                                       ": not a managed assembly (a native plugin?): not used");
-        }
-    }
-    std::ranges::stable_sort(layout_.precompiled, {}, &PrecompiledAssembly::name);
+    FoundPlugins found = readPlugins({plugins.begin(), plugins.end()}, options_.defines);
+    layout_.precompiled = std::move(found.used);
+    pluginsLeftOut_ = std::move(found.leftOut);
+    layout_.warnings.insert(layout_.warnings.end(), found.warnings.begin(), found.warnings.end());
     for (auto& [folder, files] : byFolder) {
         std::ranges::sort(files);
         files.erase(std::unique(files.begin(), files.end()), files.end());
@@ -212,7 +208,12 @@ void LayoutReader::resolvePrecompiled() {
         if (leftOut(i)) {
             continue; // not built: what it names is Unity's business
         }
-        PrecompiledReferences found = precompiledReferencesOf(definitions_[i], layout_.precompiled);
+        PrecompiledReferences found =
+            precompiledReferencesOf(definitions_[i], layout_.precompiled, pluginsLeftOut_);
+        for (const std::string& unused : found.leftOut) {
+            layout_.warnings.push_back(definitions_[i].file.string() + ": precompiled reference " +
+                                       unused);
+        }
         for (const std::string& missing : found.missing) {
             errors_.push_back(definitions_[i].file.string() + ": missing precompiled reference: " +
                               missing + " (no such .dll in the script folders, outside Editor/)");
@@ -373,19 +374,10 @@ std::vector<ScriptAssembly> LayoutReader::assemblies() {
     for (std::size_t i = 0; i < definitions_.size(); ++i) {
         const AssemblyDefinition& definition = definitions_[i];
         if (constrainedOut_[i]) {
-            std::string unmet, defined;
-            for (const std::string& constraint :
-                 unmetDefineConstraints(definition.defineConstraints, options_.defines)) {
-                unmet += (unmet.empty() ? "\"" : ", \"") + constraint + "\"" +
-                         (isDefineConstraint(constraint) ? "" : " (cannot be evaluated)");
-            }
-            for (const std::string& symbol : options_.defines) {
-                defined += (defined.empty() ? "" : ", ") + symbol;
-            }
             layout_.warnings.push_back(
                 definition.file.string() + ": assembly " + definition.name +
-                " is not built: its defineConstraints " + unmet + " do not hold with " +
-                (defined.empty() ? "no symbol defined" : "the symbols " + defined));
+                " is not built: its defineConstraints " +
+                describeUnmetConstraints(definition.defineConstraints, options_.defines));
         }
         if (leftOut(i)) {
             continue;

@@ -79,4 +79,18 @@ bool defineConstraintsHold(const std::vector<std::string>& constraints,
     return unmetDefineConstraints(constraints, defines).empty();
 }
 
+std::string describeUnmetConstraints(const std::vector<std::string>& constraints,
+                                     const std::vector<std::string>& defines) {
+    std::string unmet, defined;
+    for (const std::string& constraint : unmetDefineConstraints(constraints, defines)) {
+        unmet += (unmet.empty() ? "\"" : ", \"") + constraint + "\"" +
+                 (isDefineConstraint(constraint) ? "" : " (cannot be evaluated)");
+    }
+    for (const std::string& symbol : defines) {
+        defined += (defined.empty() ? "" : ", ") + symbol;
+    }
+    return unmet + " do not hold with " +
+           (defined.empty() ? "no symbol defined" : "the symbols " + defined);
+}
+
 } // namespace scripthost::compiler

@@ -30,6 +30,13 @@ inline std::string lowerCase(std::string_view text) {
     return out;
 }
 
+/// Whether `text` is a GUID as Unity writes them: 32 hex digits, in either case.
+inline bool isHexGuid(std::string_view text) {
+    return text.size() == 32 && std::ranges::all_of(text, [](char c) {
+               return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+           });
+}
+
 /// The extension in lower case: ".dll" for "Tween.DLL".
 inline std::string lowerExtension(const std::filesystem::path& file) {
     return lowerCase(file.extension().string());

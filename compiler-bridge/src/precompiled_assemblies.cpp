@@ -1,6 +1,8 @@
 #include "precompiled_assemblies.hpp"
 
+#include "compiler_bridge/define_constraints.hpp"
 #include "layout_text.hpp"
+#include "plugin_platforms.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,14 +15,6 @@ namespace scripthost::compiler {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string_view trimmed(std::string_view text) {
-    constexpr std::string_view kSpace = " \t\r";
-    const auto first = text.find_first_not_of(kSpace);
-    if (first == std::string_view::npos)
-        return {};
-    return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
-}
 
 /// The little-endian unsigned value of `size` bytes at `offset` of `bytes`; nullopt past its end.
 std::optional<std::uint32_t> littleEndian(std::string_view bytes, std::size_t offset,
@@ -66,25 +60,67 @@ bool isManagedAssembly(const fs::path& file) {
     return isManagedImage(bytes);
 }
 
-bool readMetaExplicitlyReferenced(const fs::path& metaFile) {
-    std::ifstream in(metaFile);
-    constexpr std::string_view kKey = "isExplicitlyReferenced:";
-    for (std::string line; std::getline(in, line);) {
-        const std::string_view text = trimmed(line);
-        if (text.starts_with(kKey))
-            return trimmed(text.substr(kKey.size())) == "1";
+PluginFile readPluginFile(const fs::path& file) {
+    PluginFile plugin;
+    plugin.assembly.name = file.stem().string();
+    plugin.assembly.file = file;
+    fs::path metaFile = file;
+    metaFile += ".meta";
+    UnityMetaFile meta = readUnityMeta(metaFile);
+    if (meta.plugin) {
+        plugin.settings = std::move(*meta.plugin);
     }
-    return false;
+    plugin.assembly.autoReferenced = !plugin.settings.explicitlyReferenced;
+    plugin.warnings = std::move(meta.warnings);
+    return plugin;
 }
 
-PrecompiledAssembly readPrecompiledAssembly(const fs::path& file) {
-    PrecompiledAssembly plugin;
-    plugin.name = file.stem().string();
-    plugin.file = file;
-    fs::path meta = file;
-    meta += ".meta";
-    plugin.autoReferenced = !readMetaExplicitlyReferenced(meta);
-    return plugin;
+std::optional<PluginLeftOut> pluginLeftOut(const PluginFile& plugin,
+                                           const std::vector<std::string>& defines) {
+    PluginLeftOut out{plugin.assembly, false, {}};
+    switch (pluginUse(plugin.settings.platforms)) {
+    case PluginUse::editorOnly:
+        out.editorOnly = true;
+        out.reason = "for the Editor only";
+        return out;
+    case PluginUse::notInEditor:
+        out.reason = "not for the Editor (scripts run here as in Unity's play mode): its .meta "
+                     "enables it for " +
+                     enabledPlatformNames(plugin.settings.platforms);
+        return out;
+    case PluginUse::used:
+        break;
+    }
+    if (!defineConstraintsHold(plugin.settings.defineConstraints, defines)) {
+        out.reason = "its defineConstraints " +
+                     describeUnmetConstraints(plugin.settings.defineConstraints, defines);
+        return out;
+    }
+    return std::nullopt;
+}
+
+FoundPlugins readPlugins(const std::vector<fs::path>& files,
+                         const std::vector<std::string>& defines) {
+    FoundPlugins found;
+    for (const fs::path& file : files) {
+        if (!isManagedAssembly(file)) {
+            found.warnings.push_back(file.string() +
+                                     ": not a managed assembly (a native plugin?): not used");
+            continue;
+        }
+        PluginFile plugin = readPluginFile(file);
+        found.warnings.insert(found.warnings.end(), plugin.warnings.begin(), plugin.warnings.end());
+        if (auto leftOut = pluginLeftOut(plugin, defines)) {
+            if (!leftOut->editorOnly) {
+                found.warnings.push_back(file.string() + ": not used: " + leftOut->reason);
+            }
+            found.leftOut.push_back(std::move(*leftOut));
+        } else {
+            found.used.push_back(std::move(plugin.assembly));
+        }
+    }
+    std::ranges::stable_sort(found.used, {}, &PrecompiledAssembly::name);
+    return found;
 }
 
 bool inEditorFolder(const fs::path& relativeToRoot) {
@@ -93,7 +129,8 @@ bool inEditorFolder(const fs::path& relativeToRoot) {
 }
 
 PrecompiledReferences precompiledReferencesOf(const AssemblyDefinition& definition,
-                                              const std::vector<PrecompiledAssembly>& found) {
+                                              const std::vector<PrecompiledAssembly>& found,
+                                              const std::vector<PluginLeftOut>& leftOut) {
     PrecompiledReferences out;
     if (!definition.overrideReferences) {
         out.names = autoReferencedPrecompiled(found);
@@ -103,7 +140,12 @@ PrecompiledReferences precompiledReferencesOf(const AssemblyDefinition& definiti
         const auto plugin = std::ranges::find_if(found, [&](const PrecompiledAssembly& p) {
             return lowerCase(p.file.filename().string()) == lowerCase(listed);
         });
-        if (plugin == found.end())
+        const auto unused = std::ranges::find_if(leftOut, [&](const PluginLeftOut& p) {
+            return lowerCase(p.assembly.file.filename().string()) == lowerCase(listed);
+        });
+        if (plugin == found.end() && unused != leftOut.end())
+            out.leftOut.push_back(listed + ", which is not used: " + unused->reason);
+        else if (plugin == found.end())
             out.missing.push_back(listed);
         else if (std::ranges::find(out.names, plugin->name) == out.names.end())
             out.names.push_back(plugin->name);

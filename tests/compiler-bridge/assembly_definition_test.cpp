@@ -168,10 +168,12 @@ TEST_CASE("assembly definition: read from disk with the GUID of its .meta") {
     CHECK(errorOf(missing) == (dir / "Missing.asmdef").string() + ": cannot be read");
 }
 
-TEST_CASE("assembly definition: the .meta rule takes a top-level guid line of 32 hex digits") {
+TEST_CASE(
+    "assembly definition: the .meta's top-level guid of 32 hex digits, and a .meta that is not "
+    "YAML is the definition's warning") {
     TempDir dir("asmdef-meta");
     const auto meta = dir / "A.asmdef.meta";
-    writeFile(meta, "fileFormatVersion: 2\n  guid: 11111111111111111111111111111111\n"
+    writeFile(meta, "fileFormatVersion: 2\nImporter:\n  guid: 11111111111111111111111111111111\n"
                     "guid:   22222222222222222222222222222222  \n");
     CHECK(readMetaGuid(meta) == "22222222222222222222222222222222");
     writeFile(meta, "guid: 1234\n");
@@ -179,6 +181,15 @@ TEST_CASE("assembly definition: the .meta rule takes a top-level guid line of 32
     writeFile(meta, "fileFormatVersion: 2\n");
     CHECK(readMetaGuid(meta).empty());
     CHECK(readMetaGuid(dir / "none.meta").empty());
+
+    writeFile(dir / "A.asmdef", "{ \"name\": \"A\" }");
+    writeFile(meta, "guid: 22222222222222222222222222222222\n  - not: [yaml\n");
+    const auto definition = readAssemblyDefinition(dir / "A.asmdef");
+    REQUIRE_MESSAGE(definition, errorOf(definition));
+    CHECK(definition->guid.empty());
+    REQUIRE(definition->warnings.size() == 1);
+    CHECK(definition->warnings[0].starts_with(meta.string() + ":"));
+    CHECK(definition->warnings[0].ends_with("): not read"));
 }
 
 TEST_CASE("assembly definition: GUID references are recognised and lower-cased") {

@@ -40,3 +40,10 @@ TEST_CASE("define constraints: the entries that do not hold, in their order") {
           Strings{"!B", "C || D", "A && B"});
     CHECK(unmetDefineConstraints({"A", "!B"}, {"A"}).empty());
 }
+
+TEST_CASE("define constraints: the message of those that do not hold, and of the symbols defined") {
+    CHECK(describeUnmetConstraints({"UNITY_INCLUDE_TESTS"}, {}) ==
+          "\"UNITY_INCLUDE_TESTS\" do not hold with no symbol defined");
+    CHECK(describeUnmetConstraints({"A", "!B", "A && B"}, {"B", "C"}) ==
+          "\"A\", \"!B\", \"A && B\" (cannot be evaluated) do not hold with the symbols B, C");
+}

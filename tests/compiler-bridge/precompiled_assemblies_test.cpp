@@ -45,20 +45,60 @@ TEST_CASE("precompiled assembly: named after its file, auto-referenced unless it
     TempDir dir("precompiled-meta");
     const fs::path tween = dir / "Tween.dll";
     writeFile(tween, "not read here");
-    PrecompiledAssembly found = readPrecompiledAssembly(tween);
-    CHECK(found.name == "Tween");
-    CHECK(found.file == tween);
-    CHECK(found.autoReferenced); // no .meta: Unity's default
+    PluginFile found = readPluginFile(tween);
+    CHECK(found.assembly.name == "Tween");
+    CHECK(found.assembly.file == tween);
+    CHECK(found.assembly.autoReferenced); // no .meta: Unity's default
+    CHECK(found.settings == PluginImportSettings{});
+    CHECK(found.warnings.empty());
 
     writeFile(dir / "Tween.dll.meta", pluginMeta(true));
-    CHECK_FALSE(readPrecompiledAssembly(tween).autoReferenced);
+    CHECK_FALSE(readPluginFile(tween).assembly.autoReferenced);
     writeFile(dir / "Tween.dll.meta", pluginMeta(true, "\r\n")); // written on Windows
-    CHECK_FALSE(readPrecompiledAssembly(tween).autoReferenced);
+    CHECK_FALSE(readPluginFile(tween).assembly.autoReferenced);
     writeFile(dir / "Tween.dll.meta", pluginMeta(false));
-    CHECK(readPrecompiledAssembly(tween).autoReferenced);
-    writeFile(dir / "Tween.dll.meta", "isExplicitlyReferenced:   1  \n");
-    CHECK(readMetaExplicitlyReferenced(dir / "Tween.dll.meta"));
-    CHECK_FALSE(readMetaExplicitlyReferenced(dir / "Missing.dll.meta"));
+    CHECK(readPluginFile(tween).assembly.autoReferenced);
+
+    // A .meta that is not YAML: Unity's defaults, and the parser's word naming the file.
+    writeFile(dir / "Tween.dll.meta", "PluginImporter: [\n");
+    found = readPluginFile(tween);
+    CHECK(found.assembly.autoReferenced);
+    REQUIRE(found.warnings.size() == 1);
+    CHECK(found.warnings[0].starts_with((dir / "Tween.dll.meta").string() + ":2:1: not YAML"));
+}
+
+TEST_CASE("precompiled assembly: left out for the editor only, for players only, or by its "
+          "define constraints") {
+    PluginFile tween;
+    tween.assembly = plugin("Tween");
+    CHECK_FALSE(pluginLeftOut(tween, {}));
+
+    tween.settings.platforms = {{"Editor", "Editor", true, {}}, {"Standalone", "Win64", false, {}}};
+    auto leftOut = pluginLeftOut(tween, {});
+    REQUIRE(leftOut);
+    CHECK(leftOut->editorOnly);
+    CHECK(leftOut->reason == "for the Editor only");
+    CHECK(leftOut->assembly == tween.assembly);
+
+    tween.settings.platforms = {{"Editor", "Editor", false, {}}, {"Standalone", "Win64", true, {}}};
+    leftOut = pluginLeftOut(tween, {});
+    REQUIRE(leftOut);
+    CHECK_FALSE(leftOut->editorOnly);
+    CHECK(leftOut->reason == "not for the Editor (scripts run here as in Unity's play mode): its "
+                             ".meta enables it for Win64");
+
+    tween.settings.platforms = {{"", "Any", true, {}}};
+    tween.settings.defineConstraints = {"TWEEN_ENABLED", "!NO_TWEEN"};
+    leftOut = pluginLeftOut(tween, {});
+    REQUIRE(leftOut);
+    CHECK_FALSE(leftOut->editorOnly);
+    CHECK(leftOut->reason ==
+          "its defineConstraints \"TWEEN_ENABLED\" do not hold with no symbol defined");
+    CHECK_FALSE(pluginLeftOut(tween, {"TWEEN_ENABLED"}));
+    leftOut = pluginLeftOut(tween, {"TWEEN_ENABLED", "NO_TWEEN"});
+    REQUIRE(leftOut);
+    CHECK(leftOut->reason == "its defineConstraints \"!NO_TWEEN\" do not hold with the symbols "
+                             "TWEEN_ENABLED, NO_TWEEN");
 }
 
 TEST_CASE("precompiled assembly: a managed assembly is a PE image with a CLI header, a native "
@@ -131,4 +171,68 @@ TEST_CASE("precompiled references: every auto-referenced one, unless the definit
     refs = precompiledReferencesOf(overriding({"Json.dll", "nunit.framework.dll", "Tween"}), found);
     CHECK(refs.names == Names{"Json"});
     CHECK(refs.missing == Names{"nunit.framework.dll", "Tween"}); // a file name, with .dll
+}
+
+TEST_CASE("precompiled references: an entry naming a plugin that is left out is not missing: it "
+          "is not referenced, and said why") {
+    const std::vector<PrecompiledAssembly> found{plugin("Json")};
+    const std::vector<PluginLeftOut> leftOut{{plugin("Tools"), true, "for the Editor only"},
+                                             {plugin("Json"), false, "not for the Editor"}};
+    const PrecompiledReferences refs =
+        precompiledReferencesOf(overriding({"tools.dll", "Json.dll", "Gone.dll"}), found, leftOut);
+    CHECK(refs.names == Names{"Json"}); // a used plugin of the name wins over a left-out one
+    CHECK(refs.missing == Names{"Gone.dll"});
+    CHECK(refs.leftOut == Names{"tools.dll, which is not used: for the Editor only"});
+}
+
+TEST_CASE("assembly layout: plugins left out by their .meta are not referenced or loaded, and "
+          "Unity's per-platform builds of one plugin are not two of a name") {
+    using namespace scripthost::testing::layout;
+    TempDir dir("precompiled-layout-meta");
+    const fs::path root = dir.path();
+    const std::string platformData = "PluginImporter:\n  platformData:\n";
+    auto entry = [](const std::string& group, const std::string& name, bool enabled) {
+        return "  - first:\n      " + group + ": " + name +
+               "\n    second:\n      enabled: " + (enabled ? "1" : "0") + "\n";
+    };
+    plugin(root / "Plugins" / "Tools.dll"); // Unity's editor tooling, outside an Editor folder
+    writeFile(root / "Plugins" / "Tools.dll.meta", platformData + entry("Editor", "Editor", true) +
+                                                       entry("Standalone", "Linux64", false));
+    plugin(root / "Plugins" / "Win" / "Native.dll"); // one plugin, built per platform
+    writeFile(root / "Plugins" / "Win" / "Native.dll.meta",
+              platformData + entry("Editor", "Editor", false) + entry("Standalone", "Win64", true));
+    plugin(root / "Plugins" / "Linux" / "Native.dll");
+    writeFile(root / "Plugins" / "Linux" / "Native.dll.meta",
+              platformData + entry("Editor", "Editor", true) +
+                  entry("Standalone", "Linux64", true));
+    plugin(root / "Plugins" / "Tween.dll");
+    writeFile(root / "Plugins" / "Tween.dll.meta",
+              "PluginImporter:\n  defineConstraints:\n  - TWEEN_ENABLED\n");
+    const fs::path game = asmdef(root / "Game", "Game",
+                                 ",\n  \"overrideReferences\": true, \"precompiledReferences\": "
+                                 "[\"Tools.dll\", \"Native.dll\"]");
+    source(root / "Game" / "Player.cs");
+    source(root / "Main.cs");
+
+    const AssemblyLayout layout = layoutOf({root});
+    REQUIRE(layout.precompiled.size() == 1);
+    CHECK(layout.precompiled[0].file == root / "Plugins" / "Linux" / "Native.dll");
+    CHECK(layout.find("Game")->precompiledReferences == Names{"Native"});
+    CHECK(layout.find("Scripts")->precompiledReferences == Names{"Native"});
+    const Names expected{
+        (root / "Plugins" / "Tween.dll").string() +
+            ": not used: its defineConstraints \"TWEEN_ENABLED\" do not hold with no symbol "
+            "defined",
+        (root / "Plugins" / "Win" / "Native.dll").string() +
+            ": not used: not for the Editor (scripts run here as in Unity's play mode): its "
+            ".meta enables it for Win64",
+        game.string() +
+            ": precompiled reference Tools.dll, which is not used: for the Editor only"};
+    CHECK(layout.warnings == expected); // the editor-only plugin alone says nothing of itself
+
+    AssemblyLayoutOptions tweening;
+    tweening.defines = {"TWEEN_ENABLED"};
+    const AssemblyLayout defined = layoutOf({root}, tweening);
+    REQUIRE(defined.precompiled.size() == 2);
+    CHECK(defined.find("Scripts")->precompiledReferences == Names{"Native", "Tween"});
 }

@@ -64,10 +64,9 @@ parseAssemblyDefinitionReference(const std::filesystem::path& file, std::string_
 [[nodiscard]] Result<AssemblyDefinitionReference>
 readAssemblyDefinitionReference(const std::filesystem::path& file);
 
-/// The GUID Unity wrote into a `.meta` file, lower-case: the value of the first line that
-/// starts (no indentation: top level) with `guid:`, when that value is 32 hex digits (spaces
-/// around it allowed, a trailing '\r' too). Empty when the file cannot be read or has no
-/// such line. Not a YAML parser: nothing else of the file is looked at.
+/// The GUID Unity wrote into a `.meta` file, lower-case: its top-level `guid`, when that is 32
+/// hex digits. Empty when there is no such file, it is not YAML, or it has no such GUID
+/// (readAssemblyDefinition adds the file's warnings to the definition's).
 [[nodiscard]] std::string readMetaGuid(const std::filesystem::path& metaFile);
 
 /// The GUID of a reference written `GUID:<32 hex digits>`, lower-case; nullopt for a name.

@@ -26,4 +26,10 @@ unmetDefineConstraints(const std::vector<std::string>& constraints,
 [[nodiscard]] bool defineConstraintsHold(const std::vector<std::string>& constraints,
                                          const std::vector<std::string>& defines);
 
+/// Those of `constraints` that do not hold, and the symbols defined, for a message:
+/// `"UNITY_INCLUDE_TESTS" do not hold with no symbol defined`, `"A && B" (cannot be evaluated)
+/// do not hold with the symbols X, Y`.
+[[nodiscard]] std::string describeUnmetConstraints(const std::vector<std::string>& constraints,
+                                                   const std::vector<std::string>& defines);
+
 } // namespace scripthost::compiler

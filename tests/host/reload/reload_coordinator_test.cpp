@@ -365,3 +365,41 @@ TEST_CASE("Live reload: a plugin .dll in the scripts folder is built against and
     live.frame(); // the last good code still runs
     CHECK(fieldOf<std::int64_t>(*live.host, script, "pos") == kept + 100);
 }
+
+TEST_CASE("Live reload: a plugin whose .meta is for the Editor only is not loaded, and a .meta "
+          "that enables it for every platform is a reload that loads it") {
+    TempDir plugins("live-plugin-editor-only");
+    // An editor tool: it would end the host, so the check refuses it whenever it is loaded.
+    compileScripts(plugins, "tools.dll",
+                   {{"Menu.cs", "namespace Tools { public static class Menu { public static void "
+                                "Quit() { System.Environment.Exit(3); } } }"}});
+    auto platformData = [](const std::string& first) {
+        return "fileFormatVersion: 2\nPluginImporter:\n  platformData:\n  - first:\n      " +
+               first + "\n    second:\n      enabled: 1\n      settings: {}\n";
+    };
+    const std::string mover =
+        "public class Mover : UEngine.UMonoScriptComponent { public int pos; public override "
+        "void Update(float dt) { pos += 1; } }";
+    LiveHost live({{"Plugins/Tools.dll", readFile(plugins / "tools.dll")},
+                   {"Plugins/Tools.dll.meta", platformData("Editor: Editor")},
+                   {"Mover.cs", mover}});
+    const ObjectId script = spawnScript(*live.host, "Mover");
+    live.frame();
+    CHECK(fieldOf<std::int64_t>(*live.host, script, "pos") == 1);
+
+    writeFile(live.dir / "scripts/Plugins/Tools.dll.meta", platformData(": Any"));
+    REQUIRE_MESSAGE(live.runUntilReports(1), "no reload report in time");
+    const ReloadReport& loaded = live.reports.back();
+    CHECK_FALSE(loaded.success);
+    CHECK_MESSAGE(loaded.describe().find("Tools.dll was not loaded") != std::string::npos,
+                  loaded.describe());
+
+    // For the Editor only again: the same scripts reload without it, their values kept.
+    writeFile(live.dir / "scripts/Plugins/Tools.dll.meta", platformData("Editor: Editor"));
+    REQUIRE_MESSAGE(live.runUntilReports(2), "no second reload report in time");
+    REQUIRE_MESSAGE(live.reports.back().success, live.reports.back().describe());
+    const std::int64_t pos = fieldOf<std::int64_t>(*live.host, script, "pos");
+    CHECK(pos >= 1);
+    live.frame();
+    CHECK(fieldOf<std::int64_t>(*live.host, script, "pos") == pos + 1);
+}
