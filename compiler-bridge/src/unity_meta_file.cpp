@@ -123,21 +123,19 @@ private:
     }
 
     std::vector<PluginPlatform> platforms(const YAML::Node& node) {
-        constexpr std::string_view kWhat = "PluginImporter.platformData";
         if (node.IsNull()) {
             return {};
         }
         std::vector<PluginPlatform> out;
         if (!node.IsSequence()) {
-            warn(std::string(kWhat) + " is not a list: not read (every platform)");
+            warn("PluginImporter.platformData is not a list: not read (every platform)");
             return out;
         }
         for (const YAML::Node& entry : node) {
             auto platform = this->platform(entry);
             if (!platform) {
-                warn(std::string(kWhat) +
-                     " has an entry that is not {first: {group: name}, second: {enabled: 0 or "
-                     "1}}: not read (every platform)");
+                warn("PluginImporter.platformData has an entry that is not {first: {group: "
+                     "name}, second: {enabled: 0 or 1}}: not read (every platform)");
                 return {};
             }
             out.push_back(std::move(*platform));
