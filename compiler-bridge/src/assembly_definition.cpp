@@ -4,7 +4,6 @@
 #include "unity_meta_file.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -256,10 +255,6 @@ readAssemblyDefinitionReference(const std::filesystem::path& file) {
         return std::unexpected(text.error());
     }
     return parseAssemblyDefinitionReference(file, *text);
-}
-
-std::string readMetaGuid(const std::filesystem::path& metaFile) {
-    return readUnityMeta(metaFile).guid;
 }
 
 } // namespace scripthost::compiler

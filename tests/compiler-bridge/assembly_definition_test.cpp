@@ -1,6 +1,7 @@
 // parseAssemblyDefinition / readAssemblyDefinition, the .asmref, the .meta GUID rule.
 #include "compiler_bridge/assembly_definition.hpp"
 #include "compiler_test_support.hpp"
+#include "unity_meta_file.hpp"
 
 #include <doctest/doctest.h>
 
@@ -175,12 +176,12 @@ TEST_CASE(
     const auto meta = dir / "A.asmdef.meta";
     writeFile(meta, "fileFormatVersion: 2\nImporter:\n  guid: 11111111111111111111111111111111\n"
                     "guid:   22222222222222222222222222222222  \n");
-    CHECK(readMetaGuid(meta) == "22222222222222222222222222222222");
+    CHECK(readUnityMeta(meta).guid == "22222222222222222222222222222222");
     writeFile(meta, "guid: 1234\n");
-    CHECK(readMetaGuid(meta).empty());
+    CHECK(readUnityMeta(meta).guid.empty());
     writeFile(meta, "fileFormatVersion: 2\n");
-    CHECK(readMetaGuid(meta).empty());
-    CHECK(readMetaGuid(dir / "none.meta").empty());
+    CHECK(readUnityMeta(meta).guid.empty());
+    CHECK(readUnityMeta(dir / "none.meta").guid.empty());
 
     writeFile(dir / "A.asmdef", "{ \"name\": \"A\" }");
     writeFile(meta, "guid: 22222222222222222222222222222222\n  - not: [yaml\n");

@@ -34,7 +34,7 @@ struct AssemblyDefinition {
     /// only with `overrideReferences`, as in Unity).
     std::vector<std::string> precompiledReferences;
     std::string rootNamespace;         ///< `rootNamespace`: new files' namespace in editors
-    std::string guid;                  ///< from `<file>.meta` (readMetaGuid); empty if none
+    std::string guid;                  ///< from `<file>.meta` (its top-level `guid`); empty if none
     std::vector<std::string> warnings; ///< "<file>: \"<field>\" is not supported, ignored"
 };
 
@@ -63,11 +63,6 @@ parseAssemblyDefinitionReference(const std::filesystem::path& file, std::string_
 /// Reads and parses the .asmref `file`.
 [[nodiscard]] Result<AssemblyDefinitionReference>
 readAssemblyDefinitionReference(const std::filesystem::path& file);
-
-/// The GUID Unity wrote into a `.meta` file, lower-case: its top-level `guid`, when that is 32
-/// hex digits. Empty when there is no such file, it is not YAML, or it has no such GUID
-/// (readAssemblyDefinition adds the file's warnings to the definition's).
-[[nodiscard]] std::string readMetaGuid(const std::filesystem::path& metaFile);
 
 /// The GUID of a reference written `GUID:<32 hex digits>`, lower-case; nullopt for a name.
 [[nodiscard]] std::optional<std::string> referencedGuid(std::string_view reference);
