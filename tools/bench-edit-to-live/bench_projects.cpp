@@ -116,10 +116,11 @@ std::string assemblyClassSource(const std::string& assembly, int index, bool lea
 }
 
 Project makeAssembliesProject(const fs::path& root, const std::string& name,
-                              const std::string& probeIn, bool interleaved, bool changesInterface) {
+                              const std::string& probeIn, bool interleaved, bool changesInterface,
+                              int assemblies) {
     Project p{name, root, root / "scripts", root / "staging", {}, {}, 0, {}};
     fs::create_directories(p.staging);
-    for (int a = 0; a < kAssemblies; ++a) {
+    for (int a = 0; a < assemblies; ++a) {
         const std::string assembly = a == 0 ? "Core" : fmt::format("Leaf{:02}", a);
         const fs::path folder = p.scripts / assembly;
         fs::create_directories(folder);

@@ -57,9 +57,10 @@ std::string assemblyClassSource(const std::string& assembly, int index, bool lea
 /// 2,000 files in 20 assemblies by folder (Core/Core.asmdef; Leaf01..Leaf19, each
 /// referencing Core), 100 classes each, no scene: one entity per class. The probe is in
 /// `probeIn` (a leaf's folder or Core's), so its edits rebuild that assembly, and what
-/// references it when they change its interface (`changesInterface`).
+/// references it when they change its interface (`changesInterface`). `assemblies` < 20: only
+/// the core and the first leaves (the same project, smaller: what the other leaves cost).
 Project makeAssembliesProject(const fs::path& root, const std::string& name,
                               const std::string& probeIn, bool interleaved = false,
-                              bool changesInterface = false);
+                              bool changesInterface = false, int assemblies = kAssemblies);
 
 } // namespace scripthost::bench
