@@ -1,7 +1,6 @@
 // parseAssemblyDefinition / readAssemblyDefinition, the .asmref, the .meta GUID rule.
 #include "compiler_bridge/assembly_definition.hpp"
 #include "compiler_test_support.hpp"
-#include "unity_meta_file.hpp"
 
 #include <doctest/doctest.h>
 
@@ -174,16 +173,14 @@ TEST_CASE(
     "YAML is the definition's warning") {
     TempDir dir("asmdef-meta");
     const auto meta = dir / "A.asmdef.meta";
+    writeFile(dir / "A.asmdef", "{ \"name\": \"A\" }");
     writeFile(meta, "fileFormatVersion: 2\nImporter:\n  guid: 11111111111111111111111111111111\n"
                     "guid:   22222222222222222222222222222222  \n");
-    CHECK(readUnityMeta(meta).guid == "22222222222222222222222222222222");
-    writeFile(meta, "guid: 1234\n");
-    CHECK(readUnityMeta(meta).guid.empty());
-    writeFile(meta, "fileFormatVersion: 2\n");
-    CHECK(readUnityMeta(meta).guid.empty());
-    CHECK(readUnityMeta(dir / "none.meta").guid.empty());
+    const auto read = readAssemblyDefinition(dir / "A.asmdef");
+    REQUIRE_MESSAGE(read, errorOf(read));
+    CHECK(read->guid == "22222222222222222222222222222222");
+    CHECK(read->warnings.empty());
 
-    writeFile(dir / "A.asmdef", "{ \"name\": \"A\" }");
     writeFile(meta, "guid: 22222222222222222222222222222222\n  - not: [yaml\n");
     const auto definition = readAssemblyDefinition(dir / "A.asmdef");
     REQUIRE_MESSAGE(definition, errorOf(definition));

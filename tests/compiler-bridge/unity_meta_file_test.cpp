@@ -156,6 +156,19 @@ TEST_CASE("unity meta: a definition's GUID is the top-level one, 32 hex digits, 
           std::vector<std::string>{"/p/C.asmdef.meta: guid is not 32 hex digits: not read"});
 }
 
+TEST_CASE("unity meta: read from a file, the top-level guid of 32 hex digits, or none") {
+    TempDir dir("unity-meta-guid");
+    const auto meta = dir / "A.asmdef.meta";
+    writeFile(meta, "fileFormatVersion: 2\nImporter:\n  guid: 11111111111111111111111111111111\n"
+                    "guid:   22222222222222222222222222222222  \n");
+    CHECK(readUnityMeta(meta).guid == "22222222222222222222222222222222");
+    writeFile(meta, "guid: 1234\n");
+    CHECK(readUnityMeta(meta).guid.empty());
+    writeFile(meta, "fileFormatVersion: 2\n");
+    CHECK(readUnityMeta(meta).guid.empty());
+    CHECK(readUnityMeta(dir / "none.meta").guid.empty());
+}
+
 TEST_CASE("unity meta: a file that is not YAML is a warning with its line and column, and "
           "nothing of it is read") {
     const UnityMetaFile meta =
